@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// rlbarcode: a barcode reader for GStreamer pipelines.
+///
+/// - `RLBarcode`: the decoding engine, pure Swift, no GStreamer dependency.
+/// - `CGStreamer`: the system library module for GStreamer's C API.
+/// - `gstrlbarcode`: the GStreamer plugin (`libgstrlbarcode.so`), with the
+///   Swift runtime linked in statically so that it loads in any application.
+/// - `rlbarcode-scan`: the command-line scanner.
+let package = Package(
+    name: "rlbarcode",
+    products: [
+        .library(name: "RLBarcode", targets: ["RLBarcode"]),
+        .library(name: "gstrlbarcode", type: .dynamic, targets: ["GstRLBarcode"]),
+        .executable(name: "rlbarcode-scan", targets: ["rlbarcode-scan"]),
+    ],
+    targets: [
+        .target(
+            name: "RLBarcode",
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))],
+            linkerSettings: [.linkedLibrary("m")]
+        ),
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-video-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+        .target(
+            name: "GstRLBarcode",
+            dependencies: ["RLBarcode", "CGStreamer"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+        ),
+        .executableTarget(
+            name: "rlbarcode-scan",
+            dependencies: ["RLBarcode", "CGStreamer"]
+        ),
+        .testTarget(
+            name: "RLBarcodeTests",
+            dependencies: ["RLBarcode"]
+        ),
+        .testTarget(
+            name: "ElementTests",
+            dependencies: ["CGStreamer", "RLBarcode"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+print("rlbarcode-scan: not built yet")

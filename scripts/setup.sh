@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what rlbarcode needs to build, test and run its demo on Debian 12.
+# The Swift 6 toolchain itself must already be on PATH (swift.org's Linux
+# toolchain, as on the build machines).
+set -euo pipefail
+if ! command -v swift >/dev/null 2>&1; then
+    echo "setup: 'swift' is not on PATH; install the Swift 6 toolchain from swift.org first" >&2
+    exit 1
+fi
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update
+$SUDO apt-get install -y --no-install-recommends \
+    pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
+    gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
+    python3 python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 python3-pil \
+    zint meson ninja-build
