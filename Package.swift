@@ -43,6 +43,14 @@ let package = Package(
             name: "ElementTests",
             dependencies: ["CGStreamer", "RLBarcode"]
         ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: []
+        ),
+        .testTarget(
+            name: "CorpusTests",
+            dependencies: []
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
