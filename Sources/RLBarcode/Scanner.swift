@@ -1,9 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Finds and decodes barcodes in luma frames.
 ///
-/// A scanner owns all its scratch memory, sized for the last frame size and
-/// reused for every frame of that size, so scanning a stream allocates
-/// nothing per frame except the results themselves. A scanner is not
-/// thread-safe: use one per streaming thread.
+/// The work runs in two stages. A detection pass (``RegionDetector``)
+/// measures the gradient structure of the frame in cells and groups cells
+/// with strong one-directional gradients into candidate regions, with the
+/// direction across their bars. Decoding then runs only there: scan lines
+/// laid across the bars at that angle, sampled with sub-pixel interpolation,
+/// turned into bar and space widths, read by every enabled reader in both
+/// directions and both polarities. Readings of one code by several lines
+/// are merged and must agree before a code is reported. With
+/// ``Effort/thorough`` (still pictures) dense sweeps of lines at several
+/// angles over the whole frame follow the candidates.
+///
+/// A scanner owns all its scratch memory, sized for the largest frame seen
+/// and reused for every frame, so scanning a stream allocates nothing per
+/// frame except the results themselves. A scanner is not thread-safe: use
+/// one per streaming thread.
 ///
 /// ```swift
 /// let scanner = Scanner(options: ScanOptions(symbologies: [.ean13, .upcA]))
@@ -17,19 +34,175 @@ public final class Scanner {
     /// read or not.
     public private(set) var lastCandidateCount = 0
 
+    private var detector = RegionDetector()
+    private var edges = EdgeExtractor()
+    private var run = ElementRun()
+    private var profile = ScratchBuffer<Float>(capacity: 4096)
+    private var sink = LinearHitSink()
+    private var votes = VoteTable()
+    private let linearReaders: [any LinearReader] = [EANReader()]
+
     /// Creates a scanner.
     public init(options: ScanOptions = ScanOptions()) {
         self.options = options
     }
 
+    deinit {
+        detector.free(); edges.free(); run.free(); profile.free(); sink.free(); votes.free()
+    }
+
+    /// Per-effort settings.
+    private struct Plan {
+        var cellSize: Int
+        var minEnergy: Float
+        var minCoherence: Float
+        var minCells: Int
+        var maxCandidates: Int
+        var linesPerCandidate: Int
+        var thickness: Int
+        var relativeEdge: Float
+        var floorEdge: Float
+        var sweeps: Bool
+        var minVotes: Int
+        var refine: Bool
+    }
+
+    private func plan(for image: LumaView) -> Plan {
+        let small = min(image.width, image.height) < 400
+        switch options.effort {
+        case .fast:
+            return Plan(cellSize: small ? 8 : 16, minEnergy: 120, minCoherence: 0.7, minCells: 3, maxCandidates: 8,
+                        linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false)
+        case .balanced:
+            return Plan(cellSize: small ? 8 : 16, minEnergy: 60, minCoherence: 0.6, minCells: 2, maxCandidates: 24,
+                        linesPerCandidate: 9, thickness: 3, relativeEdge: 0.12, floorEdge: 3, sweeps: false, minVotes: 2, refine: true)
+        case .thorough:
+            return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
+                        linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true)
+        }
+    }
+
     /// Scans one frame.
     ///
-    /// - Returns: every code found, one result per code (duplicates found by
-    ///   several scan lines are merged).
-    /// - Complexity: proportional to the frame's area for the first,
-    ///   candidate-finding pass; decoding work scales with the candidates.
+    /// - Returns: every code found, one result per code (readings of one
+    ///   code by several scan lines are merged).
+    /// - Complexity: the detection pass reads a quarter of the frame's
+    ///   pixels; decoding work scales with the candidates found.
     public func scan(_ image: LumaView) -> [BarcodeResult] {
         lastCandidateCount = 0
-        return []
+        votes.reset()
+        guard image.width >= 16 || image.height >= 16, image.width >= 1, image.height >= 1 else { return [] }
+        let enabled = options.symbologies.intersection(.supported)
+        guard !enabled.isEmpty else { return [] }
+        let plan = plan(for: image)
+        let frame = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        var bounds = frame
+        if let r = options.activeRegion, r.isValid, options.regionOnly {
+            bounds = PixelRect(x0: Int(r.x * Double(image.width)), y0: Int(r.y * Double(image.height)),
+                               x1: min(image.width, Int(((r.x + r.width) * Double(image.width)).rounded(.up))),
+                               y1: min(image.height, Int(((r.y + r.height) * Double(image.height)).rounded(.up))))
+            if bounds.width < 16 || bounds.height < 4 { return [] }
+        }
+
+        // Stage 1: candidates.
+        if image.height >= 8 {
+            detector.measure(image, cellSize: plan.cellSize, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1)
+            detector.group(minEnergy: plan.minEnergy, minCoherence: plan.minCoherence, minCells: plan.minCells)
+        }
+        lastCandidateCount = detector.candidateCount
+
+        // Stage 2: decode across each candidate's bars.
+        for ci in 0..<min(detector.candidateCount, plan.maxCandidates) {
+            let c = detector.candidates[ci]
+            let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 3)))
+            let half = (c.lengthU / 2 + Double(detector.cellSize)) * 1.25 + 12
+            let vx = -c.uy, vy = c.ux
+            for k in 0..<lines {
+                let f = (Double(k) + 0.5) / Double(lines) - 0.5
+                let t = f * max(c.lengthV - Double(detector.cellSize), 0)
+                let center = Point(x: c.cx + t * vx, y: c.cy + t * vy)
+                guard let line = ScanLine.clipped(center: center, dx: c.ux, dy: c.uy, halfLength: half,
+                                                  bounds: bounds) else { continue }
+                scanLine(image, line, plan: plan, enabled: enabled)
+            }
+        }
+
+        // Frames too thin for cells (a single row, say): read every row or column.
+        if image.height < 8 || image.width < 8 {
+            let rowsOnly = image.width >= image.height
+            for k in 0..<(rowsOnly ? image.height : image.width) {
+                let line = rowsOnly
+                    ? ScanLine(origin: Point(x: 0, y: Double(k)), dx: 1, dy: 0, length: image.width)
+                    : ScanLine(origin: Point(x: Double(k), y: 0), dx: 0, dy: 1, length: image.height)
+                scanLine(image, line, plan: plan, enabled: enabled, thickness: 1)
+            }
+            return votes.results(minVotes: 1)
+        }
+
+        // Thorough: sweeps over the whole frame at several angles.
+        if plan.sweeps {
+            let step = max(3, min(bounds.width, bounds.height) / 100)
+            for a in 0..<12 {
+                let angle = Double(a) * Double.pi / 12
+                sweep(image, angle: angle, step: a % 6 == 0 ? step : step * 2, bounds: bounds, plan: plan, enabled: enabled)
+            }
+        }
+        return votes.results(minVotes: plan.minVotes)
+    }
+
+    /// Parallel lines at `angle` across `bounds`, `step` pixels apart.
+    private func sweep(_ image: LumaView, angle: Double, step: Int, bounds: PixelRect, plan: Plan, enabled: Symbology) {
+        let ux = cos(angle), uy = sin(angle)
+        let vx = -uy, vy = ux
+        let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
+        let halfDiag = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
+        var t = -halfDiag + Double(step) / 2
+        while t < halfDiag {
+            let center = Point(x: cx + t * vx, y: cy + t * vy)
+            if let line = ScanLine.clipped(center: center, dx: ux, dy: uy, halfLength: halfDiag, bounds: bounds) {
+                scanLine(image, line, plan: plan, enabled: enabled)
+            }
+            t += Double(step)
+        }
+    }
+
+    /// Samples one line and runs the readers on it.
+    private func scanLine(_ image: LumaView, _ line: ScanLine, plan: Plan, enabled: Symbology, thickness: Int? = nil) {
+        let n = line.length
+        guard n >= 16 else { return }
+        profile.reserve(n)
+        image.sample(line, thickness: thickness ?? plan.thickness, into: profile.pointer)
+        edges.extract(profile.pointer, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
+        if edges.edgeCount < 20 { return }
+        readRuns(line, plan: plan, enabled: enabled)
+        if plan.refine {
+            // The same edges at local halfway levels: they read other blurred codes.
+            edges.refine(profile.pointer, count: n)
+            readRuns(line, plan: plan, enabled: enabled)
+        }
+    }
+
+    /// Runs the linear readers on the current edges, both polarities and directions.
+    private func readRuns(_ line: ScanLine, plan: Plan, enabled: Symbology) {
+        let n = line.length
+        for polarity in 0..<2 {
+            let inverted = polarity == 1
+            run.fill(from: edges, lineLength: n, inverted: inverted)
+            for direction in 0..<2 {
+                let reverse = direction == 1
+                if reverse { run.reverse() }
+                if run.count < 20 { continue }
+                sink.reset()
+                for reader in linearReaders where !reader.symbologies.isDisjoint(with: enabled) {
+                    reader.decode(run, enabled: enabled, into: &sink)
+                }
+                for h in 0..<sink.hitCount {
+                    let hit = sink.hits[h]
+                    let a = reverse ? Double(run.lineLength - hit.start) : Double(hit.start)
+                    let b = reverse ? Double(run.lineLength - hit.end) : Double(hit.end)
+                    votes.add(hit, from: sink, p0: line.point(at: a), p1: line.point(at: b), inverted: inverted)
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,96 @@
+/// A rectangle of whole pixels, `x0 ..< x1` by `y0 ..< y1`.
+struct PixelRect {
+    var x0: Int, y0: Int, x1: Int, y1: Int
+    var width: Int { x1 - x0 }
+    var height: Int { y1 - y0 }
+    func contains(_ x: Double, _ y: Double) -> Bool {
+        x >= Double(x0) && x < Double(x1) && y >= Double(y0) && y < Double(y1)
+    }
+}
+
+/// A straight scan line through a frame: `origin + t * direction`, `t` in
+/// `0 ..< length`, one sample per pixel of length.
+struct ScanLine {
+    var origin: Point
+    /// Unit vector along the line (the code's reading direction when read forward).
+    var dx: Double
+    var dy: Double
+    var length: Int
+
+    func point(at t: Double) -> Point { Point(x: origin.x + t * dx, y: origin.y + t * dy) }
+
+    /// Clips the infinite line through `center` with direction (dx, dy) to the
+    /// pixel rectangle `bounds`, keeping at most `halfLength` pixels on each
+    /// side of `center`, and a margin of one pixel from the rectangle's edges.
+    static func clipped(center: Point, dx: Double, dy: Double, halfLength: Double,
+                        bounds: PixelRect, margin: Double = 1.0) -> ScanLine? {
+        var t0 = -halfLength, t1 = halfLength
+        let lo = Double(bounds.x0) + margin, hiX = Double(bounds.x1) - 1 - margin, hiY = Double(bounds.y1) - 1 - margin
+        let loY = Double(bounds.y0) + margin
+        if hiX < lo || hiY < loY { return nil }
+        func clip(_ p: Double, _ d: Double, _ lo: Double, _ hi: Double) -> Bool {
+            if abs(d) < 1e-9 { return p >= lo && p <= hi }
+            var a = (lo - p) / d, b = (hi - p) / d
+            if a > b { swap(&a, &b) }
+            t0 = max(t0, a); t1 = min(t1, b)
+            return t0 < t1
+        }
+        guard clip(center.x, dx, lo, hiX), clip(center.y, dy, loY, hiY) else { return nil }
+        let n = Int((t1 - t0).rounded(.down))
+        if n < 16 { return nil }
+        return ScanLine(origin: Point(x: center.x + t0 * dx, y: center.y + t0 * dy), dx: dx, dy: dy, length: n)
+    }
+}
+
+extension LumaView {
+    /// Samples `line` into `out[0 ..< line.length]`, each sample the mean of
+    /// `thickness` bilinear samples spread across the line one pixel apart
+    /// (a thicker line averages noise away along the bars).
+    ///
+    /// The line must lie inside the frame with a one-pixel margin
+    /// (``ScanLine/clipped(center:dx:dy:halfLength:width:height:margin:)``);
+    /// perpendicular offsets are clamped to the frame.
+    func sample(_ line: ScanLine, thickness: Int, into out: UnsafeMutablePointer<Float>) {
+        let n = line.length
+        let px = -line.dy, py = line.dx
+        let maxX = Float(width) - 1.001, maxY = Float(height) - 1.001
+        let half = Float(thickness - 1) / 2
+        let dxf = Float(line.dx), dyf = Float(line.dy)
+        let ox = Float(line.origin.x), oy = Float(line.origin.y)
+        let inv = 1 / Float(thickness)
+        let base = self.base, stride = self.stride
+        if width < 2 || height < 2 {
+            // Too thin to interpolate: nearest pixel, clamped.
+            for i in 0..<n {
+                let x = min(max(Int((ox + Float(i) * dxf).rounded()), 0), width - 1)
+                let y = min(max(Int((oy + Float(i) * dyf).rounded()), 0), height - 1)
+                out[i] = Float(base[y * stride + x])
+            }
+            return
+        }
+        if thickness <= 1 && line.dy == 0 {
+            // Horizontal line: plain row read with sub-pixel x offset.
+            let y = Int(oy.rounded())
+            let row = base + min(max(y, 0), height - 1) * stride
+            let x0 = Int(ox.rounded())
+            for i in 0..<n { out[i] = Float(row[min(x0 + i, width - 1)]) }
+            return
+        }
+        for i in 0..<n {
+            let cx = ox + Float(i) * dxf, cy = oy + Float(i) * dyf
+            var acc: Float = 0
+            for k in 0..<thickness {
+                let o = Float(k) - half
+                let x = min(max(cx + o * Float(px), 0), maxX)
+                let y = min(max(cy + o * Float(py), 0), maxY)
+                let ix = Int(x), iy = Int(y)
+                let fx = x - Float(ix), fy = y - Float(iy)
+                let p = base + iy * stride + ix
+                let a = Float(p[0]), b = Float(p[1]), c = Float(p[stride]), d = Float(p[stride + 1])
+                let top = a + (b - a) * fx, bottom = c + (d - c) * fx
+                acc += top + (bottom - top) * fy
+            }
+            out[i] = acc * inv
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// A growable, manually managed buffer of trivial values (no references:
+/// elements are never deinitialized), reused across
+/// frames: it is reallocated only when a larger capacity is asked for, so a
+/// stream of same-sized frames allocates nothing after the first one.
+@usableFromInline
+struct ScratchBuffer<Element> {
+    @usableFromInline var pointer: UnsafeMutablePointer<Element>
+    @usableFromInline var capacity: Int
+
+    init(capacity: Int = 16) {
+        self.capacity = max(1, capacity)
+        pointer = .allocate(capacity: self.capacity)
+    }
+
+    /// Makes room for `count` elements; the contents are not kept.
+    @inlinable
+    mutating func reserve(_ count: Int) {
+        if count <= capacity { return }
+        pointer.deallocate()
+        capacity = max(count, capacity * 2)
+        pointer = .allocate(capacity: capacity)
+    }
+
+    func free() { pointer.deallocate() }
+
+    @inlinable @inline(__always)
+    subscript(i: Int) -> Element {
+        get { assert(i >= 0 && i < capacity); return pointer[i] }
+        nonmutating set { assert(i >= 0 && i < capacity); pointer[i] = newValue }
+    }
+}

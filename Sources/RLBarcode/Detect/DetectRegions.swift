@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A place in the frame where a linear code probably is.
+struct LinearCandidate {
+    /// Centre in frame pixels.
+    var cx: Double
+    var cy: Double
+    /// Unit vector across the bars (the reading axis, either way).
+    var ux: Double
+    var uy: Double
+    /// Extent across the bars (along u) and along them (along v), in pixels.
+    var lengthU: Double
+    var lengthV: Double
+    /// Mean gradient energy, for ordering.
+    var strength: Double
+    /// Number of cells.
+    var cells: Int
+}
+
+/// Finds code-like regions in a frame before any decoding.
+///
+/// One pass over the luma plane measures, in square cells, the structure
+/// tensor of the image gradient (sums of gx², gy² and gx·gy, sampled on every
+/// other pixel of every other row). Cells whose gradients are strong and
+/// point one way (high coherence) hold bars: their dominant gradient
+/// direction is the reading axis. Neighbouring bar cells of similar
+/// direction are grouped into candidates. The pass costs a quarter of a
+/// read of the frame; frames without codes end here.
+struct RegionDetector {
+    private(set) var cellSize = 16
+    private(set) var cols = 0
+    private(set) var rows = 0
+    private var sxx = ScratchBuffer<Float>()
+    private var syy = ScratchBuffer<Float>()
+    private var sxy = ScratchBuffer<Float>()
+    private var label = ScratchBuffer<Int32>()
+    private var angle = ScratchBuffer<Float>()
+    private var stack = ScratchBuffer<Int32>()
+    var candidates = ScratchBuffer<LinearCandidate>(capacity: 64)
+    var candidateCount = 0
+
+    func free() { angle.free(); sxx.free(); syy.free(); sxy.free(); label.free(); stack.free(); candidates.free() }
+
+    /// Measures the gradient structure of every cell inside the pixel
+    /// rectangle `x0..<x1`, `y0..<y1` (cells outside keep zero energy).
+    mutating func measure(_ img: LumaView, cellSize: Int, x0: Int, y0: Int, x1: Int, y1: Int) {
+        self.cellSize = cellSize
+        cols = max(1, img.width / cellSize)
+        rows = max(1, img.height / cellSize)
+        let n = cols * rows
+        sxx.reserve(n); syy.reserve(n); sxy.reserve(n); label.reserve(n); stack.reserve(n); angle.reserve(n)
+        for i in 0..<n { sxx[i] = 0; syy[i] = 0; sxy[i] = 0 }
+        let base = img.base, stride = img.stride
+        let cx0 = max(0, x0 / cellSize), cx1 = min(cols, (x1 + cellSize - 1) / cellSize)
+        let cy0 = max(0, y0 / cellSize), cy1 = min(rows, (y1 + cellSize - 1) / cellSize)
+        guard img.width >= 3, img.height >= 3, cx0 < cx1, cy0 < cy1 else { return }
+        for cy in cy0..<cy1 {
+            let ys = max(1, cy * cellSize), ye = min(img.height - 1, (cy + 1) * cellSize)
+            for cx in cx0..<cx1 {
+                let xs = max(1, cx * cellSize), xe = min(img.width - 1, (cx + 1) * cellSize)
+                var axx = 0, ayy = 0, axy = 0
+                var y = ys
+                while y < ye {
+                    let row = base + y * stride
+                    var x = xs
+                    while x < xe {
+                        let gx = Int(row[x + 1]) - Int(row[x - 1])
+                        let gy = Int(row[x + stride]) - Int(row[x - stride])
+                        axx &+= gx &* gx; ayy &+= gy &* gy; axy &+= gx &* gy
+                        x &+= 2
+                    }
+                    y &+= 2
+                }
+                let i = cy * cols + cx
+                let samples = Float(max(1, ((ye - ys + 1) / 2) * ((xe - xs + 1) / 2)))
+                sxx[i] = Float(axx) / samples; syy[i] = Float(ayy) / samples; sxy[i] = Float(axy) / samples
+            }
+        }
+    }
+
+    /// Groups bar cells into candidates.
+    ///
+    /// - Parameters:
+    ///   - minEnergy: mean squared gradient a bar cell needs.
+    ///   - minCoherence: how one-directional its gradients must be (0...1).
+    ///   - minCells: the fewest cells a candidate may have.
+    mutating func group(minEnergy: Float, minCoherence: Float, minCells: Int) {
+        candidateCount = 0
+        let n = cols * rows
+        guard n > 0 else { return }
+        let maxAngle: Float = 0.40  // radians between neighbouring cells' directions
+        // Label: -1 not a bar cell, 0 unvisited bar cell, > 0 region.
+        for i in 0..<n {
+            let e = sxx[i] + syy[i]
+            var isBar = false
+            if e >= minEnergy {
+                let d = sxx[i] - syy[i]
+                let coh = (d * d + 4 * sxy[i] * sxy[i]).squareRoot() / e
+                isBar = coh >= minCoherence
+                if isBar { angle[i] = 0.5 * atan2f(2 * sxy[i], d) }
+            }
+            label[i] = isBar ? 0 : -1
+        }
+        var next: Int32 = 1
+        for seed in 0..<n where label[seed] == 0 {
+            label[seed] = next
+            var top = 0
+            stack[top] = Int32(seed); top += 1
+            var txx: Float = 0, tyy: Float = 0, txy: Float = 0
+            var count = 0
+            // Cell centres for extents are gathered after the direction is known.
+            while top > 0 {
+                top -= 1
+                let i = Int(stack[top])
+                txx += sxx[i]; tyy += syy[i]; txy += sxy[i]; count += 1
+                let ai = angle[i]
+                let cx = i % cols, cy = i / cols
+                for dy in -1...1 {
+                    let ny = cy + dy
+                    if ny < 0 || ny >= rows { continue }
+                    for dx in -1...1 {
+                        let nx = cx + dx
+                        if nx < 0 || nx >= cols || (dx == 0 && dy == 0) { continue }
+                        let j = ny * cols + nx
+                        if label[j] != 0 { continue }
+                        let aj = angle[j]
+                        var diff = abs(ai - aj)
+                        if diff > Float.pi / 2 { diff = Float.pi - diff }
+                        if diff > maxAngle { continue }
+                        label[j] = next
+                        stack[top] = Int32(j); top += 1
+                    }
+                }
+            }
+            if count >= minCells {
+                addCandidate(region: next, seed: seed, txx: txx, tyy: tyy, txy: txy, count: count)
+            }
+            next += 1
+        }
+        // Strongest first.
+        sortCandidates()
+    }
+
+    private mutating func addCandidate(region: Int32, seed: Int, txx: Float, tyy: Float, txy: Float, count: Int) {
+        let theta = 0.5 * atan2(Double(2 * txy), Double(txx - tyy))
+        let ux = cos(theta), uy = sin(theta)
+        var minU = Double.infinity, maxU = -Double.infinity, minV = Double.infinity, maxV = -Double.infinity
+        var sumX = 0.0, sumY = 0.0
+        let cs = Double(cellSize)
+        // Regions are found by a flood from `seed`, so their cells lie at or after it.
+        let n = cols * rows
+        var i = seed
+        while i < n {
+            if label[i] == region {
+                let x = (Double(i % cols) + 0.5) * cs, y = (Double(i / cols) + 0.5) * cs
+                sumX += x; sumY += y
+                let pu = x * ux + y * uy, pv = -x * uy + y * ux
+                minU = min(minU, pu); maxU = max(maxU, pu); minV = min(minV, pv); maxV = max(maxV, pv)
+            }
+            i += 1
+        }
+        let c = LinearCandidate(cx: sumX / Double(count), cy: sumY / Double(count), ux: ux, uy: uy,
+                                lengthU: maxU - minU + cs, lengthV: maxV - minV + cs,
+                                strength: Double(txx + tyy) / Double(count), cells: count)
+        candidates.reserveKeeping(candidateCount + 1)
+        candidates[candidateCount] = c
+        candidateCount += 1
+    }
+
+    private mutating func sortCandidates() {
+        // Insertion sort by strength x size: candidate lists are short.
+        let p = candidates.pointer
+        if candidateCount < 2 { return }
+        for i in 1..<candidateCount {
+            let c = p[i]
+            let key = c.strength * Double(c.cells)
+            var j = i - 1
+            while j >= 0 && p[j].strength * Double(p[j].cells) < key { p[j + 1] = p[j]; j -= 1 }
+            p[j + 1] = c
+        }
+    }
+}

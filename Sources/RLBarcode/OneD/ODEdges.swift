@@ -1,0 +1,199 @@
+/// From a grey-level profile to the widths of bars and spaces.
+///
+/// Edges are the extrema of the profile's first derivative, placed with
+/// sub-pixel precision by a parabola through the peak and its neighbours;
+/// ``refine(_:count:)`` can then move them to local halfway levels.
+/// Grey levels are never binarized with one threshold, so blurred narrow
+/// elements whose contrast is low still produce their pair of edges. A peak
+/// counts when it reaches a fraction of the strongest derivative nearby
+/// (a local, not a global, contrast reference) and an absolute floor.
+struct EdgeExtractor {
+    /// Capacity for one line.
+    private(set) var capacity = 0
+    private var deriv = ScratchBuffer<Float>()
+    private var blockMax = ScratchBuffer<Float>()
+    /// Edge positions along the line (pixels) and signs (+1 rising, -1 falling).
+    var edgePos = ScratchBuffer<Float>()
+    var edgeSign = ScratchBuffer<Int8>()
+    /// Edge strengths (absolute derivative at the peak).
+    var edgeMag = ScratchBuffer<Float>()
+    var edgeCount = 0
+
+    static let blockSize = 16
+
+    mutating func reserve(_ n: Int) {
+        if n <= capacity { return }
+        capacity = n
+        deriv.reserve(n + 2)
+        blockMax.reserve(n / EdgeExtractor.blockSize + 3)
+        edgePos.reserve(n + 2)
+        edgeSign.reserve(n + 2)
+        edgeMag.reserve(n + 2)
+    }
+
+    func free() { deriv.free(); blockMax.free(); edgePos.free(); edgeSign.free(); edgeMag.free() }
+
+    /// Finds the edges of `profile[0 ..< n]`.
+    ///
+    /// - Parameters:
+    ///   - relative: the fraction of the local strongest derivative a peak must reach.
+    ///   - floor: the absolute minimum derivative (grey levels per pixel).
+    mutating func extract(_ profile: UnsafePointer<Float>, count n: Int, relative: Float, floor: Float) {
+        edgeCount = 0
+        guard n >= 4 else { return }
+        reserve(n)
+        let d = deriv.pointer
+        let m = n - 1
+        for i in 0..<m { d[i] = profile[i + 1] - profile[i] }
+        // Local contrast reference: maxima of |d| over blocks, read over three blocks.
+        let bs = EdgeExtractor.blockSize
+        let nb = (m + bs - 1) / bs
+        let bm = blockMax.pointer
+        for b in 0..<nb {
+            var mx: Float = 0
+            let end = min(m, (b + 1) * bs)
+            var i = b * bs
+            while i < end { mx = max(mx, abs(d[i])); i += 1 }
+            bm[b] = mx
+        }
+        let pos = edgePos.pointer, sgn = edgeSign.pointer, mag = edgeMag.pointer
+        var count = 0
+        var i = 0
+        while i < m {
+            let v = d[i], a = abs(v)
+            if a < floor { i += 1; continue }
+            let b = i / bs
+            let ref = max(bm[b], max(b > 0 ? bm[b - 1] : 0, b + 1 < nb ? bm[b + 1] : 0))
+            if a < relative * ref { i += 1; continue }
+            let prev: Float = i > 0 ? d[i - 1] : 0
+            let next: Float = i + 1 < m ? d[i + 1] : 0
+            // A peak of |d| with the same sign; on a plateau take its first sample.
+            let isPeak = (v > 0) ? (v >= prev && v > next) : (v <= prev && v < next)
+            if !isPeak { i += 1; continue }
+            let s: Int8 = v > 0 ? 1 : -1
+            // Sub-pixel: parabola through the three derivative samples.
+            let denom = prev - 2 * v + next
+            var off: Float = 0
+            if denom != 0 { off = 0.5 * (prev - next) / denom }
+            off = min(max(off, -0.5), 0.5)
+            let p = Float(i) + 0.5 + off
+            if count > 0 && sgn[count - 1] == s {
+                // Two edges of one sign in a row: keep the stronger.
+                if a > mag[count - 1] { pos[count - 1] = p; mag[count - 1] = a }
+            } else {
+                pos[count] = p; sgn[count] = s; mag[count] = a; count += 1
+            }
+            i += 1
+        }
+        edgeCount = count
+    }
+
+    /// Moves each edge to where the profile crosses the level halfway between
+    /// the extremes of the two elements it separates. Under blur a narrow
+    /// element does not reach full contrast and the derivative peak of its
+    /// edges drifts towards the wider neighbour; the local halfway level
+    /// follows the element's own contrast instead.
+    mutating func refine(_ p: UnsafePointer<Float>, count n: Int) {
+        let pos = edgePos.pointer, sgn = edgeSign.pointer
+        let c = edgeCount
+        guard c >= 2 else { return }
+        // Extreme of each element: between consecutive edges (and the line ends).
+        var prevExtreme: Float = 0
+        do {
+            let end = Int(pos[0])
+            var e = p[0]
+            var i = max(0, end - 12)
+            while i <= end { e = sgn[0] < 0 ? max(e, p[i]) : min(e, p[i]); i += 1 }
+            prevExtreme = e
+        }
+        var original = pos[0]
+        for k in 0..<c {
+            let from = Int(original) + 1
+            let to = k + 1 < c ? Int(pos[k + 1]) : min(n - 1, from + 12)
+            var e = p[min(from, n - 1)]
+            var i = from
+            while i <= to && i < n { e = sgn[k] < 0 ? min(e, p[i]) : max(e, p[i]); i += 1 }
+            let level = (prevExtreme + e) / 2
+            // Search the crossing of `level` near the derivative peak.
+            let centre = Int(original)
+            let lo = k > 0 ? max(Int(pos[k - 1]) + 1, centre - 3) : max(0, centre - 3)
+            let hi = min(n - 2, min(to, centre + 3))
+            var j = lo
+            var found = false
+            while j <= hi {
+                let a = p[j], b = p[j + 1]
+                if (a - level) * (b - level) <= 0 && a != b {
+                    let q = Float(j) + (level - a) / (b - a)
+                    if !found || abs(q - original) < abs(pos[k] - original) { pos[k] = q }
+                    found = true
+                }
+                j += 1
+            }
+            prevExtreme = e
+            if k + 1 < c { original = pos[k + 1] }
+        }
+    }
+}
+
+/// Alternating element widths along a scan line, ready for the 1D readers.
+///
+/// `widths[0]` is always a space (the leading quiet zone, from the start of
+/// the line); then bar, space, bar... A trailing space (quiet zone) closes
+/// the run when the line ends on background. In inverted polarity "bars"
+/// are the light elements.
+struct ElementRun {
+    var widths = ScratchBuffer<Float>()
+    /// Start position (pixels along the line) of each element.
+    var starts = ScratchBuffer<Float>()
+    var count = 0
+    /// Length of the line in pixels.
+    var lineLength: Float = 0
+
+    mutating func reserve(_ n: Int) { widths.reserve(n + 2); starts.reserve(n + 2) }
+    func free() { widths.free(); starts.free() }
+
+    /// Fills the run from extracted edges; `inverted` makes light elements bars.
+    mutating func fill(from e: EdgeExtractor, lineLength n: Int, inverted: Bool) {
+        count = 0
+        lineLength = Float(n)
+        let barStart: Int8 = inverted ? 1 : -1  // the sign of an edge entering a bar
+        var first = 0
+        while first < e.edgeCount && e.edgeSign[first] != barStart { first += 1 }
+        if first >= e.edgeCount { return }
+        reserve(e.edgeCount + 2)
+        let w = widths.pointer, s = starts.pointer
+        w[0] = e.edgePos[first]; s[0] = 0
+        var c = 1
+        var k = first + 1
+        while k < e.edgeCount {
+            s[c] = e.edgePos[k - 1]
+            w[c] = e.edgePos[k] - e.edgePos[k - 1]
+            c += 1; k += 1
+        }
+        s[c] = e.edgePos[e.edgeCount - 1]
+        w[c] = Float(n) - e.edgePos[e.edgeCount - 1]
+        c += 1
+        count = c
+    }
+
+    /// Replaces the run by its mirror image (reading the line backwards),
+    /// keeping `widths[0]` a space. Positions then count from the line's end:
+    /// a point at `t` in the reversed run is at `lineLength - t` on the line.
+    mutating func reverse() {
+        guard count > 1 else { return }
+        let w = widths.pointer, s = starts.pointer
+        // The run covers the whole line. An even count ends on a bar that runs
+        // to the line's end; it cannot open the reversed run, so drop it.
+        var acc: Float = 0
+        if count % 2 == 0 {
+            acc = w[count - 1]
+            count -= 1
+        }
+        var i = 0, j = count - 1
+        while i < j {
+            let t = w[i]; w[i] = w[j]; w[j] = t
+            i += 1; j -= 1
+        }
+        for k in 0..<count { s[k] = acc; acc += w[k] }
+    }
+}
