@@ -65,6 +65,7 @@ public final class Scanner {
         var sweeps: Bool
         var minVotes: Int
         var refine: Bool
+        var prune: Float
     }
 
     private func plan(for image: LumaView) -> Plan {
@@ -72,13 +73,13 @@ public final class Scanner {
         switch options.effort {
         case .fast:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 120, minCoherence: 0.7, minCells: 3, maxCandidates: 8,
-                        linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false)
+                        linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false, prune: 0.15)
         case .balanced:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 60, minCoherence: 0.6, minCells: 2, maxCandidates: 24,
-                        linesPerCandidate: 9, thickness: 3, relativeEdge: 0.12, floorEdge: 3, sweeps: false, minVotes: 2, refine: true)
+                        linesPerCandidate: 9, thickness: 3, relativeEdge: 0.12, floorEdge: 3, sweeps: false, minVotes: 2, refine: true, prune: 0.15)
         case .thorough:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
-                        linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true)
+                        linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15)
         }
     }
 
@@ -180,6 +181,12 @@ public final class Scanner {
             edges.refine(profile.pointer, count: n)
             readRuns(line, plan: plan, enabled: enabled)
         }
+        if plan.prune > 0 {
+            // Without the weak bumps that texture leaves inside wide elements.
+            let before = edges.edgeCount
+            edges.prune(profile.pointer, count: n, fraction: plan.prune)
+            if edges.edgeCount != before && edges.edgeCount >= 20 { readRuns(line, plan: plan, enabled: enabled) }
+        }
     }
 
     /// Runs the linear readers on the current edges, both polarities and directions.
@@ -200,7 +207,10 @@ public final class Scanner {
                     let hit = sink.hits[h]
                     let a = reverse ? Double(run.lineLength - hit.start) : Double(hit.start)
                     let b = reverse ? Double(run.lineLength - hit.end) : Double(hit.end)
-                    votes.add(hit, from: sink, p0: line.point(at: a), p1: line.point(at: b), inverted: inverted)
+                    let p0 = line.point(at: a), p1 = line.point(at: b)
+                    guard detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
+                                               dx: line.dx, dy: line.dy, maxAngle: 0.45) else { continue }
+                    votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted)
                 }
             }
         }

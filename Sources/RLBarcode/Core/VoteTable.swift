@@ -88,7 +88,7 @@ struct VoteTable {
         v.count += 1
         v.inverted += inverted ? 1 : 0
         v.errorSum += hit.error
-        v.weight += VoteTable.weight(ofError: hit.error)
+        v.weight += VoteTable.weight(ofError: hit.error, hit.symbology)
         v.sumX += mx; v.sumY += my
         v.length = max(v.length, length)
         // Top and bottom readings, measured along the code's own down axis
@@ -121,7 +121,10 @@ struct VoteTable {
     /// near 0) count almost twice, readings at the edge of tolerance
     /// hardly at all, so several poor readings cannot outvote the need
     /// for a good one.
-    static func weight(ofError e: Float) -> Float { max(0, 1.8 - e) }
+    /// UPC-E, short and with a parity-coded check, needs cleaner readings.
+    static func weight(ofError e: Float, _ symbology: Symbology) -> Float {
+        max(0, (symbology == .upcE ? 1.5 : 1.8) - e)
+    }
 
     /// The summed weight a code needs to be reported.
     static let minWeight: Float = 0.8

@@ -82,6 +82,27 @@ struct RegionDetector {
         }
     }
 
+    /// Whether a reading along (`dx`, `dy`) through (`x`, `y`) crosses the
+    /// bars there at a plausible angle. Where the cell's gradients point one
+    /// way, the reading must run within `maxAngle` radians of that way; an
+    /// oblique line through a code can leave it through the bars' ends and
+    /// read a shorter symbol that is not there.
+    func crossesBars(x: Double, y: Double, dx: Double, dy: Double, maxAngle: Double) -> Bool {
+        let cx = Int(x) / cellSize, cy = Int(y) / cellSize
+        guard cx >= 0, cy >= 0, cx < cols, cy < rows else { return true }
+        let i = cy * cols + cx
+        let a = Double(sxx[i]), b = Double(syy[i]), c = Double(sxy[i])
+        let e = a + b
+        guard e > 0 else { return true }
+        let coherence = ((a - b) * (a - b) + 4 * c * c).squareRoot() / e
+        guard coherence >= 0.5 else { return true }
+        let theta = 0.5 * atan2(2 * c, a - b)
+        // |cos| of the angle between the reading and the gradient direction.
+        let len = (dx * dx + dy * dy).squareRoot()
+        let cosine = abs(dx * cos(theta) + dy * sin(theta)) / max(len, 1e-9)
+        return cosine >= cos(maxAngle)
+    }
+
     /// Groups bar cells into candidates.
     ///
     /// - Parameters:

@@ -17,6 +17,7 @@ struct EdgeExtractor {
     var edgeSign = ScratchBuffer<Int8>()
     /// Edge strengths (absolute derivative at the peak).
     var edgeMag = ScratchBuffer<Float>()
+    private var extreme = ScratchBuffer<Float>()
     var edgeCount = 0
 
     static let blockSize = 16
@@ -31,7 +32,7 @@ struct EdgeExtractor {
         edgeMag.reserve(n + 2)
     }
 
-    func free() { deriv.free(); blockMax.free(); edgePos.free(); edgeSign.free(); edgeMag.free() }
+    func free() { deriv.free(); blockMax.free(); edgePos.free(); edgeSign.free(); edgeMag.free(); extreme.free() }
 
     /// Finds the edges of `profile[0 ..< n]`.
     ///
@@ -86,6 +87,55 @@ struct EdgeExtractor {
             i += 1
         }
         edgeCount = count
+    }
+
+    /// Removes weak bumps: an element whose grey level differs from both its
+    /// neighbours' by less than `fraction` of the local contrast (the range
+    /// of the element extremes two elements either side) is merged into
+    /// them, with its two edges. Ripples inside wide bars and spaces
+    /// (texture, compression artefacts) go; narrow elements that reach a
+    /// real share of the contrast stay.
+    mutating func prune(_ p: UnsafePointer<Float>, count n: Int, fraction: Float) {
+        let c = edgeCount
+        guard c >= 3 else { return }
+        extreme.reserve(c + 1)
+        let pos = edgePos.pointer, sgn = edgeSign.pointer, mag = edgeMag.pointer, ext = extreme.pointer
+        // ext[j]: extreme of element j, which ends at edge j (element c ends at the line's end).
+        for j in 0...c {
+            let from = j == 0 ? 0 : Int(pos[j - 1]) + 1
+            let to = j == c ? n - 1 : min(n - 1, Int(pos[j]))
+            // Element j is dark when the edge that ends it rises (or the one opening it falls).
+            let dark = j < c ? sgn[j] > 0 : sgn[c - 1] < 0
+            var e = p[min(max(from, 0), n - 1)]
+            var i = from
+            while i <= to { e = dark ? min(e, p[i]) : max(e, p[i]); i += 1 }
+            ext[j] = e
+        }
+        // Greedy left-to-right merge into a compacted edge list.
+        var out = 0
+        var j = 0
+        var prevExt = ext[0]
+        while j < c {
+            // Candidate: element j + 1 lies between edges j and j + 1.
+            if j + 1 < c {
+                let e = ext[j + 1], after = ext[j + 2]
+                var lo = min(prevExt, min(e, after)), hi = max(prevExt, max(e, after))
+                if j + 3 <= c { lo = min(lo, ext[j + 3]); hi = max(hi, ext[j + 3]) }
+                let amplitude = max(abs(e - prevExt), abs(e - after))
+                if amplitude < fraction * (hi - lo) {
+                    // Drop edges j and j + 1; the merged element keeps the stronger extreme.
+                    let darkMerged = sgn[j] > 0
+                    prevExt = darkMerged ? min(prevExt, after) : max(prevExt, after)
+                    j += 2
+                    continue
+                }
+            }
+            pos[out] = pos[j]; sgn[out] = sgn[j]; mag[out] = mag[j]
+            out += 1
+            prevExt = ext[j + 1]
+            j += 1
+        }
+        edgeCount = out
     }
 
     /// Moves each edge to where the profile crosses the level halfway between
