@@ -1,1 +1,70 @@
-print("rlbarcode-scan: not built yet")
+// rlbarcode-scan: finds and decodes barcodes in still pictures and video files.
+// See `rlbarcode-scan --help`.
+
+import Foundation
+import RLBarcode
+
+/// Runs the tool and returns its exit status.
+func run() -> ExitStatus {
+    let arguments: Arguments
+    switch Result(catching: { () throws(Arguments.UsageError) in try Arguments.parse(Array(CommandLine.arguments.dropFirst())) }) {
+    case .success((let parsed, .scan)):
+        arguments = parsed
+    case .success((_, .help)):
+        Console.out(helpText)
+        return .ran
+    case .success((_, .version)):
+        Console.out("rlbarcode-scan \(toolVersion)")
+        return .ran
+    case .failure(let error):
+        Console.err(error.message)
+        Console.err("try 'rlbarcode-scan --help'")
+        return .usage
+    }
+
+    if let problem = Gst.initialize() {
+        Console.err(problem)
+        return .unreadable
+    }
+
+    let scanner = RLBarcode.Scanner(options: arguments.stillOptions)
+    let reader = StillPictureReader()
+    let videos = VideoScanner(properties: arguments.elementProperties, progress: arguments.progress)
+    var status = ExitStatus.ran
+
+    /// Prints one code in the chosen form.
+    func emit(_ report: Report) {
+        Console.out(arguments.jsonl ? report.jsonLine : report.humanLine)
+    }
+
+    /// Reports a file that could not be scanned.
+    func fail(_ path: String, _ why: String) {
+        Console.err("\(path): \(why)")
+        status = .unreadable
+    }
+
+    for path in arguments.paths {
+        if let why = unreadableReason(path) {
+            fail(path, why)
+            continue
+        }
+        let ext = (path as NSString).pathExtension.lowercased()
+        var isVideo = videoExtensions.contains(ext)
+        if !isVideo {
+            switch reader.scan(path: path, with: scanner) {
+            case .scanned(let results):
+                for result in results { emit(Report(file: path, result: result)) }
+            case .video:
+                isVideo = true
+            case .failure(let why):
+                fail(path, "cannot decode: \(why)")
+            }
+        }
+        if isVideo, let why = videos.scan(path: path, report: emit) {
+            fail(path, why)
+        }
+    }
+    return status
+}
+
+exit(run().rawValue)

@@ -127,7 +127,7 @@ struct VoteTable {
     }
 
     /// The summed weight a code needs to be reported.
-    static let minWeight: Float = 0.8
+    static let minWeight: Float = 1.1
 
     /// The codes read by at least `minVotes` lines with enough summed weight.
     func results(minVotes: Int) -> [BarcodeResult] {
