@@ -40,6 +40,8 @@ public final class Scanner {
     private var profile = ScratchBuffer<Float>(capacity: 4096)
     private var sink = LinearHitSink()
     private var votes = VoteTable()
+    /// Numbers the scan lines of a frame, so that votes count lines, not readings.
+    private var lineSerial = 0
     private let linearReaders: [any LinearReader] = [EANReader()]
 
     /// Creates a scanner.
@@ -75,8 +77,8 @@ public final class Scanner {
             return Plan(cellSize: small ? 8 : 16, minEnergy: 120, minCoherence: 0.7, minCells: 3, maxCandidates: 8,
                         linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false, prune: 0.15)
         case .balanced:
-            return Plan(cellSize: small ? 8 : 16, minEnergy: 60, minCoherence: 0.6, minCells: 2, maxCandidates: 24,
-                        linesPerCandidate: 9, thickness: 3, relativeEdge: 0.12, floorEdge: 3, sweeps: false, minVotes: 2, refine: true, prune: 0.15)
+            return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 32,
+                        linesPerCandidate: 31, thickness: 3, relativeEdge: 0.12, floorEdge: 3, sweeps: false, minVotes: 2, refine: true, prune: 0.15)
         case .thorough:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
                         linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15)
@@ -115,8 +117,9 @@ public final class Scanner {
         // Stage 2: decode across each candidate's bars.
         for ci in 0..<min(detector.candidateCount, plan.maxCandidates) {
             let c = detector.candidates[ci]
-            let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 3)))
-            let half = (c.lengthU / 2 + Double(detector.cellSize)) * 1.25 + 12
+            let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
+            // Long enough for quiet zones and an add-on on either side.
+            let half = c.lengthU * 1.2 + Double(detector.cellSize) + 12
             let vx = -c.uy, vy = c.ux
             for k in 0..<lines {
                 let f = (Double(k) + 0.5) / Double(lines) - 0.5
@@ -171,6 +174,7 @@ public final class Scanner {
     private func scanLine(_ image: LumaView, _ line: ScanLine, plan: Plan, enabled: Symbology, thickness: Int? = nil) {
         let n = line.length
         guard n >= 16 else { return }
+        lineSerial &+= 1
         profile.reserve(n)
         image.sample(line, thickness: thickness ?? plan.thickness, into: profile.pointer)
         edges.extract(profile.pointer, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
@@ -208,9 +212,13 @@ public final class Scanner {
                     let a = reverse ? Double(run.lineLength - hit.start) : Double(hit.start)
                     let b = reverse ? Double(run.lineLength - hit.end) : Double(hit.end)
                     let p0 = line.point(at: a), p1 = line.point(at: b)
+                    // UPC-E is short: an oblique line through a longer code can
+                    // leave it through the bars' ends right after a guard-like
+                    // run, so it must cross its bars nearly square.
+                    let maxAngle = hit.symbology == .upcE ? 0.2 : 0.45
                     guard detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
-                                               dx: line.dx, dy: line.dy, maxAngle: 0.45) else { continue }
-                    votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted)
+                                               dx: line.dx, dy: line.dy, maxAngle: maxAngle) else { continue }
+                    votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted, line: lineSerial)
                 }
             }
         }

@@ -19,6 +19,10 @@ struct Vote {
     var errorSum: Float
     /// Sum over readings of how well each matched (see ``VoteTable/weight(ofError:)``).
     var weight: Float
+    /// The scan line that read the code last, and the weight it gave, so
+    /// that one line read several ways counts once.
+    var lastLine: Int
+    var lastLineWeight: Float
     /// Sum of line midpoints, for matching readings by position.
     var sumX: Double
     var sumY: Double
@@ -56,7 +60,7 @@ struct VoteTable {
         return true
     }
 
-    mutating func add(_ hit: LinearHit, from sink: LinearHitSink, p0: Point, p1: Point, inverted: Bool) {
+    mutating func add(_ hit: LinearHit, from sink: LinearHitSink, p0: Point, p1: Point, inverted: Bool, line: Int) {
         let text = sink.text(of: hit)
         let mx = (p0.x + p1.x) / 2, my = (p0.y + p1.y) / 2
         let dx = p1.x - p0.x, dy = p1.y - p0.y
@@ -79,16 +83,25 @@ struct VoteTable {
             let e = store(sink.extra(of: hit))
             votes[count] = Vote(symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
                                 extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
-                                addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, weight: 0, sumX: 0, sumY: 0, length: length,
+                                addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, weight: 0, lastLine: -1, lastLineWeight: 0, sumX: 0, sumY: 0, length: length,
                                 top0: p0, top1: p1, topProj: proj, bottom0: p0, bottom1: p1, bottomProj: proj)
             index = count
             count += 1
         }
         var v = votes[index]
+        let w = VoteTable.weight(ofError: hit.error, hit.symbology)
+        if v.lastLine == line {
+            // The same line again (another edge variant): keep its best weight only.
+            if w > v.lastLineWeight { v.weight += w - v.lastLineWeight; v.lastLineWeight = w }
+            votes[index] = v
+            return
+        }
+        v.lastLine = line
+        v.lastLineWeight = w
         v.count += 1
         v.inverted += inverted ? 1 : 0
         v.errorSum += hit.error
-        v.weight += VoteTable.weight(ofError: hit.error, hit.symbology)
+        v.weight += w
         v.sumX += mx; v.sumY += my
         v.length = max(v.length, length)
         // Top and bottom readings, measured along the code's own down axis

@@ -1,0 +1,121 @@
+import RLBarcode
+
+/// The codes of the current session: who is who from frame to frame.
+///
+/// A code is keyed by symbology, text and approximate position, so two
+/// identical codes far apart are two codes. Each tracked code keeps a stable
+/// id, the running time it was first and last seen, and is forgotten when it
+/// went unseen for longer than `lost-after`; seen again, it is new again.
+///
+/// Owned by the streaming thread. The table is reused from frame to frame:
+/// after warm-up, tracking allocates nothing but the strings of new codes.
+struct CodeTracker {
+    /// One tracked code.
+    struct Entry {
+        /// Stable id while tracked (never 0).
+        var id: UInt32
+        /// The symbology.
+        var symbology: Symbology
+        /// The decoded text.
+        var text: String
+        /// Horizontal centre of the code in frame pixels.
+        var centerX: Double
+        /// Vertical centre of the code in frame pixels.
+        var centerY: Double
+        /// The code's size (bounding box diagonal) in pixels.
+        var size: Double
+        /// Running time (ns) of the first sighting.
+        var firstSeen: UInt64
+        /// Running time (ns) of the latest sighting.
+        var lastSeen: UInt64
+        /// How many frames saw it.
+        var frames: UInt64
+        /// The frame number of the latest sighting (to match each entry once per frame).
+        var lastFrame: UInt64
+    }
+
+    /// What tracking says about one result of the current frame.
+    struct Sighting {
+        /// The code's id.
+        var id: UInt32
+        /// Running time of the first sighting.
+        var firstSeen: UInt64
+        /// Running time of this sighting.
+        var lastSeen: UInt64
+        /// True when this frame starts the code's track.
+        var isNew: Bool
+    }
+
+    /// The most codes kept at once; beyond it, the longest unseen is dropped.
+    static let capacity = 256
+
+    /// The tracked codes.
+    private(set) var entries: [Entry] = []
+    /// The id the next new code gets.
+    private var nextID: UInt32 = 1
+    /// Counts frames, to claim each entry at most once per frame.
+    private var frameNumber: UInt64 = 0
+
+    /// Creates an empty table with room reserved for typical scenes.
+    init() { entries.reserveCapacity(32) }
+
+    /// Forgets every code: all are new again.
+    mutating func clear() {
+        entries.removeAll(keepingCapacity: true)
+    }
+
+    /// Starts a frame at running time `now`: drops codes unseen for more
+    /// than `lostAfter` nanoseconds. A jump back in time by more than
+    /// `lostAfter` (a new segment) counts as unseen time too.
+    mutating func beginFrame(now: UInt64, lostAfter: UInt64) {
+        frameNumber &+= 1
+        entries.removeAll { entry in
+            let age = now >= entry.lastSeen ? now - entry.lastSeen : entry.lastSeen - now
+            return age > lostAfter
+        }
+    }
+
+    /// Records one code found in the current frame.
+    ///
+    /// - Parameters:
+    ///   - symbology: the code's symbology.
+    ///   - text: its decoded text.
+    ///   - centerX: its horizontal centre in pixels.
+    ///   - centerY: its vertical centre in pixels.
+    ///   - size: its bounding-box diagonal in pixels.
+    ///   - now: the frame's running time.
+    mutating func observe(symbology: Symbology, text: String, centerX: Double, centerY: Double,
+                          size: Double, now: UInt64) -> Sighting {
+        // The nearest unclaimed entry with the same content, close enough to
+        // be the same code having moved a little.
+        var best = -1
+        var bestDistance = Double.infinity
+        for i in entries.indices where entries[i].lastFrame != frameNumber {
+            let e = entries[i]
+            guard e.symbology == symbology, e.text == text else { continue }
+            let dx = e.centerX - centerX, dy = e.centerY - centerY
+            let d = (dx * dx + dy * dy).squareRoot()
+            let reach = max(24, max(e.size, size))
+            if d <= reach && d < bestDistance { best = i; bestDistance = d }
+        }
+        if best >= 0 {
+            entries[best].centerX = centerX
+            entries[best].centerY = centerY
+            entries[best].size = size
+            entries[best].lastSeen = now
+            entries[best].frames &+= 1
+            entries[best].lastFrame = frameNumber
+            let e = entries[best]
+            return Sighting(id: e.id, firstSeen: e.firstSeen, lastSeen: now, isNew: false)
+        }
+        if entries.count >= CodeTracker.capacity,
+           let oldest = entries.indices.min(by: { entries[$0].lastSeen < entries[$1].lastSeen }) {
+            entries.remove(at: oldest)
+        }
+        let id = nextID
+        nextID = nextID == UInt32.max ? 1 : nextID + 1
+        entries.append(Entry(id: id, symbology: symbology, text: text, centerX: centerX, centerY: centerY,
+                             size: size, firstSeen: now, lastSeen: now, frames: 1, lastFrame: frameNumber))
+        return Sighting(id: id, firstSeen: now, lastSeen: now, isNew: true)
+    }
+}

@@ -1,0 +1,312 @@
+import CGStreamer
+import RLBarcode
+
+// The GObject side of `rlbarcode`: type, class, properties, signals, pad
+// templates and the virtual functions, which forward to `RLBarcodeElement`.
+
+/// The property ids of `rlbarcode` (GObject numbers them from 1).
+enum Property: guint, CaseIterable {
+    case symbologies = 1
+    case activeRegion
+    case regionOnly
+    case orientation
+    case effort
+    case message
+    case report
+    case lostAfter
+    case attachMeta
+    case attachFrame
+    case draw
+    case drawLabels
+    case outlineColor
+    case unwantedColor
+    case paused
+
+    /// The name users type.
+    var name: String {
+        switch self {
+        case .symbologies: "symbologies"
+        case .activeRegion: "active-region"
+        case .regionOnly: "region-only"
+        case .orientation: "orientation"
+        case .effort: "effort"
+        case .message: "message"
+        case .report: "report"
+        case .lostAfter: "lost-after"
+        case .attachMeta: "attach-meta"
+        case .attachFrame: "attach-frame"
+        case .draw: "draw"
+        case .drawLabels: "draw-labels"
+        case .outlineColor: "outline-color"
+        case .unwantedColor: "unwanted-color"
+        case .paused: "paused"
+        }
+    }
+}
+
+/// The formats accepted on both pads: every raw format whose first plane is
+/// full-resolution 8-bit luma.
+let supportedFormats = "NV12, NV21, I420, YV12, GRAY8, Y42B, Y444, NV16, NV24"
+
+/// The GType of the element, registered on first use.
+let rlbarcodeElementType: GType = g_type_register_static_simple(
+    gst_video_filter_get_type(), "GstRLBarcode",
+    guint(MemoryLayout<GstVideoFilterClass>.size), elementClassInit,
+    guint(MemoryLayout<GstVideoFilter>.stride + MemoryLayout<UnsafeMutableRawPointer>.stride),
+    elementInstanceInit, GTypeFlags(rawValue: 0))
+
+/// Byte offset of the slot holding the Swift object in each instance.
+private let swiftSlotOffset = MemoryLayout<GstVideoFilter>.stride
+
+/// `GstVideoFilter`'s `transform_ip`, which maps the frame and calls
+/// `transform_frame_ip`; ours wraps it (set once in class_init).
+nonisolated(unsafe) private var parentTransformIP:
+    (@convention(c) (UnsafeMutablePointer<GstBaseTransform>?, UnsafeMutablePointer<GstBuffer>?) -> GstFlowReturn)?
+
+// MARK: GType registration of the property value types
+
+/// Builds a permanent, terminated `GEnumValue` table.
+private func enumValues(_ items: [(Int32, String, String)]) -> UnsafeMutablePointer<GEnumValue> {
+    let p = UnsafeMutablePointer<GEnumValue>.allocate(capacity: items.count + 1)
+    for (i, item) in items.enumerated() {
+        p[i] = GEnumValue(value: item.0, value_name: UnsafePointer(g_strdup(item.1)),
+                          value_nick: UnsafePointer(g_strdup(item.2)))
+    }
+    p[items.count] = GEnumValue(value: 0, value_name: nil, value_nick: nil)
+    return p
+}
+
+/// `GstRLBarcodeSymbologies`: the flags of the `symbologies` property; the
+/// bits are those of `Symbology`.
+let symbologiesFlagsType: GType = {
+    let all = Symbology.allCases
+    let p = UnsafeMutablePointer<GFlagsValue>.allocate(capacity: all.count + 1)
+    for (i, s) in all.enumerated() {
+        p[i] = GFlagsValue(value: guint(s.rawValue), value_name: UnsafePointer(g_strdup(s.name ?? "?")),
+                           value_nick: UnsafePointer(g_strdup(s.nick ?? "?")))
+    }
+    p[all.count] = GFlagsValue(value: 0, value_name: nil, value_nick: nil)
+    return g_flags_register_static("GstRLBarcodeSymbologies", p)
+}()
+
+/// `GstRLBarcodeOrientation`: the `orientation` property's values.
+let orientationEnumType: GType = g_enum_register_static("GstRLBarcodeOrientation", enumValues([
+    (Int32(Orientation.any.rawValue), "Any orientation", Orientation.any.nick),
+    (Int32(Orientation.up.rawValue), "Top edge up", Orientation.up.nick),
+    (Int32(Orientation.right.rawValue), "Top edge right (turned clockwise)", Orientation.right.nick),
+    (Int32(Orientation.down.rawValue), "Top edge down (upside down)", Orientation.down.nick),
+    (Int32(Orientation.left.rawValue), "Top edge left (turned counter-clockwise)", Orientation.left.nick),
+]))
+
+/// `GstRLBarcodeEffort`: the `effort` property's values.
+let effortEnumType: GType = g_enum_register_static("GstRLBarcodeEffort", enumValues([
+    (Int32(Effort.fast.rawValue), "Fast: candidate regions, few scan lines", Effort.fast.nick),
+    (Int32(Effort.balanced.rawValue), "Balanced: enough for camera frames", Effort.balanced.nick),
+    (Int32(Effort.thorough.rawValue), "Thorough: still-picture depth", Effort.thorough.nick),
+]))
+
+/// `GstRLBarcodeReport`: the `report` property's values.
+let reportEnumType: GType = g_enum_register_static("GstRLBarcodeReport", enumValues([
+    (Int32(ReportMode.new.rawValue), "When first seen and after it was lost", ReportMode.new.nick),
+    (Int32(ReportMode.everyFrame.rawValue), "Every code in every frame", ReportMode.everyFrame.nick),
+]))
+
+// MARK: Class and instance
+
+/// Finds the Swift object of an instance.
+@inline(__always)
+func swiftElement(_ instance: UnsafeMutableRawPointer) -> RLBarcodeElement {
+    let raw = instance.load(fromByteOffset: swiftSlotOffset, as: UnsafeMutableRawPointer.self)
+    return Unmanaged<RLBarcodeElement>.fromOpaque(raw).takeUnretainedValue()
+}
+
+private func elementInstanceInit(_ instance: UnsafeMutablePointer<GTypeInstance>?, _ klass: gpointer?) {
+    guard let instance else { return }
+    let raw = UnsafeMutableRawPointer(instance)
+    let object = RLBarcodeElement(instance: raw)
+    raw.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), toByteOffset: swiftSlotOffset,
+                   as: UnsafeMutableRawPointer.self)
+}
+
+private func elementFinalize(_ object: UnsafeMutablePointer<GObject>?) {
+    guard let object else { return }
+    let raw = UnsafeMutableRawPointer(object)
+    let slot = raw.load(fromByteOffset: swiftSlotOffset, as: UnsafeMutableRawPointer.self)
+    Unmanaged<RLBarcodeElement>.fromOpaque(slot).release()
+    if let parent = g_type_class_peek(gst_video_filter_get_type()) {
+        parent.assumingMemoryBound(to: GObjectClass.self).pointee.finalize?(object)
+    }
+}
+
+private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
+    guard let klass else { return }
+    let objectClass = klass.assumingMemoryBound(to: GObjectClass.self)
+    objectClass.pointee.set_property = { object, id, value, _ in
+        guard let object, let value, let property = Property(rawValue: id) else { return }
+        swiftElement(UnsafeMutableRawPointer(object)).setProperty(property, value)
+    }
+    objectClass.pointee.get_property = { object, id, value, _ in
+        guard let object, let value, let property = Property(rawValue: id) else { return }
+        swiftElement(UnsafeMutableRawPointer(object)).getProperty(property, value)
+    }
+    objectClass.pointee.finalize = elementFinalize
+    installProperties(objectClass)
+
+    let elementClass = klass.assumingMemoryBound(to: GstElementClass.self)
+    gst_element_class_set_metadata(
+        elementClass, "Barcode reader", "Filter/Analyzer/Video",
+        """
+        Finds and decodes barcodes (EAN/UPC with add-ons, and more as the engine \
+        grows) in raw video, in place. Posts a "barcode" element message per \
+        reported code, attaches a GstVideoRegionOfInterestMeta of type "barcode" \
+        per code and frame, and can draw outlines and labels into the frames. \
+        Example: gst-launch-1.0 v4l2src ! videoconvert ! rlbarcode draw=true ! \
+        videoconvert ! autovideosink
+        """,
+        "The rlbarcode authors")
+    for (name, direction) in [("sink", GST_PAD_SINK), ("src", GST_PAD_SRC)] {
+        let caps = gst_caps_from_string(
+            "video/x-raw, format=(string){ \(supportedFormats) }, width=(int)[ 1, 2147483647 ], "
+                + "height=(int)[ 1, 2147483647 ], framerate=(fraction)[ 0/1, 2147483647/1 ]")
+        let template = gst_pad_template_new(name, direction, GST_PAD_ALWAYS, caps)
+        gst_element_class_add_pad_template(elementClass, template)
+        gst_caps_unref(caps)
+    }
+
+    let transformClass = klass.assumingMemoryBound(to: GstBaseTransformClass.self)
+    parentTransformIP = transformClass.pointee.transform_ip
+    transformClass.pointee.start = { trans in
+        guard let trans else { return 0 }
+        return swiftElement(UnsafeMutableRawPointer(trans)).start() ? 1 : 0
+    }
+    transformClass.pointee.stop = { trans in
+        guard let trans else { return 0 }
+        return swiftElement(UnsafeMutableRawPointer(trans)).stop() ? 1 : 0
+    }
+    transformClass.pointee.transform_ip = { trans, buffer in
+        guard let trans, let buffer else { return GST_FLOW_ERROR }
+        let element = swiftElement(UnsafeMutableRawPointer(trans))
+        let result = parentTransformIP?(trans, buffer) ?? GST_FLOW_OK
+        // The frame is unmapped again here, so the buffer is writable for metadata.
+        element.finishFrame(buffer: buffer, flow: result)
+        return result
+    }
+    transformClass.pointee.sink_event = { trans, event in
+        guard let trans, let event else { return 0 }
+        swiftElement(UnsafeMutableRawPointer(trans)).sinkEvent(event)
+        guard let parent = g_type_class_peek(gst_video_filter_get_type()) else { return 0 }
+        return parent.assumingMemoryBound(to: GstBaseTransformClass.self).pointee.sink_event?(trans, event) ?? 0
+    }
+
+    let filterClass = klass.assumingMemoryBound(to: GstVideoFilterClass.self)
+    filterClass.pointee.set_info = { filter, incaps, inInfo, _, _ in
+        guard let filter, let incaps, let inInfo else { return 0 }
+        return swiftElement(UnsafeMutableRawPointer(filter)).setInfo(caps: incaps, info: inInfo) ? 1 : 0
+    }
+    filterClass.pointee.transform_frame_ip = { filter, frame in
+        guard let filter, let frame else { return GST_FLOW_ERROR }
+        return swiftElement(UnsafeMutableRawPointer(filter)).transformFrame(frame)
+    }
+
+    installSignals(rlbarcodeType: G_TYPE_FROM_CLASS_(klass))
+}
+
+/// `G_TYPE_FROM_CLASS`: the first field of every class struct is its GType.
+private func G_TYPE_FROM_CLASS_(_ klass: gpointer) -> GType {
+    klass.assumingMemoryBound(to: GTypeClass.self).pointee.g_type
+}
+
+// MARK: Properties
+
+private func installProperties(_ objectClass: UnsafeMutablePointer<GObjectClass>) {
+    let flags = elementParamFlags
+    for property in Property.allCases {
+        let name = property.name
+        let spec: UnsafeMutablePointer<GParamSpec>?
+        switch property {
+        case .symbologies:
+            spec = g_param_spec_flags(name, "Symbologies",
+                                      "The barcode symbologies to look for (e.g. ean-13+qr-code)",
+                                      symbologiesFlagsType, guint(Settings.defaultSymbologies.rawValue), flags)
+        case .activeRegion:
+            spec = g_param_spec_string(name, "Active region",
+                                       "Where codes are expected, \"x,y,w,h\" in fractions of the frame (0..1); "
+                                           + "empty for the whole frame",
+                                       "", flags)
+        case .regionOnly:
+            spec = g_param_spec_boolean(name, "Region only",
+                                        "Look for codes only inside the active region", 0, flags)
+        case .orientation:
+            spec = g_param_spec_enum(name, "Orientation",
+                                     "Where the top edge of the expected codes points; tried first",
+                                     orientationEnumType, gint(Orientation.any.rawValue), flags)
+        case .effort:
+            spec = g_param_spec_enum(name, "Effort",
+                                     "How much work to spend per frame; still pictures (framerate 0/1) "
+                                         + "get thorough depth at balanced",
+                                     effortEnumType, gint(Effort.balanced.rawValue), flags)
+        case .message:
+            spec = g_param_spec_boolean(name, "Message", "Post a \"barcode\" element message per reported code",
+                                        1, flags)
+        case .report:
+            spec = g_param_spec_enum(name, "Report", "When a code is reported",
+                                     reportEnumType, gint(ReportMode.new.rawValue), flags)
+        case .lostAfter:
+            spec = g_param_spec_uint64(name, "Lost after",
+                                       "Time (ns) a code must go unseen before it counts as lost "
+                                           + "(and is new when seen again)",
+                                       0, UInt(UInt64.max), UInt(Settings.defaultLostAfter), flags)
+        case .attachMeta:
+            spec = g_param_spec_boolean(name, "Attach meta",
+                                        "Attach a GstVideoRegionOfInterestMeta of type \"barcode\" per code",
+                                        1, flags)
+        case .attachFrame:
+            spec = g_param_spec_boolean(name, "Attach frame",
+                                        "Add the frame as a GstSample (field \"frame\") to barcode messages",
+                                        0, flags)
+        case .draw:
+            spec = g_param_spec_boolean(name, "Draw", "Draw code outlines into the frames", 0, flags)
+        case .drawLabels:
+            spec = g_param_spec_boolean(name, "Draw labels",
+                                        "With draw, also write the decoded text next to each code", 1, flags)
+        case .outlineColor:
+            spec = g_param_spec_uint(name, "Outline color", "Color of code outlines, ARGB (alpha 0 hides them)",
+                                     0, guint.max, Settings.defaultOutlineColor, flags)
+        case .unwantedColor:
+            spec = g_param_spec_uint(name, "Unwanted color",
+                                     "Color of codes marked with report-unwanted, ARGB (alpha 0 hides them)",
+                                     0, guint.max, Settings.defaultUnwantedColor, flags)
+        case .paused:
+            spec = g_param_spec_boolean(name, "Paused", "Pass frames through without analysis", 0, flags)
+        }
+        if let spec { g_object_class_install_property(objectClass, property.rawValue, spec) }
+    }
+}
+
+// MARK: Action signals
+
+/// Registers `clear-results` and `report-unwanted`.
+private func installSignals(rlbarcodeType: GType) {
+    let actionFlags = GSignalFlags(rawValue: G_SIGNAL_RUN_LAST.rawValue | G_SIGNAL_ACTION.rawValue)
+
+    let clear: @convention(c) (gpointer?, gpointer?) -> Void = { instance, _ in
+        guard let instance else { return }
+        swiftElement(instance).clearResults()
+    }
+    let clearClosure = g_cclosure_new(unsafeBitCast(clear, to: GCallback.self), nil, nil)
+    _ = g_signal_newv("clear-results", rlbarcodeType, actionFlags, clearClosure, nil, nil, nil,
+                      GTypes.none, 0, nil)
+
+    let unwanted: @convention(c) (gpointer?, UnsafePointer<gchar>?, UnsafePointer<gchar>?, gpointer?) -> Void = {
+        instance, symbology, text, _ in
+        guard let instance else { return }
+        swiftElement(instance).reportUnwanted(symbology: symbology.map { String(cString: $0) },
+                                              text: text.map { String(cString: $0) })
+    }
+    let unwantedClosure = g_cclosure_new(unsafeBitCast(unwanted, to: GCallback.self), nil, nil)
+    var params: [GType] = [GTypes.string, GTypes.string]
+    _ = params.withUnsafeMutableBufferPointer { p in
+        g_signal_newv("report-unwanted", rlbarcodeType, actionFlags, unwantedClosure, nil, nil, nil,
+                      GTypes.none, 2, p.baseAddress)
+    }
+}

@@ -1,0 +1,487 @@
+import CGStreamer
+import RLBarcode
+import Synchronization
+
+/// The implementation of the `rlbarcode` element.
+///
+/// ```
+/// gst-launch-1.0 v4l2src ! videoconvert ! rlbarcode draw=true ! videoconvert ! autovideosink
+/// ```
+///
+/// Threads: properties and action signals arrive on application threads and
+/// only touch ``settings`` (behind a mutex). Everything else belongs to the
+/// streaming thread: GstBaseTransform serialises `start`, `set_info`, the
+/// frame functions, sink events and `stop`, so ``state`` needs no lock. Each
+/// frame copies the settings once and never holds the lock while scanning.
+final class RLBarcodeElement {
+    /// What exists while streaming: built in `set_info` (again on every caps
+    /// change), dropped in `stop`.
+    final class State {
+        /// The decoder; reuses its memory from frame to frame.
+        let scanner: Scanner
+        /// The negotiated caps (a reference we own), for `attach-frame` samples.
+        let caps: UnsafeMutablePointer<GstCaps>
+        /// Frame width from the caps.
+        let width: Int
+        /// Frame height from the caps.
+        let height: Int
+        /// Whether the stream is a still picture (framerate 0/1, as image
+        /// decoders produce): it gets still-picture depth.
+        var isStillPicture = false
+        /// The session's codes; carried over from the previous state on caps changes.
+        var tracker: CodeTracker
+        /// The `clear-results` generation the tracker has seen.
+        var clearGeneration: UInt64
+        /// The last frame's running time (or its stand-in when frames carry no timestamps).
+        var lastNow: UInt64?
+        /// Codes of the current frame, reused from frame to frame.
+        var pending: [PendingCode] = []
+        /// Settings copied at the start of the current frame.
+        var frameSettings = Settings()
+        /// PTS of the current frame (or `GST_CLOCK_TIME_NONE`).
+        var pts = clockTimeNone
+        /// Duration of the current frame (or `GST_CLOCK_TIME_NONE`).
+        var duration = clockTimeNone
+        /// The tracking clock for the current frame (running time, or its stand-in).
+        var now: UInt64 = 0
+
+        /// Creates the state; `caps` is a reference the state now owns.
+        init(scanner: Scanner, caps: UnsafeMutablePointer<GstCaps>, width: Int, height: Int,
+             tracker: CodeTracker, clearGeneration: UInt64) {
+            self.scanner = scanner
+            self.caps = caps
+            self.width = width
+            self.height = height
+            self.tracker = tracker
+            self.clearGeneration = clearGeneration
+            pending.reserveCapacity(16)
+        }
+
+        deinit { gst_caps_unref(caps) }
+    }
+
+    /// A code found in the current frame, waiting for its metadata and message.
+    struct PendingCode {
+        /// What the engine read.
+        var result: BarcodeResult
+        /// What tracking made of it.
+        var sighting: CodeTracker.Sighting
+        /// Post a message for it.
+        var report: Bool
+        /// Marked with `report-unwanted`.
+        var unwanted: Bool
+        /// Bounding box clamped to the frame (x, y, width, height), or nil
+        /// when the code lies outside.
+        var box: (x: Int, y: Int, width: Int, height: Int)?
+    }
+
+    /// The GObject instance (not retained: it owns us).
+    let instance: UnsafeMutableRawPointer
+    /// What the properties set.
+    let settings = Mutex(Settings())
+    /// Streaming-thread state; see the type's notes on threads.
+    private var state: State?
+    /// Whether the "buffer not writable" warning was given (it is given once).
+    private var warnedUnwritable = false
+
+    /// Creates the Swift side of a new GObject instance.
+    init(instance: UnsafeMutableRawPointer) {
+        self.instance = instance
+    }
+
+    /// The instance as a `GstElement`.
+    private var element: UnsafeMutablePointer<GstElement> { instance.assumingMemoryBound(to: GstElement.self) }
+
+    // MARK: Properties
+
+    /// Applies a property value from `g_object_set_property`. Invalid values
+    /// are refused with a warning; the old value stays.
+    func setProperty(_ property: Property, _ value: UnsafePointer<GValue>) {
+        switch property {
+        case .symbologies:
+            let raw = UInt32(truncatingIfNeeded: g_value_get_flags(value))
+            guard raw & ~Symbology.all.rawValue == 0 else {
+                warn("symbologies: unknown flag bits 0x\(String(raw, radix: 16)); keeping the old value")
+                return
+            }
+            update(property, \.symbologies, Symbology(rawValue: raw)) { describe($0) }
+        case .activeRegion:
+            let text = g_value_get_string(value).map { String(cString: $0) } ?? ""
+            switch NormalizedRect.parse(text) {
+            case .success(let rect):
+                let new = rect == nil ? "" : text
+                let old = settings.withLock { s -> String in
+                    let old = s.activeRegionText
+                    s.activeRegionText = new
+                    s.activeRegion = rect
+                    return old
+                }
+                log(GST_LEVEL_DEBUG, instance, "active-region: \"\(old)\" -> \"\(new)\"")
+                if old != new { notify(property) }
+            case .failure(let error):
+                warn("active-region: \(error.message); keeping the old value")
+            }
+        case .regionOnly: update(property, \.regionOnly, g_value_get_boolean(value) != 0) { "\($0)" }
+        case .orientation:
+            guard let o = Orientation(rawValue: Int(g_value_get_enum(value))) else {
+                warn("orientation: invalid value \(g_value_get_enum(value)); keeping the old value"); return
+            }
+            update(property, \.orientation, o) { $0.nick }
+        case .effort:
+            guard let e = Effort(rawValue: Int(g_value_get_enum(value))) else {
+                warn("effort: invalid value \(g_value_get_enum(value)); keeping the old value"); return
+            }
+            update(property, \.effort, e) { $0.nick }
+        case .message: update(property, \.postMessages, g_value_get_boolean(value) != 0) { "\($0)" }
+        case .report:
+            guard let r = ReportMode(rawValue: Int(g_value_get_enum(value))) else {
+                warn("report: invalid value \(g_value_get_enum(value)); keeping the old value"); return
+            }
+            update(property, \.report, r) { $0.nick }
+        case .lostAfter: update(property, \.lostAfter, UInt64(g_value_get_uint64(value))) { "\($0) ns" }
+        case .attachMeta: update(property, \.attachMeta, g_value_get_boolean(value) != 0) { "\($0)" }
+        case .attachFrame: update(property, \.attachFrame, g_value_get_boolean(value) != 0) { "\($0)" }
+        case .draw: update(property, \.draw, g_value_get_boolean(value) != 0) { "\($0)" }
+        case .drawLabels: update(property, \.drawLabels, g_value_get_boolean(value) != 0) { "\($0)" }
+        case .outlineColor: update(property, \.outlineColor, UInt32(g_value_get_uint(value))) { hex($0) }
+        case .unwantedColor: update(property, \.unwantedColor, UInt32(g_value_get_uint(value))) { hex($0) }
+        case .paused: update(property, \.paused, g_value_get_boolean(value) != 0) { "\($0)" }
+        }
+    }
+
+    /// Fills `value` for `g_object_get_property`.
+    func getProperty(_ property: Property, _ value: UnsafeMutablePointer<GValue>) {
+        let s = settings.withLock { $0 }
+        switch property {
+        case .symbologies: g_value_set_flags(value, guint(s.symbologies.rawValue))
+        case .activeRegion: g_value_set_string(value, s.activeRegionText)
+        case .regionOnly: g_value_set_boolean(value, s.regionOnly ? 1 : 0)
+        case .orientation: g_value_set_enum(value, gint(s.orientation.rawValue))
+        case .effort: g_value_set_enum(value, gint(s.effort.rawValue))
+        case .message: g_value_set_boolean(value, s.postMessages ? 1 : 0)
+        case .report: g_value_set_enum(value, gint(s.report.rawValue))
+        case .lostAfter: g_value_set_uint64(value, UInt(s.lostAfter))
+        case .attachMeta: g_value_set_boolean(value, s.attachMeta ? 1 : 0)
+        case .attachFrame: g_value_set_boolean(value, s.attachFrame ? 1 : 0)
+        case .draw: g_value_set_boolean(value, s.draw ? 1 : 0)
+        case .drawLabels: g_value_set_boolean(value, s.drawLabels ? 1 : 0)
+        case .outlineColor: g_value_set_uint(value, s.outlineColor)
+        case .unwantedColor: g_value_set_uint(value, s.unwantedColor)
+        case .paused: g_value_set_boolean(value, s.paused ? 1 : 0)
+        }
+    }
+
+    /// Stores a new value and logs old -> new at debug level.
+    private func update<T: Equatable & Sendable>(_ property: Property, _ keyPath: WritableKeyPath<Settings, T>,
+                                                 _ new: T, _ text: (T) -> String) {
+        let old = settings.withLock { s -> T in
+            let old = s[keyPath: keyPath]
+            s[keyPath: keyPath] = new
+            return old
+        }
+        log(GST_LEVEL_DEBUG, instance, "\(property.name): \(text(old)) -> \(text(new))")
+        if old != new { notify(property) }
+    }
+
+    /// Emits `notify::<property>` (properties use explicit notification, so
+    /// refused or unchanged values stay silent).
+    private func notify(_ property: Property) {
+        g_object_notify(instance.assumingMemoryBound(to: GObject.self), property.name)
+    }
+
+    /// A symbology set as users type it (`ean-13+qr-code`, `all`).
+    private func describe(_ s: Symbology) -> String {
+        if s == .all { return "all" }
+        let nicks = s.members.compactMap(\.nick)
+        return nicks.isEmpty ? "(none)" : nicks.joined(separator: "+")
+    }
+
+    /// A colour as `0xAARRGGBB`.
+    private func hex(_ x: UInt32) -> String {
+        let digits = String(x, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+
+    /// Logs a warning on the `rlbarcode` category (never `g_warning`).
+    private func warn(_ message: String, function: StaticString = #function, line: UInt = #line) {
+        log(GST_LEVEL_WARNING, instance, message, function: function, line: line)
+    }
+
+    // MARK: Action signals
+
+    /// `clear-results`: forget the session; every code is new again.
+    func clearResults() {
+        let generation = settings.withLock { s -> UInt64 in
+            s.clearGeneration &+= 1
+            return s.clearGeneration
+        }
+        log(GST_LEVEL_DEBUG, instance, "clear-results (generation \(generation))")
+    }
+
+    /// `report-unwanted`: stop reporting the code with this symbology and
+    /// text, and draw it crossed out in `unwanted-color`.
+    func reportUnwanted(symbology: String?, text: String?) {
+        guard let symbology, let text else {
+            warn("report-unwanted: symbology and text are required"); return
+        }
+        guard let set = Symbology(parsing: symbology), set.members.count == 1 else {
+            warn("report-unwanted: \"\(symbology)\" does not name one symbology"); return
+        }
+        let code = UnwantedCode(symbology: set, text: text)
+        settings.withLock { _ = $0.unwanted.insert(code) }
+        log(GST_LEVEL_DEBUG, instance, "report-unwanted: \(set.name ?? symbology) \"\(text)\"")
+    }
+
+    // MARK: Streaming
+
+    /// `start`: a new session begins.
+    func start() -> Bool {
+        state = nil
+        return true
+    }
+
+    /// `stop`: drops the streaming state.
+    func stop() -> Bool {
+        state = nil
+        return true
+    }
+
+    /// `set_info`: (re)builds the state for new caps.
+    func setInfo(caps: UnsafeMutablePointer<GstCaps>, info: UnsafeMutablePointer<GstVideoInfo>) -> Bool {
+        let width = Int(info.pointee.width), height = Int(info.pointee.height)
+        guard width > 0, height > 0, let finfo = info.pointee.finfo, finfo.pointee.bits == 8 else {
+            warn("unsupported video info \(width)x\(height)")
+            return false
+        }
+        let s = settings.withLock { $0 }
+        let previous = state
+        state = State(scanner: Scanner(options: s.scanOptions), caps: gst_caps_ref(caps), width: width, height: height,
+                      tracker: previous?.tracker ?? CodeTracker(),
+                      clearGeneration: previous?.clearGeneration ?? s.clearGeneration)
+        state?.isStillPicture = info.pointee.fps_n == 0
+        log(GST_LEVEL_DEBUG, instance, "streaming \(width)x\(height) in \(String(cString: finfo.pointee.name))"
+            + (info.pointee.fps_n == 0 ? " (still picture: thorough scan unless effort=fast)" : ""))
+        return true
+    }
+
+    /// Sink events, before the base class handles them: a flush or a new
+    /// stream starts time over, so the clock stand-in restarts.
+    func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) {
+        if event.pointee.type == GST_EVENT_FLUSH_STOP || event.pointee.type == GST_EVENT_STREAM_START {
+            state?.lastNow = nil
+        }
+    }
+
+    /// `transform_frame_ip`: scans the mapped frame, tracks the codes and
+    /// draws; metadata and messages follow in ``finishFrame(buffer:flow:)``
+    /// once the frame is unmapped.
+    func transformFrame(_ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
+        guard let state else { return GST_FLOW_OK }
+        state.pending.removeAll(keepingCapacity: true)
+        let s = settings.withLock { $0 }
+        state.frameSettings = s
+        if s.paused { return GST_FLOW_OK }
+
+        // Luma plane, zero-copy.
+        let info = frame.pointee.info
+        let width = Int(info.width), height = Int(info.height), stride = Int(info.stride.0)
+        guard width > 0, height > 0, stride >= width, let data = frame.pointee.data.0 else {
+            log(GST_LEVEL_LOG, instance, "frame without usable luma plane skipped")
+            return GST_FLOW_OK
+        }
+        let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
+                            width: width, height: height, stride: stride)
+
+        // Time: running time when the frame has a timestamp, else a stand-in
+        // that advances by the frame duration (or 1/30 s).
+        let buffer = frame.pointee.buffer
+        state.pts = buffer?.pointee.pts ?? clockTimeNone
+        state.duration = buffer?.pointee.duration ?? clockTimeNone
+        var runningTime = clockTimeNone
+        if state.pts != clockTimeNone {
+            var segment = instance.assumingMemoryBound(to: GstBaseTransform.self).pointee.segment
+            if segment.format == GST_FORMAT_TIME {
+                runningTime = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, state.pts)
+            }
+        }
+        if runningTime != clockTimeNone {
+            state.now = UInt64(runningTime)
+        } else {
+            let step = state.duration != clockTimeNone ? UInt64(state.duration) : 33_333_333
+            state.now = state.lastNow.map { $0 &+ step } ?? 0
+        }
+        state.lastNow = state.now
+
+        if state.clearGeneration != s.clearGeneration {
+            state.tracker.clear()
+            state.clearGeneration = s.clearGeneration
+            log(GST_LEVEL_DEBUG, instance, "session cleared")
+        }
+        var options = s.scanOptions
+        if state.isStillPicture && options.effort == .balanced { options.effort = .thorough }
+        if state.scanner.options != options { state.scanner.options = options }
+
+        let results = state.scanner.scan(luma)
+        state.tracker.beginFrame(now: state.now, lostAfter: s.lostAfter)
+        if results.isEmpty { return GST_FLOW_OK }
+
+        for result in results {
+            let box = clampedBox(result.corners, width: width, height: height)
+            var cx = Double(width) / 2, cy = Double(height) / 2, size = 0.0
+            if let b = box {
+                cx = Double(b.x) + Double(b.width) / 2
+                cy = Double(b.y) + Double(b.height) / 2
+                size = (Double(b.width * b.width + b.height * b.height)).squareRoot()
+            }
+            let sighting = state.tracker.observe(symbology: result.symbology, text: result.text,
+                                                 centerX: cx, centerY: cy, size: size, now: state.now)
+            let unwanted = !s.unwanted.isEmpty
+                && s.unwanted.contains(UnwantedCode(symbology: result.symbology, text: result.text))
+            let report = !unwanted && s.postMessages && (s.report == .everyFrame || sighting.isNew)
+            state.pending.append(PendingCode(result: result, sighting: sighting, report: report,
+                                             unwanted: unwanted, box: box))
+        }
+        log(GST_LEVEL_LOG, instance, "\(results.count) code(s) at \(state.now) ns")
+
+        if s.draw, !state.pending.isEmpty, let canvas = FrameCanvas(frame: frame) {
+            draw(state.pending, on: canvas, settings: s)
+        }
+        return GST_FLOW_OK
+    }
+
+    /// After the frame is unmapped: attaches metadata, then posts messages
+    /// (a message's `frame` sample holds a reference to the buffer, so
+    /// metadata goes first, while the buffer is still writable).
+    func finishFrame(buffer: UnsafeMutablePointer<GstBuffer>, flow: GstFlowReturn) {
+        guard let state, !state.pending.isEmpty else { return }
+        defer { state.pending.removeAll(keepingCapacity: true) }
+        guard flow == GST_FLOW_OK else { return }
+        let s = state.frameSettings
+        if s.attachMeta {
+            if gst_mini_object_is_writable(UnsafePointer(OpaquePointer(buffer))) != 0 {
+                for code in state.pending { attachMeta(code, to: buffer) }
+            } else if !warnedUnwritable {
+                warnedUnwritable = true
+                warn("buffer not writable: region metadata not attached")
+            }
+        }
+        for code in state.pending where code.report {
+            postMessage(code, buffer: buffer, state: state, attachFrame: s.attachFrame)
+        }
+    }
+
+    // MARK: Output
+
+    /// The bounding box of `corners`, clamped to the frame; nil when the
+    /// corners are unusable or entirely outside.
+    private func clampedBox(_ corners: [Point], width: Int, height: Int)
+        -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard !corners.isEmpty else { return nil }
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for p in corners {
+            guard p.x.isFinite, p.y.isFinite else { return nil }
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        guard maxX >= 0, maxY >= 0, minX < Double(width), minY < Double(height) else { return nil }
+        let x0 = Int(max(0, minX.rounded(.down))), y0 = Int(max(0, minY.rounded(.down)))
+        let x1 = Int(min(Double(width), maxX.rounded(.up))), y1 = Int(min(Double(height), maxY.rounded(.up)))
+        let x = min(x0, width - 1), y = min(y0, height - 1)
+        return (x, y, max(1, x1 - x), max(1, y1 - y))
+    }
+
+    /// The corners as `x0,y0,...,x3,y3` in whole pixels.
+    private func cornerInts(_ corners: [Point]) -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(corners.count * 2)
+        for p in corners { out.append(clampedInt32(p.x)); out.append(clampedInt32(p.y)) }
+        return out
+    }
+
+    /// Adds the code's `GstVideoRegionOfInterestMeta` (type `barcode`,
+    /// id = tracking id) with its `barcode` params structure.
+    private func attachMeta(_ code: PendingCode, to buffer: UnsafeMutablePointer<GstBuffer>) {
+        guard let box = code.box,
+              let meta = gst_buffer_add_video_region_of_interest_meta(
+                  buffer, "barcode", guint(box.x), guint(box.y), guint(box.width), guint(box.height))
+        else { return }
+        meta.pointee.id = gint(truncatingIfNeeded: code.sighting.id)
+        let r = code.result
+        guard let params = gst_structure_new_empty("barcode") else { return }
+        params.set("type", string: r.symbology.name ?? "")
+        params.set("symbol", string: r.text)
+        params.set("id", uint: code.sighting.id)
+        params.set("corners", intArray: cornerInts(r.corners))
+        params.set("orientation", int: gint(truncatingIfNeeded: r.orientation))
+        params.set("symbology-id", string: r.symbologyIdentifier)
+        if !r.addOn.isEmpty { params.set("addon", string: r.addOn) }
+        if code.unwanted { params.set("unwanted", bool: true) }
+        gst_video_region_of_interest_meta_add_param(meta, params)
+    }
+
+    /// Posts the code's `barcode` element message (fields as in the element spec).
+    private func postMessage(_ code: PendingCode, buffer: UnsafeMutablePointer<GstBuffer>, state: State,
+                             attachFrame: Bool) {
+        guard let st = gst_structure_new_empty("barcode") else { return }
+        var segment = instance.assumingMemoryBound(to: GstBaseTransform.self).pointee.segment
+        let pts = state.pts
+        var streamTime = clockTimeNone, runningTime = clockTimeNone
+        if pts != clockTimeNone && segment.format == GST_FORMAT_TIME {
+            streamTime = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, pts)
+            runningTime = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, pts)
+        }
+        let r = code.result
+        st.set("timestamp", uint64: UInt64(pts))
+        st.set("stream-time", uint64: UInt64(streamTime))
+        st.set("running-time", uint64: UInt64(runningTime))
+        if state.duration != clockTimeNone { st.set("duration", uint64: UInt64(state.duration)) }
+        st.set("type", string: r.symbology.name ?? "")
+        st.set("symbol", string: r.text)
+        st.set("quality", int: gint(truncatingIfNeeded: r.quality))
+        st.set("symbol-bytes", bytes: r.bytes)
+        st.set("symbology-id", string: r.symbologyIdentifier)
+        st.set("extended", string: r.extendedText)
+        st.set("addon", string: r.addOn)
+        st.set("corners", intArray: cornerInts(r.corners))
+        st.set("orientation", int: gint(truncatingIfNeeded: r.orientation))
+        st.set("id", uint: code.sighting.id)
+        st.set("first-seen", uint64: code.sighting.firstSeen)
+        st.set("last-seen", uint64: code.sighting.lastSeen)
+        st.set("new", bool: code.sighting.isNew)
+        st.set("inverted", bool: r.isInverted)
+        st.set("mirrored", bool: r.isMirrored)
+        if attachFrame, let sample = gst_sample_new(buffer, state.caps, &segment, nil) {
+            st.set("frame", takingBoxed: UnsafeMutableRawPointer(sample), type: gst_sample_get_type())
+        }
+        let message = gst_message_new_element(instance.assumingMemoryBound(to: GstObject.self), st)
+        _ = gst_element_post_message(element, message)
+    }
+
+    /// Draws outlines (and labels) of the frame's codes.
+    private func draw(_ codes: [PendingCode], on canvas: FrameCanvas, settings s: Settings) {
+        let outline = YUVColor(argb: s.outlineColor)
+        let unwantedColor = YUVColor(argb: s.unwantedColor)
+        let shortSide = min(canvas.width, canvas.height)
+        let thickness = shortSide >= 480 ? 3 : 2
+        let scale = shortSide >= 720 ? 2 : 1
+        for code in codes {
+            let color = code.unwanted ? unwantedColor : outline
+            let c = code.result.corners
+            canvas.polygon(c, thickness: thickness, color)
+            if code.unwanted && c.count == 4 {
+                canvas.line(c[0].x, c[0].y, c[2].x, c[2].y, thickness: thickness, color)
+                canvas.line(c[1].x, c[1].y, c[3].x, c[3].y, thickness: thickness, color)
+            }
+            guard s.drawLabels, let box = code.box else { continue }
+            var label = code.result.text
+            if !code.result.addOn.isEmpty { label += " " + code.result.addOn }
+            let maxChars = max(1, (canvas.width / scale - 1) / BitmapFont.advance)
+            let shown = label.utf8.prefix(maxChars)
+            let size = FrameCanvas.textSize(byteCount: shown.count, scale: scale)
+            var y = box.y - size.height - thickness
+            if y < 0 { y = box.y + box.height + thickness }
+            let x = max(0, min(box.x, canvas.width - size.width))
+            canvas.text(shown, x: x, y: y, scale: scale, color: color, background: .black)
+        }
+    }
+}
