@@ -95,8 +95,12 @@ struct CodeTracker {
             guard e.symbology == symbology, e.text == text else { continue }
             let dx = e.centerX - centerX, dy = e.centerY - centerY
             let d = (dx * dx + dy * dy).squareRoot()
-            let reach = max(24, max(e.size, size))
-            if d <= reach && d < bestDistance { best = i; bestDistance = d }
+            // Between frames a code moves a fraction of its size and keeps
+            // about its size; a jump or a sudden change of scale is another
+            // appearance (another code of the same content, or a new scene).
+            let reach = max(24, 0.5 * max(e.size, size))
+            let ratio = max(e.size, size) / max(1, min(e.size, size))
+            if d <= reach && ratio <= 1.5 && d < bestDistance { best = i; bestDistance = d }
         }
         if best >= 0 {
             entries[best].centerX = centerX

@@ -78,7 +78,7 @@ public final class Scanner {
                         linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false, prune: 0.15)
         case .balanced:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 32,
-                        linesPerCandidate: 31, thickness: 3, relativeEdge: 0.12, floorEdge: 3, sweeps: false, minVotes: 2, refine: true, prune: 0.15)
+                        linesPerCandidate: 31, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15)
         case .thorough:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
                         linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15)

@@ -7,16 +7,19 @@ import RLBarcode
 /// Runs the tool and returns its exit status.
 func run() -> ExitStatus {
     let arguments: Arguments
-    switch Result(catching: { () throws(Arguments.UsageError) in try Arguments.parse(Array(CommandLine.arguments.dropFirst())) }) {
-    case .success((let parsed, .scan)):
-        arguments = parsed
-    case .success((_, .help)):
-        Console.out(helpText)
-        return .ran
-    case .success((_, .version)):
-        Console.out("rlbarcode-scan \(toolVersion)")
-        return .ran
-    case .failure(let error):
+    do {
+        let (parsed, action) = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+        switch action {
+        case .help:
+            Console.out(helpText)
+            return .ran
+        case .version:
+            Console.out("rlbarcode-scan \(toolVersion)")
+            return .ran
+        case .scan:
+            arguments = parsed
+        }
+    } catch {
         Console.err(error.message)
         Console.err("try 'rlbarcode-scan --help'")
         return .usage

@@ -27,9 +27,18 @@ struct Vote {
     var sumX: Double
     var sumY: Double
     var length: Double
-    /// The readings lying furthest towards the code's top and bottom edges.
-    var top0: Point, top1: Point, topProj: Double
-    var bottom0: Point, bottom1: Point, bottomProj: Double
+    /// The reading direction of the shortest reading: the line that crossed
+    /// the bars most squarely, which gives the code's axis.
+    var axisX: Double
+    var axisY: Double
+    var shortest: Double
+}
+
+/// The ends of one reading, kept to outline its code.
+struct VoteEnds {
+    var vote: Int
+    var p0: Point
+    var p1: Point
 }
 
 /// Merges the readings of all scan lines of a frame into codes.
@@ -42,9 +51,11 @@ struct VoteTable {
     private var count = 0
     private var arena = ScratchBuffer<UInt8>(capacity: 1024)
     private var arenaCount = 0
+    private var ends = ScratchBuffer<VoteEnds>(capacity: 256)
+    private var endsCount = 0
 
-    mutating func reset() { count = 0; arenaCount = 0 }
-    func free() { votes.free(); arena.free() }
+    mutating func reset() { count = 0; arenaCount = 0; endsCount = 0 }
+    func free() { votes.free(); arena.free(); ends.free() }
 
     private mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         arena.reserveKeeping(arenaCount + bytes.count)
@@ -66,9 +77,6 @@ struct VoteTable {
         let dx = p1.x - p0.x, dy = p1.y - p0.y
         let length = (dx * dx + dy * dy).squareRoot()
         guard length > 0 else { return }
-        // The code's downward axis: the reading direction turned 90 degrees clockwise.
-        let downX = -dy / length, downY = dx / length
-        let proj = mx * downX + my * downY
         var index = -1
         for i in 0..<count {
             let v = votes[i]
@@ -83,8 +91,9 @@ struct VoteTable {
             let e = store(sink.extra(of: hit))
             votes[count] = Vote(symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
                                 extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
-                                addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, weight: 0, lastLine: -1, lastLineWeight: 0, sumX: 0, sumY: 0, length: length,
-                                top0: p0, top1: p1, topProj: proj, bottom0: p0, bottom1: p1, bottomProj: proj)
+                                addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, weight: 0, lastLine: -1, lastLineWeight: 0,
+                                sumX: 0, sumY: 0, length: length, axisX: dx / length, axisY: dy / length,
+                                shortest: length)
             index = count
             count += 1
         }
@@ -104,15 +113,10 @@ struct VoteTable {
         v.weight += w
         v.sumX += mx; v.sumY += my
         v.length = max(v.length, length)
-        // Top and bottom readings, measured along the code's own down axis
-        // (readings in the other direction are turned around first).
-        let vdx = v.top1.x - v.top0.x, vdy = v.top1.y - v.top0.y
-        var q0 = p0, q1 = p1, qproj = proj
-        if vdx * dx + vdy * dy < 0 {
-            q0 = p1; q1 = p0; qproj = -proj
-        }
-        if qproj < v.topProj { v.top0 = q0; v.top1 = q1; v.topProj = qproj }
-        if qproj > v.bottomProj { v.bottom0 = q0; v.bottom1 = q1; v.bottomProj = qproj }
+        if length < v.shortest { v.shortest = length; v.axisX = dx / length; v.axisY = dy / length }
+        ends.reserveKeeping(endsCount + 1)
+        ends[endsCount] = VoteEnds(vote: index, p0: p0, p1: p1)
+        endsCount += 1
         if hit.addOnCount > 0 {
             let addOn = sink.addOn(of: hit)
             if v.addOnCount > 0 && equal(v.addOnOffset, v.addOnCount, addOn) {
@@ -150,22 +154,28 @@ struct VoteTable {
             guard v.count >= minVotes, v.weight >= VoteTable.minWeight else { continue }
             let bytes = Array(UnsafeBufferPointer(start: arena.pointer + v.textOffset, count: v.textCount))
             let addOn = v.addOnVotes >= 2 || (v.addOnVotes >= 1 && v.count <= 3) ? string(v.addOnOffset, v.addOnCount) : ""
-            // Corners: the top reading's ends and the bottom reading's ends,
-            // pushed half a reading apart when the lines were close together.
-            var t0 = v.top0, t1 = v.top1, b0 = v.bottom0, b1 = v.bottom1
-            let dx = t1.x - t0.x, dy = t1.y - t0.y
-            let len = max(1, (dx * dx + dy * dy).squareRoot())
-            let downX = -dy / len, downY = dx / len
-            let minHeight = 0.1 * len
-            let height = v.bottomProj - v.topProj
-            if height < minHeight {
-                let pad = (minHeight - height) / 2
-                t0 = Point(x: t0.x - pad * downX, y: t0.y - pad * downY)
-                t1 = Point(x: t1.x - pad * downX, y: t1.y - pad * downY)
-                b0 = Point(x: b0.x + pad * downX, y: b0.y + pad * downY)
-                b1 = Point(x: b1.x + pad * downX, y: b1.y + pad * downY)
+            // Corners: the box around every reading's ends, in the frame of
+            // the code's axis (x along the reading, y down the bars).
+            let ux = v.axisX, uy = v.axisY, downX = -uy, downY = ux
+            var minU = Double.infinity, maxU = -Double.infinity, minV = Double.infinity, maxV = -Double.infinity
+            for k in 0..<endsCount where ends[k].vote == i {
+                let e = ends[k]
+                for j in 0..<2 {
+                    let p = j == 0 ? e.p0 : e.p1
+                    let pu = p.x * ux + p.y * uy, pv = p.x * downX + p.y * downY
+                    minU = min(minU, pu); maxU = max(maxU, pu); minV = min(minV, pv); maxV = max(maxV, pv)
+                }
             }
-            var deg = Int((atan2(dy, dx) * 180 / Double.pi).rounded())
+            // Readings close together give a thin box: give it a tenth of its length.
+            let minHeight = 0.1 * (maxU - minU)
+            if maxV - minV < minHeight {
+                let pad = (minHeight - (maxV - minV)) / 2
+                minV -= pad; maxV += pad
+            }
+            func corner(_ pu: Double, _ pv: Double) -> Point {
+                Point(x: pu * ux + pv * downX, y: pu * uy + pv * downY)
+            }
+            var deg = Int((atan2(uy, ux) * 180 / Double.pi).rounded())
             deg = ((deg % 360) + 360) % 360
             let aim: String
             switch v.symbology {
@@ -175,8 +185,9 @@ struct VoteTable {
             out.append(BarcodeResult(
                 symbology: v.symbology, text: string(v.textOffset, v.textCount), bytes: bytes,
                 symbologyIdentifier: aim, extendedText: string(v.extraOffset, v.extraCount), addOn: addOn,
-                corners: [t0, t1, b1, b0], orientation: deg, isInverted: v.inverted * 2 > v.count,
-                quality: Int(v.errorSum / Float(v.count) * 100)))
+                corners: [corner(minU, minV), corner(maxU, minV), corner(maxU, maxV), corner(minU, maxV)],
+                orientation: deg, isInverted: v.inverted * 2 > v.count,
+                quality: min(100, Int(v.weight * 20))))
         }
         return out
     }

@@ -162,6 +162,7 @@ struct RegionDetector {
             }
             next += 1
         }
+        mergeCollinear()
         // Strongest first.
         sortCandidates()
     }
@@ -190,6 +191,50 @@ struct RegionDetector {
         candidates.reserveKeeping(candidateCount + 1)
         candidates[candidateCount] = c
         candidateCount += 1
+    }
+
+    /// Joins candidates that lie end to end along their common reading axis
+    /// (one code split by a gap wider than the grouping reaches).
+    private mutating func mergeCollinear() {
+        var i = 0
+        while i < candidateCount {
+            var merged = false
+            var j = i + 1
+            while j < candidateCount {
+                let a = candidates[i], b = candidates[j]
+                let dot = abs(a.ux * b.ux + a.uy * b.uy)
+                let dx = b.cx - a.cx, dy = b.cy - a.cy
+                let along = abs(dx * a.ux + dy * a.uy)
+                let across = abs(-dx * a.uy + dy * a.ux)
+                if dot > 0.95, across < 0.35 * max(a.lengthV, b.lengthV),
+                   along < (a.lengthU + b.lengthU) / 2 + 3 * Double(cellSize) {
+                    // Extents along the reading axis of a, from both.
+                    let ua0 = -a.lengthU / 2, ua1 = a.lengthU / 2
+                    let pb = dx * a.ux + dy * a.uy
+                    let ub0 = pb - b.lengthU / 2, ub1 = pb + b.lengthU / 2
+                    let lo = min(ua0, ub0), hi = max(ua1, ub1)
+                    let mid = (lo + hi) / 2
+                    let total = a.cells + b.cells
+                    let wa = Double(a.cells) / Double(total)
+                    let cv = (-(a.cx) * a.uy + a.cy * a.ux) * wa + (-(b.cx) * a.uy + b.cy * a.ux) * (1 - wa)
+                    let cu = (a.cx * a.ux + a.cy * a.uy) + mid
+                    var m = a
+                    m.cx = cu * a.ux - cv * a.uy
+                    m.cy = cu * a.uy + cv * a.ux
+                    m.lengthU = hi - lo
+                    m.lengthV = max(a.lengthV, b.lengthV)
+                    m.strength = a.strength * wa + b.strength * (1 - wa)
+                    m.cells = total
+                    candidates[i] = m
+                    candidates[j] = candidates[candidateCount - 1]
+                    candidateCount -= 1
+                    merged = true
+                } else {
+                    j += 1
+                }
+            }
+            if !merged { i += 1 }
+        }
     }
 
     private mutating func sortCandidates() {

@@ -232,7 +232,7 @@ final class EANReader: LinearReader {
               w[a] / am > 0.3, w[a] / am < 2.2, w[a + 1] / am > 0.3, w[a + 1] / am < 2.2,
               w[a + 2] / am > 1.2, w[a + 2] / am < 3.2 else { return (0, 0) }
         // EAN-5 first: 31 elements.
-        if enabled.contains(.ean5), a + 31 < run.count, w[a + 31] >= minQuietZone * am {
+        if enabled.contains(.ean5), a + 31 < run.count, quiet(run, a + 31, module: am) {
             var ok = true
             var pattern: UInt8 = 0
             for k in 0..<5 {
@@ -248,7 +248,7 @@ final class EANReader: LinearReader {
                 if EANReader.ean5Parity[v] == pattern { return (5, a + 30) }
             }
         }
-        if enabled.contains(.ean2), w[a + 13] >= minQuietZone * am, guardOK(w, a + 7, 2, module: am),
+        if enabled.contains(.ean2), quiet(run, a + 13, module: am), guardOK(w, a + 7, 2, module: am),
            let c0 = digit(w[a + 3], w[a + 4], w[a + 5], w[a + 6], allowB: true),
            let c1 = digit(w[a + 9], w[a + 10], w[a + 11], w[a + 12], allowB: true)
         {

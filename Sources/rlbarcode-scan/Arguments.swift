@@ -1,0 +1,221 @@
+import RLBarcode
+
+/// The version printed by `--version`.
+let toolVersion = "0.1.0"
+
+/// Exit statuses, as documented in `--help`.
+enum ExitStatus: Int32 {
+    /// Every file was read (codes found or not).
+    case ran = 0
+    /// At least one file could not be read or decoded; the others were scanned.
+    case unreadable = 1
+    /// The command line was wrong; nothing was scanned.
+    case usage = 2
+}
+
+/// The text printed by `--help`.
+let helpText = """
+Usage: rlbarcode-scan [OPTIONS] PATH...
+
+Finds and decodes barcodes in still pictures and video files.
+
+Still pictures (PNG, JPEG, BMP, TIFF, ... anything GStreamer can decode) are
+converted to 8-bit luma and scanned thoroughly: every orientation, inverted
+codes, several scales. Video files (decided by their frame rate, or by their
+file name extension) are played through the `rlbarcode` GStreamer element,
+which reports each code when it first comes into view and again after it was
+lost for a while.
+
+Options:
+  --jsonl                 print one JSON object per code on stdout instead of
+                          the readable form (see "JSON lines" below)
+  --symbologies LIST      symbologies to report, nicks joined by '+' or ',':
+                          ean-13 upc-a upc-e ean-8 ean-2 ean-5 code-128
+                          code-39 code-93 itf codabar databar databar-expanded
+                          qr-code data-matrix pdf417 aztec, or `all` (default)
+  --region X,Y,W,H        where codes are expected, as fractions of the frame
+                          (0..1), e.g. 0.25,0.25,0.5,0.5; effort is
+                          concentrated there
+  --region-only           look for codes inside --region only
+  --orientation DIR       where the top edge of the expected codes points:
+                          any (default), up, right, down, left; tried first
+  --effort LEVEL          fast, balanced or thorough; default: thorough for
+                          still pictures, the element's default (balanced)
+                          for video files
+  --no-progress           no progress bar for video files (it is shown only
+                          when standard error is a terminal)
+  -h, --help              show this help and exit
+  --version               show the version and exit
+  --                      end of options: every following word is a PATH
+
+Readable output, one line per code:
+  FILE: EAN-13 5901234123457 +12345 at 52,30 248,30 248,160 52,160 (0 deg)
+  FILE @ 0:00:01.233 frame 37 #2: UPC-A 0036000291452 at ...
+
+JSON lines (--jsonl), one object per code:
+  file         the PATH exactly as given
+  symbology    "EAN-13", "UPC-A", "QR-Code", ...
+  text         the decoded text (UPC-A and UPC-E as 13-digit GTINs)
+  bytes        base64 of the raw payload bytes
+  addon        EAN-2/EAN-5 add-on digits (only when present)
+  extended     extra text, e.g. the printed UPC-A/UPC-E digits (when present)
+  corners      [x0,y0,x1,y1,x2,y2,x3,y3] in pixels, the code's top-left first
+  orientation  the code's rotation in degrees, clockwise
+  video files also: frame (index), pts (ns), id (stable while the code is
+  tracked), first_seen and last_seen (running time, ns), when reported
+
+Environment:
+  GST_PLUGIN_PATH         where GStreamer looks for plugins; if the
+                          `rlbarcode` element is not found there,
+                          libgstrlbarcode.so is loaded from this program's
+                          own directory (video files only)
+
+Exit status:
+  0  every file was read, whether or not codes were found
+  1  some file could not be read or decoded (a message on standard error
+     names it); the other files were still scanned
+  2  usage error (unknown option, bad value, no PATH)
+"""
+
+/// What the command line asks for.
+struct Arguments {
+    /// Print JSON lines instead of readable text.
+    var jsonl = false
+    /// The symbologies to report.
+    var symbologies: Symbology = .all
+    /// The `--region` rectangle, if given.
+    var region: NormalizedRect? = nil
+    /// `--region-only`.
+    var regionOnly = false
+    /// The orientation hint.
+    var orientation: Orientation = .any
+    /// The effort, if given; `nil` keeps the per-kind defaults.
+    var effort: Effort? = nil
+    /// Show a progress bar for videos when standard error is a terminal.
+    var progress = true
+    /// The paths, exactly as given.
+    var paths: [String] = []
+
+    /// What parsing decided besides scanning.
+    enum Action {
+        /// Scan `paths`.
+        case scan
+        /// Print the help and exit 0.
+        case help
+        /// Print the version and exit 0.
+        case version
+    }
+
+    /// A usage error with its message.
+    struct UsageError: Error {
+        /// A sentence naming the problem.
+        let message: String
+    }
+
+    /// Parses the words after the program name.
+    ///
+    /// Options may come before, between or after the paths; `--opt=value`
+    /// and `--opt value` are both accepted.
+    static func parse(_ words: [String]) throws(UsageError) -> (Arguments, Action) {
+        var args = Arguments()
+        var index = 0
+        var onlyPaths = false
+
+        /// The value of an option: after `=` or the next word.
+        func value(_ name: String, _ inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < words.count else { throw UsageError(message: "\(name) needs a value") }
+            return words[index]
+        }
+
+        while index < words.count {
+            let word = words[index]
+            if onlyPaths || !word.hasPrefix("-") || word == "-" {
+                args.paths.append(word)
+                index += 1
+                continue
+            }
+            var name = word
+            var inline: String? = nil
+            if word.hasPrefix("--"), let eq = word.firstIndex(of: "=") {
+                name = String(word[..<eq])
+                inline = String(word[word.index(after: eq)...])
+            }
+            switch name {
+            case "--":
+                onlyPaths = true
+            case "-h", "--help":
+                return (args, .help)
+            case "--version":
+                return (args, .version)
+            case "--jsonl":
+                args.jsonl = true
+            case "--region-only":
+                args.regionOnly = true
+            case "--no-progress":
+                args.progress = false
+            case "--symbologies":
+                let text = try value(name, inline)
+                guard let set = Symbology(parsing: text), !set.isEmpty else {
+                    throw UsageError(message: "--symbologies: \"\(text)\" names no known symbology "
+                                     + "(try ean-13+upc-a, or see --help)")
+                }
+                args.symbologies = set
+            case "--region":
+                let text = try value(name, inline)
+                switch NormalizedRect.parse(text) {
+                case .success(let rect): args.region = rect
+                case .failure(let error): throw UsageError(message: "--region: \(error.message)")
+                }
+            case "--orientation":
+                let text = try value(name, inline).lowercased()
+                guard let o = Orientation.allCases.first(where: { $0.nick == text }) else {
+                    throw UsageError(message: "--orientation: \"\(text)\" is not one of any, up, right, down, left")
+                }
+                args.orientation = o
+            case "--effort":
+                let text = try value(name, inline).lowercased()
+                guard let e = Effort.allCases.first(where: { $0.nick == text }) else {
+                    throw UsageError(message: "--effort: \"\(text)\" is not one of fast, balanced, thorough")
+                }
+                args.effort = e
+            default:
+                throw UsageError(message: "unknown option \(word)")
+            }
+            if inline != nil, ["--jsonl", "--region-only", "--no-progress", "--"].contains(name) {
+                throw UsageError(message: "\(name) takes no value")
+            }
+            index += 1
+        }
+        if args.regionOnly && args.region == nil {
+            throw UsageError(message: "--region-only needs --region X,Y,W,H")
+        }
+        if args.paths.isEmpty {
+            throw UsageError(message: "no PATH given")
+        }
+        return (args, .scan)
+    }
+
+    /// The engine options for still pictures (thorough unless `--effort` says otherwise).
+    var stillOptions: ScanOptions {
+        ScanOptions(symbologies: symbologies, activeRegion: region, regionOnly: regionOnly,
+                    orientation: orientation, effort: effort ?? .thorough)
+    }
+
+    /// The `rlbarcode` element properties for video files, as name/value strings.
+    /// Only properties that differ from the element's defaults are set.
+    var elementProperties: [(String, String)] {
+        var props: [(String, String)] = []
+        if symbologies != .all {
+            props.append(("symbologies", symbologies.members.compactMap(\.nick).joined(separator: "+")))
+        }
+        if let region {
+            props.append(("active-region", region.description))
+        }
+        if regionOnly { props.append(("region-only", "true")) }
+        if orientation != .any { props.append(("orientation", orientation.nick)) }
+        if let effort { props.append(("effort", effort.nick)) }
+        return props
+    }
+}

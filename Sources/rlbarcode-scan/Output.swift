@@ -1,0 +1,158 @@
+import Foundation
+import RLBarcode
+
+/// One code as the tool reports it, from a still picture or from a video.
+struct Report {
+    /// The path exactly as given on the command line.
+    var file: String
+    /// The symbology's readable name ("EAN-13").
+    var symbology: String
+    /// The decoded text.
+    var text: String
+    /// The raw payload, if known.
+    var bytes: [UInt8]?
+    /// The add-on digits; empty when none.
+    var addon: String = ""
+    /// Extra text (printed UPC digits, GS1 human-readable form); empty when none.
+    var extended: String = ""
+    /// Corners as x0,y0,...,x3,y3 in pixels.
+    var corners: [Int] = []
+    /// Rotation in degrees, clockwise.
+    var orientation: Int? = nil
+    /// Video only: the frame index.
+    var frame: Int? = nil
+    /// Video only: the buffer's presentation time in ns.
+    var pts: UInt64? = nil
+    /// Video only: the tracking id.
+    var id: UInt32? = nil
+    /// Video only: running time (ns) when the code was first seen.
+    var firstSeen: UInt64? = nil
+    /// Video only: running time (ns) when the code was last seen.
+    var lastSeen: UInt64? = nil
+
+    /// A report from an engine result for a still picture.
+    init(file: String, result: BarcodeResult) {
+        self.file = file
+        self.symbology = result.symbology.name ?? "unknown"
+        self.text = result.text
+        self.bytes = result.bytes
+        self.addon = result.addOn
+        self.extended = result.extendedText
+        self.corners = result.corners.flatMap { [Int($0.x.rounded()), Int($0.y.rounded())] }
+        self.orientation = result.orientation
+    }
+
+    /// An empty report to be filled from a bus message.
+    init(file: String, symbology: String, text: String) {
+        self.file = file
+        self.symbology = symbology
+        self.text = text
+    }
+
+    /// The JSON object, on one line, with a fixed key order.
+    var jsonLine: String {
+        var fields: [(String, String)] = [
+            ("file", JSON.string(file)),
+            ("symbology", JSON.string(symbology)),
+            ("text", JSON.string(text)),
+        ]
+        if let bytes { fields.append(("bytes", JSON.string(Data(bytes).base64EncodedString()))) }
+        if !addon.isEmpty { fields.append(("addon", JSON.string(addon))) }
+        if !extended.isEmpty { fields.append(("extended", JSON.string(extended))) }
+        if !corners.isEmpty { fields.append(("corners", "[" + corners.map(String.init).joined(separator: ",") + "]")) }
+        if let orientation { fields.append(("orientation", String(orientation))) }
+        if let frame { fields.append(("frame", String(frame))) }
+        if let pts { fields.append(("pts", String(pts))) }
+        if let id { fields.append(("id", String(id))) }
+        if let firstSeen { fields.append(("first_seen", String(firstSeen))) }
+        if let lastSeen { fields.append(("last_seen", String(lastSeen))) }
+        return "{" + fields.map { "\(JSON.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+    }
+
+    /// The readable line.
+    var humanLine: String {
+        var line = file
+        if let pts { line += " @ " + formatTime(pts) }
+        if let frame { line += " frame \(frame)" }
+        if let id { line += " #\(id)" }
+        line += ": \(symbology) \(printable(text))"
+        if !addon.isEmpty { line += " +\(addon)" }
+        if !extended.isEmpty && extended != text { line += " (\(printable(extended)))" }
+        if corners.count == 8 {
+            line += " at " + stride(from: 0, to: 8, by: 2).map { "\(corners[$0]),\(corners[$0 + 1])" }
+                .joined(separator: " ")
+        }
+        if let orientation { line += " (\(orientation) deg)" }
+        return line
+    }
+}
+
+/// Text with control characters made visible, for the readable output.
+func printable(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+            out += scalar.value == 0x1D ? "<GS>" : "\\x" + String(scalar.value, radix: 16)
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
+}
+
+/// `h:mm:ss.mmm` for a time in nanoseconds.
+func formatTime(_ ns: UInt64) -> String {
+    let ms = ns / 1_000_000
+    let h = ms / 3_600_000, m = (ms / 60_000) % 60, s = (ms / 1000) % 60, frac = ms % 1000
+    /// `v` in decimal, zero-padded to `n` digits.
+    func pad(_ v: UInt64, _ n: Int) -> String {
+        let t = String(v)
+        return String(repeating: "0", count: max(0, n - t.count)) + t
+    }
+    return "\(h):\(pad(m, 2)):\(pad(s, 2)).\(pad(frac, 3))"
+}
+
+/// Minimal JSON text helpers.
+enum JSON {
+    /// A JSON string literal for `text` (control characters escaped; other
+    /// characters kept as UTF-8).
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Writes lines to stdout and stderr; stdout is flushed per file so that a
+/// consumer sees results while a long batch runs.
+enum Console {
+    /// Prints a line on standard output.
+    static func out(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Prints a line on standard error, prefixed with the program name.
+    static func err(_ line: String) {
+        FileHandle.standardError.write(Data(("rlbarcode-scan: " + line + "\n").utf8))
+    }
+
+    /// Writes raw text on standard error (for the progress bar).
+    static func rawErr(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

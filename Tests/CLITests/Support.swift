@@ -1,0 +1,183 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import XCTest
+
+/// What a finished subprocess left behind.
+struct ProcessOutput {
+    /// The exit status (or 128 + signal when it was killed).
+    var status: Int32
+    /// Everything written to standard output.
+    var stdout: String
+    /// Everything written to standard error.
+    var stderr: String
+    /// Whether the time limit was reached and the process was stopped.
+    var timedOut: Bool
+    /// Wall-clock duration in seconds.
+    var seconds: Double
+
+    /// A summary for assertion messages.
+    var summary: String {
+        "status \(status)\(timedOut ? " (timed out)" : "")\n--- stdout:\n\(stdout.suffix(3000))\n--- stderr:\n\(stderr.suffix(3000))"
+    }
+}
+
+/// Paths and helpers shared by the CLI tests.
+enum Env {
+    /// The repository root (three levels above this file).
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The folder of the running test bundle, which SwiftPM fills with every
+    /// product of the same build (the CLI and the plugin).
+    static let productsFolder: URL? = {
+        if let exe = Bundle.main.executableURL {
+            let dir = exe.resolvingSymlinksInPath().deletingLastPathComponent()
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("rlbarcode-scan").path) { return dir }
+        }
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            let dir = bundle.bundleURL.deletingLastPathComponent()
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("rlbarcode-scan").path) { return dir }
+        }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            // the test runner may live inside the .xctest folder
+            for _ in 0..<4 {
+                if FileManager.default.fileExists(atPath: dir.appendingPathComponent("rlbarcode-scan").path) { return dir }
+                dir = dir.deletingLastPathComponent()
+            }
+        }
+        return nil
+    }()
+
+    /// The folder holding the binaries under test: `RLBARCODE_RELEASE_BIN`
+    /// when set, else the products folder of this build.
+    static var binFolder: URL? {
+        if let dir = ProcessInfo.processInfo.environment["RLBARCODE_RELEASE_BIN"], !dir.isEmpty {
+            return URL(fileURLWithPath: dir)
+        }
+        return productsFolder
+    }
+
+    /// Whether the binaries are a release build (given through the environment).
+    static var isRelease: Bool {
+        if let dir = ProcessInfo.processInfo.environment["RLBARCODE_RELEASE_BIN"], !dir.isEmpty { return true }
+        return productsFolder?.path.contains("/release") ?? false
+    }
+
+    /// The CLI binary, or a skip.
+    static func cli() throws -> URL {
+        guard let dir = binFolder else {
+            throw XCTSkip("rlbarcode-scan not found: set RLBARCODE_RELEASE_BIN to the folder that holds it")
+        }
+        let exe = dir.appendingPathComponent("rlbarcode-scan")
+        guard FileManager.default.isExecutableFile(atPath: exe.path) else {
+            throw XCTSkip("\(exe.path) does not exist: build it (swift build) or set RLBARCODE_RELEASE_BIN")
+        }
+        return exe
+    }
+
+    /// The folder with libgstrlbarcode.so, or a skip.
+    static func pluginFolder() throws -> URL {
+        guard let dir = binFolder,
+              FileManager.default.fileExists(atPath: dir.appendingPathComponent("libgstrlbarcode.so").path) else {
+            throw XCTSkip("libgstrlbarcode.so is not built next to the CLI (\(binFolder?.path ?? "no folder"))")
+        }
+        return dir
+    }
+
+    /// A program on PATH, or nil.
+    static func which(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// A program on PATH, or a skip naming it.
+    static func require(_ name: String, _ why: String) throws -> URL {
+        guard let url = which(name) else { throw XCTSkip("\(name) is not installed (\(why))") }
+        return url
+    }
+
+    /// Whether gst-inspect-1.0 knows an element factory.
+    static func hasElement(_ name: String) -> Bool {
+        guard let inspect = which("gst-inspect-1.0") else { return false }
+        return (try? run(inspect, ["--exists", name], timeout: 60).status) == 0
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryFolder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("rlbarcode-cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// Runs a program to its end (or `timeout` seconds) and collects its output.
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                    currentDirectory: URL? = nil, timeout: Double = 120) throws -> ProcessOutput {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let start = Date()
+        try process.run()
+        var timedOut = false
+        while process.isRunning {
+            if Date().timeIntervalSince(start) > timeout {
+                timedOut = true
+                process.terminate()
+                Thread.sleep(forTimeInterval: 1)
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        process.waitUntilExit()
+        let seconds = Date().timeIntervalSince(start)
+        try out.close(); try err.close()
+        let stdout = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
+        let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus
+            : process.terminationStatus
+        return ProcessOutput(status: status, stdout: stdout, stderr: stderr, timedOut: timedOut, seconds: seconds)
+    }
+
+    /// Draws a barcode PNG with zint (skips when zint is missing).
+    static func zint(_ arguments: [String], to file: URL) throws {
+        let zint = try require("zint", "apt-get install zint")
+        let result = try run(zint, arguments + ["-o", file.path])
+        guard result.status == 0 else { throw XCTSkip("zint failed: \(result.summary)") }
+    }
+
+    /// The JSON objects of `--jsonl` output (other lines are reported as failures).
+    static func jsonLines(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> [[String: Any]] {
+        var objects: [[String: Any]] = []
+        for row in text.split(separator: "\n") where !row.isEmpty {
+            guard let data = row.data(using: .utf8),
+                  let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+                XCTFail("not a JSON object: \(row)", file: file, line: line)
+                continue
+            }
+            objects.append(object)
+        }
+        return objects
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+/// The module pattern of a linear symbol, made by the `zint` command at test time.
+struct ZintRow {
+    /// true = bar, one entry per module.
+    var modules: [Bool]
+
+    /// zint's symbology numbers for the codes these tests use.
+    enum Kind: Int {
+        case eanx = 13, upca = 34, upce = 37
+    }
+
+    /// Runs `zint -b KIND -d DATA --dump` and parses the hexadecimal row.
+    /// Skips the test when zint is not installed.
+    static func make(_ kind: Kind, _ data: String, file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow {
+        guard let zint = ZintRow.executable else {
+            throw XCTSkip("zint is not installed (apt-get install zint); symbol tests need it to make their pictures")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: zint)
+        p.arguments = ["-b", String(kind.rawValue), "-d", data, "--dump"]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            XCTFail("zint failed for \(data): \(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))",
+                    file: file, line: line)
+            return ZintRow(modules: [])
+        }
+        var modules: [Bool] = []
+        for ch in text where ch.isHexDigit {
+            let v = Int(String(ch), radix: 16)!
+            for bit in (0..<4).reversed() { modules.append(v >> bit & 1 == 1) }
+        }
+        // Trailing padding is background anyway; trim it.
+        while modules.last == false { modules.removeLast() }
+        return ZintRow(modules: modules)
+    }
+
+    static let executable: String? = ["/usr/bin/zint", "/usr/local/bin/zint"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+}
