@@ -68,6 +68,13 @@ public final class Scanner {
         var minVotes: Int
         var refine: Bool
         var prune: Float
+        var smooth: Bool
+        /// Lines that must read something before a candidate is done.
+        var enoughReadings: Int
+        /// Distance between samples along sweep lines, in pixels.
+        var sweepStep: Double = 1
+        /// Distance between samples along candidate lines, in pixels.
+        var candidateStep: Double = 1
     }
 
     private func plan(for image: LumaView) -> Plan {
@@ -75,13 +82,13 @@ public final class Scanner {
         switch options.effort {
         case .fast:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 120, minCoherence: 0.7, minCells: 3, maxCandidates: 8,
-                        linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false, prune: 0.15)
+                        linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false, prune: 0.15, smooth: false, enoughReadings: 3)
         case .balanced:
-            return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 32,
-                        linesPerCandidate: 31, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15)
+            return Plan(cellSize: small ? 8 : 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
+                        linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15, smooth: false, enoughReadings: 4)
         case .thorough:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
-                        linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15)
+                        linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, sweepStep: 0.5)
         }
     }
 
@@ -115,19 +122,31 @@ public final class Scanner {
         lastCandidateCount = detector.candidateCount
 
         // Stage 2: decode across each candidate's bars.
-        for ci in 0..<min(detector.candidateCount, plan.maxCandidates) {
+        var tried = 0
+        for ci in 0..<detector.candidateCount {
             let c = detector.candidates[ci]
+            // A single edge (an object's outline) is not a row of bars.
+            if c.lengthU < 2.5 * Double(detector.cellSize) { continue }
+            if tried == plan.maxCandidates { break }
+            tried += 1
             let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
             // Long enough for quiet zones and an add-on on either side.
-            let half = c.lengthU * 1.2 + Double(detector.cellSize) + 12
+            let half = c.lengthU * 1.1 + Double(detector.cellSize) + 12
             let vx = -c.uy, vy = c.ux
-            for k in 0..<lines {
+            // From the middle outwards; a candidate whose code several lines
+            // have read needs no more.
+            var reading = 0
+            for j in 0..<lines {
+                let k = lines / 2 + (j % 2 == 0 ? j / 2 : -(j + 1) / 2)
                 let f = (Double(k) + 0.5) / Double(lines) - 0.5
                 let t = f * max(c.lengthV - Double(detector.cellSize), 0)
                 let center = Point(x: c.cx + t * vx, y: c.cy + t * vy)
                 guard let line = ScanLine.clipped(center: center, dx: c.ux, dy: c.uy, halfLength: half,
-                                                  bounds: bounds) else { continue }
-                scanLine(image, line, plan: plan, enabled: enabled)
+                                                  bounds: bounds, step: plan.candidateStep) else { continue }
+                if scanLine(image, line, plan: plan, enabled: enabled) > 0 {
+                    reading += 1
+                    if reading >= plan.enoughReadings { break }
+                }
             }
         }
 
@@ -163,7 +182,8 @@ public final class Scanner {
         var t = -halfDiag + Double(step) / 2
         while t < halfDiag {
             let center = Point(x: cx + t * vx, y: cy + t * vy)
-            if let line = ScanLine.clipped(center: center, dx: ux, dy: uy, halfLength: halfDiag, bounds: bounds) {
+            if let line = ScanLine.clipped(center: center, dx: ux, dy: uy, halfLength: halfDiag, bounds: bounds,
+                                           step: plan.sweepStep) {
                 scanLine(image, line, plan: plan, enabled: enabled)
             }
             t += Double(step)
@@ -171,31 +191,51 @@ public final class Scanner {
     }
 
     /// Samples one line and runs the readers on it.
-    private func scanLine(_ image: LumaView, _ line: ScanLine, plan: Plan, enabled: Symbology, thickness: Int? = nil) {
+    /// - Returns: how many readings the line gave.
+    @discardableResult
+    private func scanLine(_ image: LumaView, _ line: ScanLine, plan: Plan, enabled: Symbology, thickness: Int? = nil) -> Int {
         let n = line.length
-        guard n >= 16 else { return }
+        guard n >= 16 else { return 0 }
         lineSerial &+= 1
         profile.reserve(n)
         image.sample(line, thickness: thickness ?? plan.thickness, into: profile.pointer)
         edges.extract(profile.pointer, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
-        if edges.edgeCount < 20 { return }
-        readRuns(line, plan: plan, enabled: enabled)
+        if edges.edgeCount < 20 { return 0 }
+        var hits = readRuns(line, plan: plan, enabled: enabled)
         if plan.refine {
             // The same edges at local halfway levels: they read other blurred codes.
             edges.refine(profile.pointer, count: n)
-            readRuns(line, plan: plan, enabled: enabled)
+            hits += readRuns(line, plan: plan, enabled: enabled)
         }
         if plan.prune > 0 {
             // Without the weak bumps that texture leaves inside wide elements.
             let before = edges.edgeCount
             edges.prune(profile.pointer, count: n, fraction: plan.prune)
-            if edges.edgeCount != before && edges.edgeCount >= 20 { readRuns(line, plan: plan, enabled: enabled) }
+            if edges.edgeCount != before && edges.edgeCount >= 20 { hits += readRuns(line, plan: plan, enabled: enabled) }
         }
+        if plan.smooth && hits == 0 {
+            // Nothing read: try again on a smoothed profile, for sensor noise.
+            let p = profile.pointer
+            var previous = p[0]
+            for i in 1..<(n - 1) {
+                let current = p[i]
+                p[i] = (previous + 2 * current + p[i + 1]) * 0.25
+                previous = current
+            }
+            edges.extract(p, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
+            if edges.edgeCount < 20 { return 0 }
+            edges.prune(p, count: n, fraction: plan.prune)
+            if edges.edgeCount >= 20 { hits += readRuns(line, plan: plan, enabled: enabled) }
+        }
+        return hits
     }
 
-    /// Runs the linear readers on the current edges, both polarities and directions.
-    private func readRuns(_ line: ScanLine, plan: Plan, enabled: Symbology) {
+    /// Runs the linear readers on the current edges, both polarities and
+    /// directions, and returns how many readings they made.
+    @discardableResult
+    private func readRuns(_ line: ScanLine, plan: Plan, enabled: Symbology) -> Int {
         let n = line.length
+        var total = 0
         for polarity in 0..<2 {
             let inverted = polarity == 1
             run.fill(from: edges, lineLength: n, inverted: inverted)
@@ -219,8 +259,10 @@ public final class Scanner {
                     guard detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
                                                dx: line.dx, dy: line.dy, maxAngle: maxAngle) else { continue }
                     votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted, line: lineSerial)
+                    total += 1
                 }
             }
         }
+        return total
     }
 }

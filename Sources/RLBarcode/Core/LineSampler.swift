@@ -12,9 +12,11 @@ struct PixelRect {
 /// `0 ..< length`, one sample per pixel of length.
 struct ScanLine {
     var origin: Point
-    /// Unit vector along the line (the code's reading direction when read forward).
+    /// The step from one sample to the next, along the line (the code's
+    /// reading direction when read forward); a unit vector for one sample a pixel.
     var dx: Double
     var dy: Double
+    /// The number of samples.
     var length: Int
 
     func point(at t: Double) -> Point { Point(x: origin.x + t * dx, y: origin.y + t * dy) }
@@ -22,8 +24,12 @@ struct ScanLine {
     /// Clips the infinite line through `center` with direction (dx, dy) to the
     /// pixel rectangle `bounds`, keeping at most `halfLength` pixels on each
     /// side of `center`, and a margin of one pixel from the rectangle's edges.
+    ///
+    /// `step` is the distance between samples in pixels: below 1 the line
+    /// samples between pixels too, which places the edges of modules under
+    /// two pixels wide more exactly.
     static func clipped(center: Point, dx: Double, dy: Double, halfLength: Double,
-                        bounds: PixelRect, margin: Double = 1.0) -> ScanLine? {
+                        bounds: PixelRect, margin: Double = 1.0, step: Double = 1) -> ScanLine? {
         var t0 = -halfLength, t1 = halfLength
         let lo = Double(bounds.x0) + margin, hiX = Double(bounds.x1) - 1 - margin, hiY = Double(bounds.y1) - 1 - margin
         let loY = Double(bounds.y0) + margin
@@ -36,9 +42,9 @@ struct ScanLine {
             return t0 < t1
         }
         guard clip(center.x, dx, lo, hiX), clip(center.y, dy, loY, hiY) else { return nil }
-        let n = Int((t1 - t0).rounded(.down))
+        let n = Int(((t1 - t0) / step).rounded(.down))
         if n < 16 { return nil }
-        return ScanLine(origin: Point(x: center.x + t0 * dx, y: center.y + t0 * dy), dx: dx, dy: dy, length: n)
+        return ScanLine(origin: Point(x: center.x + t0 * dx, y: center.y + t0 * dy), dx: dx * step, dy: dy * step, length: n)
     }
 }
 
@@ -52,7 +58,8 @@ extension LumaView {
     /// perpendicular offsets are clamped to the frame.
     func sample(_ line: ScanLine, thickness: Int, into out: UnsafeMutablePointer<Float>) {
         let n = line.length
-        let px = -line.dy, py = line.dx
+        let stepLength = (line.dx * line.dx + line.dy * line.dy).squareRoot()
+        let px = -line.dy / stepLength, py = line.dx / stepLength
         let maxX = Float(width) - 1.001, maxY = Float(height) - 1.001
         let half = Float(thickness - 1) / 2
         let dxf = Float(line.dx), dyf = Float(line.dy)
@@ -68,7 +75,7 @@ extension LumaView {
             }
             return
         }
-        if thickness <= 1 && line.dy == 0 {
+        if thickness <= 1 && line.dy == 0 && line.dx == 1 {
             // Horizontal line: plain row read with sub-pixel x offset.
             let y = Int(oy.rounded())
             let row = base + min(max(y, 0), height - 1) * stride

@@ -54,34 +54,53 @@ final class EANReader: LinearReader {
     init() { digits.initialize(repeating: 0, count: 40) }
     deinit { digits.deallocate() }
 
-    /// Classifies four widths as a digit. `allowB` admits set B.
+    /// Classifies four widths as a digit. `allowB` admits set B;
+    /// `barFirst` says the first width is a bar (right half) rather than a
+    /// space.
+    ///
+    /// The error combines the three edge-to-similar-edge sums with the
+    /// element widths. When no pattern fits, the widths are tried again
+    /// after removing the best uniform spread (bars wider and spaces
+    /// narrower by one amount, up to 0.6 module), which ink spread and
+    /// blooming cause; the edge sums do not change with it.
     /// - Returns: digit, whether set B, and the error; `nil` when nothing fits.
     @inline(__always)
-    func digit(_ w0: Float, _ w1: Float, _ w2: Float, _ w3: Float, allowB: Bool)
+    func digit(_ w0: Float, _ w1: Float, _ w2: Float, _ w3: Float, allowB: Bool, barFirst: Bool = false)
         -> (digit: Int, isB: Bool, error: Float)?
     {
         let total = w0 + w1 + w2 + w3
         guard total > 0 else { return nil }
         let k = 7 / total
         let n0 = w0 * k, n1 = w1 * k, n2 = w2 * k, n3 = w3 * k
-        var best: Float = .infinity, second: Float = .infinity
-        var bestDigit = -1, bestB = false
-        for d in 0..<10 {
-            let p = EANReader.setA[d]
-            for b in 0..<(allowB ? 2 : 1) {
-                let (p0, p1, p2, p3) = b == 0 ? p : (p.3, p.2, p.1, p.0)
-                let edge = abs(n0 + n1 - p0 - p1) + abs(n1 + n2 - p1 - p2) + abs(n2 + n3 - p2 - p3)
-                let width = abs(n0 - p0) + abs(n1 - p1) + abs(n2 - p2) + abs(n3 - p3)
-                let e = edge + 0.5 * width
-                if e < best {
-                    second = best; best = e; bestDigit = d; bestB = b == 1
-                } else if e < second {
-                    second = e
+        // +1 when the first width is a bar.
+        let s0: Float = barFirst ? 1 : -1
+        for pass in 0..<2 {
+            var best: Float = .infinity, second: Float = .infinity
+            var bestDigit = -1, bestB = false
+            for d in 0..<10 {
+                let p = EANReader.setA[d]
+                for b in 0..<(allowB ? 2 : 1) {
+                    let (p0, p1, p2, p3) = b == 0 ? p : (p.3, p.2, p.1, p.0)
+                    let edge = abs(n0 + n1 - p0 - p1) + abs(n1 + n2 - p1 - p2) + abs(n2 + n3 - p2 - p3)
+                    let r0 = n0 - p0, r1 = n1 - p1, r2 = n2 - p2, r3 = n3 - p3
+                    var e: Float
+                    if pass == 0 {
+                        e = edge + 0.5 * (abs(r0) + abs(r1) + abs(r2) + abs(r3))
+                    } else {
+                        let spread = min(max(s0 * (r0 + r2 - r1 - r3) / 4, -0.6), 0.6)
+                        e = edge + 0.5 * (abs(r0 - s0 * spread) + abs(r1 + s0 * spread)
+                            + abs(r2 - s0 * spread) + abs(r3 + s0 * spread)) + 0.5 * abs(spread)
+                    }
+                    if e < best {
+                        second = best; best = e; bestDigit = d; bestB = b == 1
+                    } else if e < second {
+                        second = e
+                    }
                 }
             }
+            if best <= maxCharError, second - best > 0.1 { return (bestDigit, bestB, best) }
         }
-        guard best <= maxCharError, second - best > 0.1 else { return nil }
-        return (bestDigit, bestB, best)
+        return nil
     }
 
     /// Whether `count` elements from `i` each measure about one module.
@@ -128,13 +147,14 @@ final class EANReader: LinearReader {
     /// admitted when `allowB`. Digits go to `digits[at...]`; the set pattern
     /// (bit count-1-k set = set B) and summed error are returned.
     @inline(__always)
-    private func chars(_ w: UnsafeMutablePointer<Float>, _ i: Int, _ count: Int, step: Int, allowB: Bool, at: Int)
+    private func chars(_ w: UnsafeMutablePointer<Float>, _ i: Int, _ count: Int, step: Int, allowB: Bool, at: Int,
+                       barFirst: Bool = false)
         -> (pattern: UInt8, error: Float)?
     {
         var pattern: UInt8 = 0, err: Float = 0
         for k in 0..<count {
             let j = i + step * k
-            guard let c = digit(w[j], w[j + 1], w[j + 2], w[j + 3], allowB: allowB) else { return nil }
+            guard let c = digit(w[j], w[j + 1], w[j + 2], w[j + 3], allowB: allowB, barFirst: barFirst) else { return nil }
             digits[at + k] = UInt8(c.digit)
             if c.isB { pattern |= 1 << UInt8(count - 1 - k) }
             err += c.error
@@ -150,7 +170,7 @@ final class EANReader: LinearReader {
         guard quiet(run, b - 1, module: m), quiet(run, b + 59, module: m),
               guardOK(w, b, 3, module: m), guardOK(w, b + 27, 5, module: m), guardOK(w, b + 56, 3, module: m),
               let left = chars(w, b + 3, 6, step: 4, allowB: true, at: 1),
-              let right = chars(w, b + 32, 6, step: 4, allowB: false, at: 7),
+              let right = chars(w, b + 32, 6, step: 4, allowB: false, at: 7, barFirst: true),
               let lead = EANReader.leadingParity.firstIndex(of: left.pattern)
         else { return 0 }
         digits[0] = UInt8(lead)
@@ -170,7 +190,7 @@ final class EANReader: LinearReader {
         guard quiet(run, b - 1, module: m), quiet(run, b + 43, module: m),
               guardOK(w, b, 3, module: m), guardOK(w, b + 19, 5, module: m), guardOK(w, b + 40, 3, module: m),
               let left = chars(w, b + 3, 4, step: 4, allowB: false, at: 0),
-              let right = chars(w, b + 24, 4, step: 4, allowB: false, at: 4),
+              let right = chars(w, b + 24, 4, step: 4, allowB: false, at: 4, barFirst: true),
               EANReader.checkDigitOK(digits, count: 8)
         else { return 0 }
         emit(run, .ean8, count: 8, first: b, last: b + 42, module: m, error: (left.error + right.error) / 8,
