@@ -1,8 +1,27 @@
 #!/usr/bin/env bash
-# Sets up, builds the release plugin and CLI once, and runs every test.
+# Sets up the machine (scripts/setup.sh), builds the release plugin and
+# command-line tool once, and runs every test with `swift test`:
+#   RLBarcodeTests  the decoding engine
+#   ElementTests    the plugin in real pipelines (the debug build's plugin)
+#   CLITests        rlbarcode-scan and the pipelines/ scripts (the release build)
+#   CorpusTests     the release build scored on ../shared/corpus with
+#                   ../shared/tools/corpus_eval.py (skipped when that is absent)
+# Exits non-zero when a build or a test fails.
+#
+# Usage: scripts/test.sh [swift test options]   e.g. scripts/test.sh --filter CorpusTests
+# Environment: RLBARCODE_SKIP_SETUP=1 skips the package installation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+if [ "${RLBARCODE_SKIP_SETUP:-0}" != 1 ]; then
+    bash scripts/setup.sh
+fi
+
 swift build -c release --disable-local-rpath
+# rlbarcode-scan and libgstrlbarcode.so of the release build, for the
+# command-line, pipeline and corpus tests.
 export RLBARCODE_RELEASE_BIN="$PWD/.build/release"
-swift test
+# The element tests load the plugin that `swift test` builds next to the test
+# bundle (the debug build).
+export RLBARCODE_PLUGIN_DIR="$PWD/.build/debug"
+
+swift test "$@"

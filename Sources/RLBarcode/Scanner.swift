@@ -69,6 +69,8 @@ public final class Scanner {
         var refine: Bool
         var prune: Float
         var smooth: Bool
+        /// Whether lines that read nothing are measured again by bar areas.
+        var area: Bool = true
         /// Lines that must read something before a candidate is done.
         var enoughReadings: Int
         /// Distance between samples along sweep lines, in pixels.
@@ -85,7 +87,7 @@ public final class Scanner {
                         linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false, prune: 0.15, smooth: false, enoughReadings: 3)
         case .balanced:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
-                        linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15, smooth: false, enoughReadings: 4)
+                        linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4)
         case .thorough:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
                         linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, sweepStep: 0.5)
@@ -212,6 +214,11 @@ public final class Scanner {
             let before = edges.edgeCount
             edges.prune(profile.pointer, count: n, fraction: plan.prune)
             if edges.edgeCount != before && edges.edgeCount >= 20 { hits += readRuns(line, plan: plan, enabled: enabled) }
+        }
+        if plan.area && hits == 0 && edges.edgeCount >= 20 {
+            // Bars measured by their area, for blur and blooming.
+            edges.areaEdges(profile.pointer, count: n)
+            hits += readRuns(line, plan: plan, enabled: enabled)
         }
         if plan.smooth && hits == 0 {
             // Nothing read: try again on a smoothed profile, for sensor noise.

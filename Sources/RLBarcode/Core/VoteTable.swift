@@ -23,9 +23,6 @@ struct Vote {
     /// that one line read several ways counts once.
     var lastLine: Int
     var lastLineWeight: Float
-    /// Sum of line midpoints, for matching readings by position.
-    var sumX: Double
-    var sumY: Double
     var length: Double
     /// The reading direction of the shortest reading: the line that crossed
     /// the bars most squarely, which gives the code's axis.
@@ -78,12 +75,21 @@ struct VoteTable {
         let length = (dx * dx + dy * dy).squareRoot()
         guard length > 0 else { return }
         var index = -1
+        // A reading belongs to a code with the same content when it lies
+        // close to one of that code's readings: readings of one code are
+        // chained by the dense scan lines, while two identical codes leave
+        // a gap without readings between them.
+        let reach = max(16, 0.2 * length)
         for i in 0..<count {
             let v = votes[i]
             guard v.symbology == hit.symbology, equal(v.textOffset, v.textCount, text) else { continue }
-            let cx = v.sumX / Double(v.count), cy = v.sumY / Double(v.count)
-            let d = ((cx - mx) * (cx - mx) + (cy - my) * (cy - my)).squareRoot()
-            if d < max(v.length, length) { index = i; break }
+            var near = false
+            for k in 0..<endsCount where ends[k].vote == i {
+                let e = ends[k]
+                let ex = (e.p0.x + e.p1.x) / 2 - mx, ey = (e.p0.y + e.p1.y) / 2 - my
+                if ex * ex + ey * ey < reach * reach { near = true; break }
+            }
+            if near { index = i; break }
         }
         if index < 0 {
             votes.reserveKeeping(count + 1)
@@ -92,7 +98,7 @@ struct VoteTable {
             votes[count] = Vote(symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
                                 extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
                                 addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, weight: 0, lastLine: -1, lastLineWeight: 0,
-                                sumX: 0, sumY: 0, length: length, axisX: dx / length, axisY: dy / length,
+                                length: length, axisX: dx / length, axisY: dy / length,
                                 shortest: length)
             index = count
             count += 1
@@ -111,7 +117,6 @@ struct VoteTable {
         v.inverted += inverted ? 1 : 0
         v.errorSum += hit.error
         v.weight += w
-        v.sumX += mx; v.sumY += my
         v.length = max(v.length, length)
         if length < v.shortest { v.shortest = length; v.axisX = dx / length; v.axisY = dy / length }
         ends.reserveKeeping(endsCount + 1)
@@ -144,7 +149,7 @@ struct VoteTable {
     }
 
     /// The summed weight a code needs to be reported.
-    static let minWeight: Float = 1.1
+    static let minWeight: Float = 1.4
 
     /// The codes read by at least `minVotes` lines with enough summed weight.
     func results(minVotes: Int) -> [BarcodeResult] {

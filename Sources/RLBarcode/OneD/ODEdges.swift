@@ -18,6 +18,7 @@ struct EdgeExtractor {
     /// Edge strengths (absolute derivative at the peak).
     var edgeMag = ScratchBuffer<Float>()
     private var extreme = ScratchBuffer<Float>()
+    private var peakAt = ScratchBuffer<Int>()
     var edgeCount = 0
 
     static let blockSize = 16
@@ -32,7 +33,7 @@ struct EdgeExtractor {
         edgeMag.reserve(n + 2)
     }
 
-    func free() { deriv.free(); blockMax.free(); edgePos.free(); edgeSign.free(); edgeMag.free(); extreme.free() }
+    func free() { deriv.free(); blockMax.free(); edgePos.free(); edgeSign.free(); edgeMag.free(); extreme.free(); peakAt.free() }
 
     /// Finds the edges of `profile[0 ..< n]`.
     ///
@@ -136,6 +137,58 @@ struct EdgeExtractor {
             j += 1
         }
         edgeCount = out
+    }
+
+    /// Re-measures every dark element by its area: the darkness summed
+    /// between the peaks of the light elements around it, divided by the
+    /// local contrast, is its width, and its centre of darkness is its
+    /// centre. Blur spreads a bar but keeps its area, so narrow bars that
+    /// never reach full black (blur, blooming) get their true width back.
+    /// The edges become the bars' ends; light elements are what lies between.
+    mutating func areaEdges(_ p: UnsafePointer<Float>, count n: Int) {
+        let c = edgeCount
+        guard c >= 4 else { return }
+        extreme.reserve(c + 1)
+        peakAt.reserve(c + 1)
+        let pos = edgePos.pointer, sgn = edgeSign.pointer, ext = extreme.pointer, at = peakAt.pointer
+        // Extreme value and its position for each element j (0...c).
+        for j in 0...c {
+            let from = j == 0 ? 0 : min(n - 1, Int(pos[j - 1]) + 1)
+            let to = j == c ? n - 1 : min(n - 1, Int(pos[j]))
+            let dark = j < c ? sgn[j] > 0 : sgn[c - 1] < 0
+            var e = p[from], ei = from
+            var i = from
+            while i <= to {
+                if dark ? p[i] < e : p[i] > e { e = p[i]; ei = i }
+                i += 1
+            }
+            ext[j] = e; at[j] = ei
+        }
+        // Dark elements lie between a falling edge j-1 and a rising edge j.
+        for j in 1..<c where sgn[j - 1] < 0 && sgn[j] > 0 {
+            var white: Float = -.infinity, black: Float = .infinity
+            for k in max(0, j - 4)...min(c, j + 4) {
+                let dark = k < c ? sgn[k] > 0 : sgn[c - 1] < 0
+                if dark { black = min(black, ext[k]) } else { white = max(white, ext[k]) }
+            }
+            let range = white - black
+            guard range > 1 else { continue }
+            let from = at[j - 1], to = at[j + 1]
+            guard to > from else { continue }
+            var area: Float = 0, moment: Float = 0
+            for i in from...to {
+                let d = min(max((white - p[i]) / range, 0), 1)
+                area += d
+                moment += d * Float(i)
+            }
+            guard area > 0.2 else { continue }
+            let centre = moment / area
+            let lo = Float(from), hi = Float(to)
+            pos[j - 1] = min(max(centre - area / 2, lo), hi)
+            pos[j] = min(max(centre + area / 2, lo), hi)
+        }
+        // Keep the edges in order.
+        for k in 1..<c where pos[k] < pos[k - 1] { pos[k] = pos[k - 1] }
     }
 
     /// Moves each edge to where the profile crosses the level halfway between
