@@ -92,7 +92,7 @@ struct EdgeExtractor {
 
     /// Removes weak bumps: an element whose grey level differs from both its
     /// neighbours' by less than `fraction` of the local contrast (the range
-    /// of the element extremes two elements either side) is merged into
+    /// of the element extremes four elements either side) is merged into
     /// them, with its two edges. Ripples inside wide bars and spaces
     /// (texture, compression artefacts) go; narrow elements that reach a
     /// real share of the contrast stay.
@@ -121,7 +121,8 @@ struct EdgeExtractor {
             if j + 1 < c {
                 let e = ext[j + 1], after = ext[j + 2]
                 var lo = min(prevExt, min(e, after)), hi = max(prevExt, max(e, after))
-                if j + 3 <= c { lo = min(lo, ext[j + 3]); hi = max(hi, ext[j + 3]) }
+                // Local contrast over the four elements either side.
+                for k in max(0, j - 3)...min(c, j + 5) { lo = min(lo, ext[k]); hi = max(hi, ext[k]) }
                 let amplitude = max(abs(e - prevExt), abs(e - after))
                 if amplitude < fraction * (hi - lo) {
                     // Drop edges j and j + 1; the merged element keeps the stronger extreme.
