@@ -326,7 +326,7 @@ final class RLBarcodeElement {
         if results.isEmpty { return GST_FLOW_OK }
 
         for result in results {
-            let box = clampedBox(result.corners, width: width, height: height)
+            let box = result.boundingBox(clippedTo: width, height)
             var cx = Double(width) / 2, cy = Double(height) / 2, size = 0.0
             if let b = box {
                 cx = Double(b.x) + Double(b.width) / 2
@@ -371,24 +371,6 @@ final class RLBarcodeElement {
     }
 
     // MARK: Output
-
-    /// The bounding box of `corners`, clamped to the frame; nil when the
-    /// corners are unusable or entirely outside.
-    private func clampedBox(_ corners: [Point], width: Int, height: Int)
-        -> (x: Int, y: Int, width: Int, height: Int)? {
-        guard !corners.isEmpty else { return nil }
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for p in corners {
-            guard p.x.isFinite, p.y.isFinite else { return nil }
-            minX = min(minX, p.x); maxX = max(maxX, p.x)
-            minY = min(minY, p.y); maxY = max(maxY, p.y)
-        }
-        guard maxX >= 0, maxY >= 0, minX < Double(width), minY < Double(height) else { return nil }
-        let x0 = Int(max(0, minX.rounded(.down))), y0 = Int(max(0, minY.rounded(.down)))
-        let x1 = Int(min(Double(width), maxX.rounded(.up))), y1 = Int(min(Double(height), maxY.rounded(.up)))
-        let x = min(x0, width - 1), y = min(y0, height - 1)
-        return (x, y, max(1, x1 - x), max(1, y1 - y))
-    }
 
     /// The corners as `x0,y0,...,x3,y3` in whole pixels.
     private func cornerInts(_ corners: [Point]) -> [Int32] {

@@ -30,8 +30,8 @@ public enum Effort: Int, Sendable, CaseIterable {
     case fast = 0
     /// Candidate regions with enough scan lines for real camera frames (default).
     case balanced
-    /// Still-picture depth: lower detection thresholds, dense scan lines in
-    /// every direction, inverted codes, several scales.
+    /// Still-picture depth: lower detection thresholds, then dense scan
+    /// lines in twelve directions over the whole frame, sampled every half pixel.
     case thorough
 
     /// The name users type.

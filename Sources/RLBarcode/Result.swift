@@ -44,17 +44,24 @@ public struct BarcodeResult: Sendable, Hashable {
         self.quality = quality
     }
 
-    /// The axis-aligned bounding box of ``corners`` in whole pixels:
-    /// (x, y, width, height), clamped to be non-negative.
-    public var boundingBox: (x: Int, y: Int, width: Int, height: Int) {
-        guard let first = corners.first else { return (0, 0, 0, 0) }
-        var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
+    /// The axis-aligned bounding box of ``corners`` in whole pixels,
+    /// clipped to a frame of `width` by `height` pixels: (x, y, width,
+    /// height), at least one pixel each way.
+    ///
+    /// - Returns: `nil` when there are no corners, a corner is not finite, or
+    ///   the box lies outside the frame.
+    public func boundingBox(clippedTo width: Int, _ height: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard !corners.isEmpty, width > 0, height > 0 else { return nil }
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for p in corners {
-            minX = min(minX, p.x); maxX = max(maxX, p.x)
-            minY = min(minY, p.y); maxY = max(maxY, p.y)
+            guard p.x.isFinite, p.y.isFinite else { return nil }
+            minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
+            minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
         }
-        let x0 = max(0, Int(minX.rounded(.down))), y0 = max(0, Int(minY.rounded(.down)))
-        let x1 = max(x0, Int(maxX.rounded(.up))), y1 = max(y0, Int(maxY.rounded(.up)))
-        return (x0, y0, x1 - x0, y1 - y0)
+        guard maxX >= 0, maxY >= 0, minX < Double(width), minY < Double(height) else { return nil }
+        let x0 = Int(Swift.max(0, minX.rounded(.down))), y0 = Int(Swift.max(0, minY.rounded(.down)))
+        let x1 = Int(Swift.min(Double(width), maxX.rounded(.up))), y1 = Int(Swift.min(Double(height), maxY.rounded(.up)))
+        let x = Swift.min(x0, width - 1), y = Swift.min(y0, height - 1)
+        return (x, y, Swift.max(1, x1 - x), Swift.max(1, y1 - y))
     }
 }

@@ -123,7 +123,13 @@ final class EANReaderTests: XCTestCase {
         XCTAssertLessThan(c.corners[0].y, 70)
         XCTAssertGreaterThan(c.corners[2].x, 150 + 80)
         XCTAssertGreaterThan(c.corners[2].y, 70)
-        let box = c.boundingBox
+        let box = try XCTUnwrap(c.boundingBox(clippedTo: 300, 140))
         XCTAssertTrue(box.x >= 40 && box.x + box.width <= 260, "\(box)")
+        // Corners outside the frame or not finite give no box.
+        var outside = c
+        outside.corners = outside.corners.map { Point(x: $0.x + 1000, y: $0.y) }
+        XCTAssertNil(outside.boundingBox(clippedTo: 300, 140))
+        outside.corners[0] = Point(x: .nan, y: 0)
+        XCTAssertNil(outside.boundingBox(clippedTo: 300, 140))
     }
 }

@@ -1,16 +1,18 @@
 /// EAN-13, UPC-A, EAN-8 and UPC-E with their EAN-2 and EAN-5 add-ons.
 ///
-/// Implements ISO/IEC 15420:2009: symbol structure and character sets
-/// (clause 5.1, number sets A, B and C), the leading digit of EAN-13 coded
-/// in the parity of the left half, UPC-E's check-digit parity and its
-/// expansion to UPC-A, EAN-8, the modulo-10 check digit (Annex A) and the
-/// add-on symbols (EAN-2 parity by value modulo 4, EAN-5 parity by its
-/// weighted check value).
+/// Implements ISO/IEC 15420:2009 (EAN/UPC bar code symbology
+/// specification), clause "Requirements": the symbol structures of EAN-13,
+/// UPC-A, EAN-8 and UPC-E (guard patterns, number sets A, B and C, the
+/// leading digit of EAN-13 coded in the set pattern of the left half,
+/// UPC-E's check digit coded in its set pattern, and its expansion to
+/// UPC-A), the modulo-10 check digit, the add-on symbols (EAN-2 set pattern
+/// by value modulo 4, EAN-5 set pattern by its weighted check value), the
+/// quiet zones, and the symbology identifiers `]E0`, `]E3` and `]E4`.
 ///
 /// Characters are classified from widths normalised by the character's own
-/// seven modules, using both element widths and edge-to-similar-edge sums
-/// (the reference decode algorithm's measurements), so ink spread, blur and
-/// perspective along the line cost little.
+/// seven modules, using both element widths and the edge-to-similar-edge
+/// sums of the standard's reference decode algorithm, so ink spread, blur
+/// and perspective along the line cost little.
 final class EANReader: LinearReader {
     var symbologies: Symbology { .eanUPC }
 
