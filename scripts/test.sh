@@ -24,4 +24,5 @@ export RLBARCODE_RELEASE_BIN="$PWD/.build/release"
 # bundle (the debug build).
 export RLBARCODE_PLUGIN_DIR="$PWD/.build/debug"
 
-swift test "$@"
+# Every test is an XCTest case; the summary that closes the output is XCTest's.
+swift test --disable-swift-testing "$@"
