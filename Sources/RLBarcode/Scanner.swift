@@ -220,6 +220,12 @@ public final class Scanner {
             edges.areaEdges(profile.pointer, count: n)
             hits += readRuns(line, plan: plan, enabled: enabled)
         }
+        if plan.prune > 0 && hits == 0 {
+            // Broad, shallow dips (uneven print or light) inside wide spaces.
+            let before = edges.edgeCount
+            edges.prune(profile.pointer, count: n, fraction: 2 * plan.prune)
+            if edges.edgeCount != before && edges.edgeCount >= 20 { hits += readRuns(line, plan: plan, enabled: enabled) }
+        }
         if plan.smooth && hits == 0 {
             // Nothing read: try again on a smoothed profile, for sensor noise.
             let p = profile.pointer
@@ -246,6 +252,7 @@ public final class Scanner {
         for polarity in 0..<2 {
             let inverted = polarity == 1
             run.fill(from: edges, lineLength: n, inverted: inverted)
+            run.profile = UnsafePointer(profile.pointer)
             for direction in 0..<2 {
                 let reverse = direction == 1
                 if reverse { run.reverse() }

@@ -41,12 +41,29 @@ final class EANReader: LinearReader {
     var minQuietZone: Float = 5
 
     /// Whether element `i` (a space) is a quiet zone for module `m`.
+    ///
+    /// A space shorter than the quiet zone still counts when the grey levels
+    /// over the whole quiet zone stay lighter than halfway between the
+    /// symbol's guard bars and spaces: specks of a textured label make short
+    /// "spaces" of the background without being bars.
     @inline(__always)
-    func quiet(_ run: borrowing ElementRun, _ i: Int, module m: Float) -> Bool {
+    func quiet(_ run: borrowing ElementRun, _ i: Int, module m: Float, leading: Bool = false) -> Bool {
         let w = run.widths[i]
-        if w >= minQuietZone * m { return true }
+        let need = minQuietZone * m
+        if w >= need { return true }
         let last = run.count - 1
-        return (i == 0 || i == last) && w >= 0.5 * m
+        if (i == 0 || i == last) && w >= 0.5 * m { return true }
+        // The guard next to the quiet zone gives the symbol's levels.
+        let s = run.starts.pointer, widths = run.widths.pointer
+        guard leading ? i + 3 <= last : i >= 3 else { return false }
+        let guardFrom = leading ? s[i + 1] : s[max(0, i - 3)]
+        let guardTo = leading ? s[i + 3] + widths[i + 3] : s[i]
+        guard let levels = run.levels(from: guardFrom, to: guardTo) else { return false }
+        let level = (levels.bar + levels.space) / 2
+        let from = leading ? s[i + 1] - need : s[i]
+        let to = leading ? s[i + 1] : s[i] + need
+        guard from >= 0, to <= run.lineLength else { return false }
+        return run.isClear(from: from, to: to, level: level)
     }
 
     /// Digits of the code being decoded (13 + 5 add-on at most).
@@ -169,7 +186,7 @@ final class EANReader: LinearReader {
         let w = run.widths.pointer
         guard b + 59 < run.count else { return 0 }
         let m = span(w, b, 59) / 95
-        guard quiet(run, b - 1, module: m), quiet(run, b + 59, module: m),
+        guard quiet(run, b - 1, module: m, leading: true), quiet(run, b + 59, module: m),
               guardOK(w, b, 3, module: m), guardOK(w, b + 27, 5, module: m), guardOK(w, b + 56, 3, module: m),
               let left = chars(w, b + 3, 6, step: 4, allowB: true, at: 1),
               let right = chars(w, b + 32, 6, step: 4, allowB: false, at: 7, barFirst: true),
@@ -189,7 +206,7 @@ final class EANReader: LinearReader {
         let w = run.widths.pointer
         guard b + 43 < run.count else { return 0 }
         let m = span(w, b, 43) / 67
-        guard quiet(run, b - 1, module: m), quiet(run, b + 43, module: m),
+        guard quiet(run, b - 1, module: m, leading: true), quiet(run, b + 43, module: m),
               guardOK(w, b, 3, module: m), guardOK(w, b + 19, 5, module: m), guardOK(w, b + 40, 3, module: m),
               let left = chars(w, b + 3, 4, step: 4, allowB: false, at: 0),
               let right = chars(w, b + 24, 4, step: 4, allowB: false, at: 4, barFirst: true),
@@ -205,7 +222,7 @@ final class EANReader: LinearReader {
         let w = run.widths.pointer
         guard b + 33 < run.count else { return 0 }
         let m = span(w, b, 33) / 51
-        guard quiet(run, b - 1, module: m), quiet(run, b + 33, module: m),
+        guard quiet(run, b - 1, module: m, leading: true), quiet(run, b + 33, module: m),
               guardOK(w, b, 3, module: m), guardOK(w, b + 27, 6, module: m),
               let chars6 = chars(w, b + 3, 6, step: 4, allowB: true, at: 20)
         else { return 0 }

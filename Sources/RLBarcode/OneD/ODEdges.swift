@@ -250,15 +250,53 @@ struct ElementRun {
     /// Start position (pixels along the line) of each element.
     var starts = ScratchBuffer<Float>()
     var count = 0
-    /// Length of the line in pixels.
+    /// Length of the line in samples.
     var lineLength: Float = 0
+    /// The grey levels the run was measured on (`lineLength` samples), so
+    /// that readers can look at the light between symbols, and how the run
+    /// maps onto them.
+    var profile: UnsafePointer<Float>? = nil
+    /// Light elements are the bars.
+    private(set) var isInverted = false
+    /// Read from the line's end: position `t` is sample `lineLength - t`.
+    private(set) var isReversed = false
 
     mutating func reserve(_ n: Int) { widths.reserve(n + 2); starts.reserve(n + 2) }
+
+    /// Whether the profile between run positions `from` and `to` stays on the
+    /// space side of `level` (lighter, or darker for an inverted run).
+    /// Without a profile, nothing is known: false.
+    func isClear(from: Float, to: Float, level: Float) -> Bool {
+        guard let p = profile, to > from else { return false }
+        let n = Int(lineLength)
+        var a = isReversed ? Int((lineLength - to).rounded(.down)) : Int(from.rounded(.up))
+        var b = isReversed ? Int((lineLength - from).rounded(.up)) : Int(to.rounded(.down))
+        a = max(0, a); b = min(n - 1, b)
+        guard a <= b else { return false }
+        for i in a...b where isInverted ? p[i] > level : p[i] < level { return false }
+        return true
+    }
+
+    /// The darkest and lightest samples between run positions `from` and `to`,
+    /// as (bar level, space level) for this run's polarity.
+    func levels(from: Float, to: Float) -> (bar: Float, space: Float)? {
+        guard let p = profile, to > from else { return nil }
+        let n = Int(lineLength)
+        var a = isReversed ? Int((lineLength - to).rounded(.down)) : Int(from.rounded(.down))
+        var b = isReversed ? Int((lineLength - from).rounded(.up)) : Int(to.rounded(.up))
+        a = max(0, a); b = min(n - 1, b)
+        guard a <= b else { return nil }
+        var lo = p[a], hi = p[a]
+        for i in a...b { lo = min(lo, p[i]); hi = max(hi, p[i]) }
+        return isInverted ? (hi, lo) : (lo, hi)
+    }
     func free() { widths.free(); starts.free() }
 
     /// Fills the run from extracted edges; `inverted` makes light elements bars.
     mutating func fill(from e: EdgeExtractor, lineLength n: Int, inverted: Bool) {
         count = 0
+        isInverted = inverted
+        isReversed = false
         lineLength = Float(n)
         let barStart: Int8 = inverted ? 1 : -1  // the sign of an edge entering a bar
         var first = 0
@@ -284,6 +322,7 @@ struct ElementRun {
     /// keeping `widths[0]` a space. Positions then count from the line's end:
     /// a point at `t` in the reversed run is at `lineLength - t` on the line.
     mutating func reverse() {
+        isReversed.toggle()
         guard count > 1 else { return }
         let w = widths.pointer, s = starts.pointer
         // The run covers the whole line. An even count ends on a bar that runs
