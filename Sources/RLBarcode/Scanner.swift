@@ -42,11 +42,23 @@ public final class Scanner {
     private var votes = VoteTable()
     /// Numbers the scan lines of a frame, so that votes count lines, not readings.
     private var lineSerial = 0
-    private let linearReaders: [any LinearReader] = [EANReader()]
+    private let linearReaders: [any LinearReader]
+    /// What the readers can read.
+    private let readable: Symbology
 
     /// Creates a scanner.
     public init(options: ScanOptions = ScanOptions()) {
         self.options = options
+        linearReaders = makeLinearReaders()
+        readable = linearReaders.reduce(Symbology()) { $0.union($1.symbologies) }
+    }
+
+    /// Creates a scanner with the given readers (tests use it to run a
+    /// reader that ``makeLinearReaders()`` does not list yet).
+    init(options: ScanOptions, linearReaders: [any LinearReader]) {
+        self.options = options
+        self.linearReaders = linearReaders
+        readable = linearReaders.reduce(Symbology()) { $0.union($1.symbologies) }
     }
 
     deinit {
@@ -73,10 +85,13 @@ public final class Scanner {
         var area: Bool = true
         /// Lines that must read something before a candidate is done.
         var enoughReadings: Int
+        /// How many lines of a candidate get the costlier retries (bar areas,
+        /// wider pruning, smoothing) before it has read anything.
+        var retryLines = 4
+        /// With an orientation hint, read lines only in the hinted direction.
+        var hintedDirectionOnly = false
         /// Distance between samples along sweep lines, in pixels.
         var sweepStep: Double = 1
-        /// Distance between samples along candidate lines, in pixels.
-        var candidateStep: Double = 1
     }
 
     private func plan(for image: LumaView) -> Plan {
@@ -84,13 +99,26 @@ public final class Scanner {
         switch options.effort {
         case .fast:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 120, minCoherence: 0.7, minCells: 3, maxCandidates: 8,
-                        linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false, prune: 0.15, smooth: false, enoughReadings: 3)
+                        linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false, prune: 0.15, smooth: false, enoughReadings: 3,
+                        hintedDirectionOnly: true)
         case .balanced:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
                         linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4)
         case .thorough:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
-                        linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, sweepStep: 0.5)
+                        linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, retryLines: 1000, sweepStep: 0.5)
+        }
+    }
+
+    /// The reading direction (left to right on the code) that the
+    /// orientation hint expects, in frame coordinates.
+    private var expectedReading: (Double, Double)? {
+        switch options.orientation {
+        case .any: nil
+        case .up: (1, 0)
+        case .right: (0, 1)
+        case .down: (-1, 0)
+        case .left: (0, -1)
         }
     }
 
@@ -104,7 +132,7 @@ public final class Scanner {
         lastCandidateCount = 0
         votes.reset()
         guard image.width >= 16 || image.height >= 16, image.width >= 1, image.height >= 1 else { return [] }
-        let enabled = options.symbologies.intersection(.supported)
+        let enabled = options.symbologies.intersection(readable)
         guard !enabled.isEmpty else { return [] }
         let plan = plan(for: image)
         let frame = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
@@ -117,37 +145,52 @@ public final class Scanner {
         }
 
         // Stage 1: candidates.
-        if image.height >= 8 {
+        if image.height >= 8 && image.width >= 8 {
             detector.measure(image, cellSize: plan.cellSize, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1)
             detector.group(minEnergy: plan.minEnergy, minCoherence: plan.minCoherence, minCells: plan.minCells)
+        } else {
+            detector.reset()
         }
         lastCandidateCount = detector.candidateCount
 
-        // Stage 2: decode across each candidate's bars.
+        // Stage 2: decode across each candidate's bars; with an active
+        // region, the candidates inside it come first.
+        var focus: PixelRect? = nil
+        if let r = options.activeRegion, r.isValid, !options.regionOnly {
+            focus = PixelRect(x0: Int(r.x * Double(image.width)), y0: Int(r.y * Double(image.height)),
+                              x1: Int(((r.x + r.width) * Double(image.width)).rounded(.up)),
+                              y1: Int(((r.y + r.height) * Double(image.height)).rounded(.up)))
+        }
         var tried = 0
-        for ci in 0..<detector.candidateCount {
-            let c = detector.candidates[ci]
-            // A single edge (an object's outline) is not a row of bars.
-            if c.lengthU < 2.5 * Double(detector.cellSize) { continue }
-            if tried == plan.maxCandidates { break }
-            tried += 1
-            let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
-            // Long enough for quiet zones and an add-on on either side.
-            let half = c.lengthU * 1.1 + Double(detector.cellSize) + 12
-            let vx = -c.uy, vy = c.ux
-            // From the middle outwards; a candidate whose code several lines
-            // have read needs no more.
-            var reading = 0
-            for j in 0..<lines {
-                let k = lines / 2 + (j % 2 == 0 ? j / 2 : -(j + 1) / 2)
-                let f = (Double(k) + 0.5) / Double(lines) - 0.5
-                let t = f * max(c.lengthV - Double(detector.cellSize), 0)
-                let center = Point(x: c.cx + t * vx, y: c.cy + t * vy)
-                guard let line = ScanLine.clipped(center: center, dx: c.ux, dy: c.uy, halfLength: half,
-                                                  bounds: bounds, step: plan.candidateStep) else { continue }
-                if scanLine(image, line, plan: plan, enabled: enabled) > 0 {
-                    reading += 1
-                    if reading >= plan.enoughReadings { break }
+        for pass in 0..<(focus == nil ? 1 : 2) {
+            for ci in 0..<detector.candidateCount {
+                let c = detector.candidates[ci]
+                if let f = focus, f.contains(c.cx, c.cy) != (pass == 0) { continue }
+                // A single edge (an object's outline) is not a row of bars.
+                if c.lengthU < 2.5 * Double(detector.cellSize) { continue }
+                if tried == plan.maxCandidates { break }
+                tried += 1
+                let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
+                // Long enough for quiet zones and an add-on on either side.
+                let half = c.lengthU * 1.1 + Double(detector.cellSize) + 12
+                let vx = -c.uy, vy = c.ux
+                // From the middle outwards; a candidate whose code several lines
+                // have read needs no more.
+                var reading = 0
+                for j in 0..<lines {
+                    let k = lines / 2 + (j % 2 == 0 ? j / 2 : -(j + 1) / 2)
+                    let f = (Double(k) + 0.5) / Double(lines) - 0.5
+                    let t = f * max(c.lengthV - Double(detector.cellSize), 0)
+                    let center = Point(x: c.cx + t * vx, y: c.cy + t * vy)
+                    guard let line = ScanLine.clipped(center: center, dx: c.ux, dy: c.uy, halfLength: half,
+                                                      bounds: bounds) else { continue }
+                    // The costlier retries only on the middle lines, or once the
+                    // candidate has proven to hold a code.
+                    let retries = j < plan.retryLines || reading > 0
+                    if scanLine(image, line, plan: plan, enabled: enabled, retries: retries) > 0 {
+                        reading += 1
+                        if reading >= plan.enoughReadings { break }
+                    }
                 }
             }
         }
@@ -195,7 +238,8 @@ public final class Scanner {
     /// Samples one line and runs the readers on it.
     /// - Returns: how many readings the line gave.
     @discardableResult
-    private func scanLine(_ image: LumaView, _ line: ScanLine, plan: Plan, enabled: Symbology, thickness: Int? = nil) -> Int {
+    private func scanLine(_ image: LumaView, _ line: ScanLine, plan: Plan, enabled: Symbology, thickness: Int? = nil,
+                          retries: Bool = true) -> Int {
         let n = line.length
         guard n >= 16 else { return 0 }
         lineSerial &+= 1
@@ -215,6 +259,7 @@ public final class Scanner {
             edges.prune(profile.pointer, count: n, fraction: plan.prune)
             if edges.edgeCount != before && edges.edgeCount >= 20 { hits += readRuns(line, plan: plan, enabled: enabled) }
         }
+        if !retries { return hits }
         if plan.area && hits == 0 && edges.edgeCount >= 20 {
             // Bars measured by their area, for blur and blooming.
             edges.areaEdges(profile.pointer, count: n)
@@ -256,6 +301,11 @@ public final class Scanner {
             for direction in 0..<2 {
                 let reverse = direction == 1
                 if reverse { run.reverse() }
+                // With an orientation hint, fast scans read only the hinted way.
+                if plan.hintedDirectionOnly, let (ex, ey) = expectedReading {
+                    let sign: Double = reverse ? -1 : 1
+                    if sign * (line.dx * ex + line.dy * ey) < -0.3 { continue }
+                }
                 if run.count < 20 { continue }
                 sink.reset()
                 for reader in linearReaders where !reader.symbologies.isDisjoint(with: enabled) {

@@ -133,3 +133,22 @@ final class ScannerRobustnessTests: XCTestCase {
         XCTAssertEqual(pic.scan(ScanOptions(symbologies: .ean8)).map(\.text), ["96385074"])
     }
 }
+
+/// The orientation hint.
+final class OrientationHintTests: XCTestCase {
+    func testFastScanReadsOnlyTheHintedOrientation() throws {
+        let row = try ZintRow.make(.eanx, "590123412345")
+        var upright = TestPicture(width: 300, height: 120)
+        upright.draw(row, .init(cx: 150, cy: 60, module: 2, barHeight: 40))
+        var upsideDown = TestPicture(width: 300, height: 120)
+        upsideDown.draw(row, .init(cx: 150, cy: 60, module: 2, barHeight: 40, angle: 180))
+        let up = ScanOptions(orientation: .up, effort: .fast)
+        let down = ScanOptions(orientation: .down, effort: .fast)
+        XCTAssertEqual(upright.scan(up).map(\.text), ["5901234123457"])
+        XCTAssertEqual(upsideDown.scan(down).map(\.text), ["5901234123457"])
+        XCTAssertEqual(upsideDown.scan(down).first?.orientation, 180)
+        XCTAssertTrue(upright.scan(down).isEmpty, "fast + hint reads the hinted orientation only")
+        // Other efforts only order the work: every orientation is still read.
+        XCTAssertEqual(upright.scan(ScanOptions(orientation: .down)).map(\.text), ["5901234123457"])
+    }
+}

@@ -43,6 +43,9 @@ struct RegionDetector {
     var candidates = ScratchBuffer<LinearCandidate>(capacity: 64)
     var candidateCount = 0
 
+    /// Forgets the last frame's cells and candidates.
+    mutating func reset() { cols = 0; rows = 0; candidateCount = 0 }
+
     func free() { angle.free(); sxx.free(); syy.free(); sxy.free(); label.free(); stack.free(); candidates.free() }
 
     /// Measures the gradient structure of every cell inside the pixel
