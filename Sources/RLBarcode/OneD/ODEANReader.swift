@@ -142,12 +142,7 @@ final class EANReader: LinearReader {
 
     /// The GS1 modulo-10 check over `count` digits (the last is the check digit).
     static func checkDigitOK(_ d: UnsafePointer<UInt8>, count: Int) -> Bool {
-        var sum = 0
-        for i in 0..<(count - 1) {
-            let weight = (count - 1 - i) % 2 == 1 ? 3 : 1
-            sum += Int(d[i]) * weight
-        }
-        return (10 - sum % 10) % 10 == Int(d[count - 1])
+        GS1.checkDigitOK(d, count: count)
     }
 
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
