@@ -17,6 +17,8 @@ struct Vote {
     var count: Int
     var inverted: Int
     var errorSum: Float
+    /// The AIM identifier's modifier character of the first reading.
+    var aimModifier: UInt8
     /// Sum over readings of how well each matched (see ``VoteTable/weight(ofError:)``).
     var weight: Float
     /// The scan line that read the code last, and the weight it gave, so
@@ -97,7 +99,7 @@ struct VoteTable {
             let e = store(sink.extra(of: hit))
             votes[count] = Vote(symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
                                 extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
-                                addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, weight: 0, lastLine: -1, lastLineWeight: 0,
+                                addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, aimModifier: hit.aimModifier, weight: 0, lastLine: -1, lastLineWeight: 0,
                                 length: length, axisX: dx / length, axisY: dy / length,
                                 shortest: length)
             index = count
@@ -151,6 +153,23 @@ struct VoteTable {
     /// The summed weight a code needs to be reported.
     static let minWeight: Float = 1.4
 
+    /// The letter of a symbology's AIM identifier (ISO/IEC 15424).
+    static func aimLetter(_ s: Symbology) -> String {
+        switch s {
+        case .code128: "C"
+        case .code39: "A"
+        case .code93: "G"
+        case .itf: "I"
+        case .codabar: "F"
+        case .dataBar, .dataBarExpanded: "e"
+        case .qrCode: "Q"
+        case .dataMatrix: "d"
+        case .pdf417: "L"
+        case .aztec: "z"
+        default: "E"
+        }
+    }
+
     /// The codes read by at least `minVotes` lines with enough summed weight.
     func results(minVotes: Int) -> [BarcodeResult] {
         var out: [BarcodeResult] = []
@@ -185,7 +204,8 @@ struct VoteTable {
             let aim: String
             switch v.symbology {
             case .ean8: aim = addOn.isEmpty ? "]E4" : "]E3"
-            default: aim = addOn.isEmpty ? "]E0" : "]E3"
+            case .ean13, .upcA, .upcE: aim = addOn.isEmpty ? "]E0" : "]E3"
+            default: aim = "]" + VoteTable.aimLetter(v.symbology) + String(UnicodeScalar(v.aimModifier))
             }
             out.append(BarcodeResult(
                 symbology: v.symbology, text: string(v.textOffset, v.textCount), bytes: bytes,

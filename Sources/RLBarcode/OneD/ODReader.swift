@@ -18,6 +18,10 @@ struct LinearHit {
     var end: Float
     /// How well the widths matched, 0 (perfect) upwards.
     var error: Float
+    /// The modifier character (ASCII) of the AIM symbology identifier
+    /// `]` + symbology letter + modifier, for symbologies other than EAN/UPC
+    /// (whose modifier depends on the add-on, decided across lines).
+    var aimModifier: UInt8 = 48
 }
 
 /// Where readers put what they read on a line: hits and their text bytes,
