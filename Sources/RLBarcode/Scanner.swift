@@ -42,6 +42,9 @@ public final class Scanner {
     private var votes = VoteTable()
     /// Numbers the scan lines of a frame, so that votes count lines, not readings.
     private var lineSerial = 0
+    /// How far the bars of the candidate being read reach on either side of
+    /// its middle line (0 outside candidates).
+    private var barReach = 0.0
     private let linearReaders: [any LinearReader]
     /// What the readers can read.
     private let readable: Symbology
@@ -174,13 +177,17 @@ public final class Scanner {
                 // Long enough for quiet zones and an add-on on either side.
                 let half = c.lengthU * 1.1 + Double(detector.cellSize) + 12
                 let vx = -c.uy, vy = c.ux
+                barReach = 0
+                let spread = max(c.lengthV - Double(detector.cellSize), 0)
                 // From the middle outwards; a candidate whose code several lines
                 // have read needs no more.
                 var reading = 0
                 for j in 0..<lines {
                     let k = lines / 2 + (j % 2 == 0 ? j / 2 : -(j + 1) / 2)
                     let f = (Double(k) + 0.5) / Double(lines) - 0.5
-                    let t = f * max(c.lengthV - Double(detector.cellSize), 0)
+                    let t = f * spread
+                    // The bars around this line: to the candidate's ends.
+                    barReach = max(0, spread / 2 - abs(t))
                     let center = Point(x: c.cx + t * vx, y: c.cy + t * vy)
                     guard let line = ScanLine.clipped(center: center, dx: c.ux, dy: c.uy, halfLength: half,
                                                       bounds: bounds) else { continue }
@@ -194,6 +201,8 @@ public final class Scanner {
                 }
             }
         }
+
+        barReach = 0
 
         // Frames too thin for cells (a single row, say): read every row or column.
         if image.height < 8 || image.width < 8 {
@@ -322,7 +331,8 @@ public final class Scanner {
                     let maxAngle = hit.symbology == .upcE ? 0.2 : 0.45
                     guard detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
                                                dx: line.dx, dy: line.dy, maxAngle: maxAngle) else { continue }
-                    votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted, line: lineSerial)
+                    votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted, line: lineSerial,
+                              barReach: barReach)
                     total += 1
                 }
             }

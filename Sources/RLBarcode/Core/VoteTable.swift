@@ -38,6 +38,9 @@ struct VoteEnds {
     var vote: Int
     var p0: Point
     var p1: Point
+    /// How far the bars reach on either side of the reading line, in pixels
+    /// (from the candidate region the line crossed; 0 when unknown).
+    var reach: Double
 }
 
 /// Merges the readings of all scan lines of a frame into codes.
@@ -70,7 +73,8 @@ struct VoteTable {
         return true
     }
 
-    mutating func add(_ hit: LinearHit, from sink: LinearHitSink, p0: Point, p1: Point, inverted: Bool, line: Int) {
+    mutating func add(_ hit: LinearHit, from sink: LinearHitSink, p0: Point, p1: Point, inverted: Bool, line: Int,
+                      barReach: Double = 0) {
         let text = sink.text(of: hit)
         let mx = (p0.x + p1.x) / 2, my = (p0.y + p1.y) / 2
         let dx = p1.x - p0.x, dy = p1.y - p0.y
@@ -122,7 +126,8 @@ struct VoteTable {
         v.length = max(v.length, length)
         if length < v.shortest { v.shortest = length; v.axisX = dx / length; v.axisY = dy / length }
         ends.reserveKeeping(endsCount + 1)
-        ends[endsCount] = VoteEnds(vote: index, p0: p0, p1: p1)
+        // The bars reach no further than about half the symbol's length.
+        ends[endsCount] = VoteEnds(vote: index, p0: p0, p1: p1, reach: min(barReach, 0.35 * length))
         endsCount += 1
         if hit.addOnCount > 0 {
             let addOn = sink.addOn(of: hit)
@@ -187,7 +192,8 @@ struct VoteTable {
                 for j in 0..<2 {
                     let p = j == 0 ? e.p0 : e.p1
                     let pu = p.x * ux + p.y * uy, pv = p.x * downX + p.y * downY
-                    minU = min(minU, pu); maxU = max(maxU, pu); minV = min(minV, pv); maxV = max(maxV, pv)
+                    minU = min(minU, pu); maxU = max(maxU, pu)
+                    minV = min(minV, pv - e.reach); maxV = max(maxV, pv + e.reach)
                 }
             }
             // Readings close together give a thin box: give it a tenth of its length.
