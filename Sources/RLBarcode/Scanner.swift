@@ -325,10 +325,12 @@ public final class Scanner {
                     let a = reverse ? Double(run.lineLength - hit.start) : Double(hit.start)
                     let b = reverse ? Double(run.lineLength - hit.end) : Double(hit.end)
                     let p0 = line.point(at: a), p1 = line.point(at: b)
-                    // UPC-E is short: an oblique line through a longer code can
-                    // leave it through the bars' ends right after a guard-like
-                    // run, so it must cross its bars nearly square.
-                    let maxAngle = hit.symbology == .upcE ? 0.2 : 0.45
+                    // An oblique line can leave a code through its bars' ends
+                    // where what it read so far looks like a complete shorter
+                    // symbol: UPC-E inside EAN-13, ITF inside a longer ITF
+                    // (whose stop pattern also occurs as data). Those must
+                    // be crossed nearly square.
+                    let maxAngle = hit.symbology == .upcE || hit.symbology == .itf ? 0.2 : 0.45
                     guard detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
                                                dx: line.dx, dy: line.dy, maxAngle: maxAngle) else { continue }
                     votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted, line: lineSerial,

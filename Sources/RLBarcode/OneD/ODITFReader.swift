@@ -1,0 +1,372 @@
+/// Interleaved 2 of 5 (ITF), including ITF-14.
+///
+/// Implements ISO/IEC 16390:2007 (Interleaved 2 of 5 bar code symbology
+/// specification), clause "Requirements":
+///
+/// - "Symbol structure": leading quiet zone, start pattern, one or more
+///   symbol character pairs, stop pattern, trailing quiet zone. Only an
+///   even number of digits can be encoded.
+/// - "Character encodation": each digit is five elements, two of them
+///   wide (ISO/IEC 16390, Table 1: `NNWWN` = 0, `WNNNW` = 1, ... the
+///   weights 1-2-4-7-0 of the wide elements summing to the digit, 11 being
+///   0). Characters are interleaved in pairs: the five bars carry the first
+///   digit of the pair, the five spaces the second.
+/// - "Start pattern": four narrow elements, bar space bar space.
+/// - "Stop pattern": wide bar, narrow space, narrow bar.
+/// - "Dimensions": wide:narrow ratio N from 2.0 to 3.0 (2.2 or more for a
+///   narrow element under 0.50 mm); measured ratios a little outside that
+///   range (ink spread, blur) are accepted with a growing error.
+/// - "Quiet zones": ten times the narrow element width on each side.
+/// - "Symbology identifier" (Annex "Symbology identifier"): `]I0` when no
+///   check character is verified, `]I1` when the modulo 10 symbol check
+///   character is validated and transmitted.
+///
+/// ITF has no structural check: every choice of two wide elements out of
+/// five is a digit, so stray bars (text, grids, other symbologies) can form
+/// "digits". To keep misreads out this reader requires, beyond the standard:
+/// at least ``minDigits`` digits; quiet zones of nearly ten narrow widths on
+/// both sides whose grey levels stay near the symbol's space level (a
+/// faint speck may cut the space short, a bar may not); the outer edges of
+/// the first and last bar as steep as their inner edges (a line leaving
+/// through the bars' ends smears them); exact start and stop patterns;
+/// wide and narrow elements of every pair cleanly apart, pair widths and
+/// narrow widths changing slowly along the symbol and a wide:narrow ratio
+/// consistent along it; and, when the code has 14 digits (ITF-14, GS1
+/// General Specifications), a valid GS1 modulo 10 check digit: a 14-digit
+/// reading whose check fails is rejected. Other lengths are reported as
+/// read, with `]I0`.
+///
+/// Wide and narrow are decided per character pair from its own widths: the
+/// two widest of its five bars and the two widest of its five spaces are
+/// wide. How far the widths are from two clean classes (narrow spread, wide
+/// spread, ratio outside 2.0-3.0) is the reading's error.
+final class ITFReader: LinearReader {
+    var symbologies: Symbology { .itf }
+
+    /// The fewest digits accepted (the standard allows two; short ITF reads
+    /// are the classic source of misreads).
+    var minDigits = 6
+    /// The most digits read in one symbol.
+    let maxDigits = 80
+    /// Quiet zone required on each side, in narrow widths (the standard asks
+    /// for 10; measurement of the narrow width is not exact).
+    var minQuietZone: Float = 9
+    /// Quiet zone required where the scan line ends (the frame's edge cuts
+    /// the quiet zone): wider than any element inside a symbol.
+    var minQuietZoneAtLineEnd: Float = 6
+    /// How far (a fraction of the symbol's contrast) the grey levels of a
+    /// quiet zone may stray from the symbol's space level.
+    var quietTolerance: Float = 0.3
+    /// How much the wide:narrow ratio may vary among the symbol's bar
+    /// groups (and among its space groups): blur brings narrow elements
+    /// nearer to wide ones, unevenly.
+    var maxRatioSpread: Float = 1.75
+    /// Largest error of one five-element group.
+    var maxGroupError: Float = 1.3
+
+    /// Digits by their pattern of wide elements (bit 4 - k set = element k
+    /// wide), ISO/IEC 16390 Table 1; 255 where the pattern is not a digit.
+    static let digitByPattern: [UInt8] = {
+        var t = [UInt8](repeating: 255, count: 32)
+        let patterns: [UInt8] = [0b00110, 0b10001, 0b01001, 0b11000, 0b00101,
+                                 0b10100, 0b01100, 0b00011, 0b10010, 0b01010]
+        for (d, p) in patterns.enumerated() { t[Int(p)] = UInt8(d) }
+        return t
+    }()
+
+    /// The AIM symbology identifier of a reading with `digitCount` digits:
+    /// `]I1` for ITF-14, whose check digit this reader verifies, `]I0`
+    /// otherwise (the hit's `aimModifier` carries the `1` or `0`).
+    static func symbologyIdentifier(digitCount: Int) -> String {
+        digitCount == 14 ? "]I1" : "]I0"
+    }
+
+    /// The GS1 modulo-10 check over `count` digit values (the last is the check digit).
+    static func checkDigitOK(_ d: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard count >= 2 else { return false }
+        var sum = 0
+        for i in 0..<(count - 1) {
+            let weight = (count - 1 - i) % 2 == 1 ? 3 : 1
+            sum += Int(d[i]) * weight
+        }
+        return (10 - sum % 10) % 10 == Int(d[count - 1])
+    }
+
+    /// Digit values of the symbol being read.
+    private let digits: UnsafeMutablePointer<UInt8>
+    /// The same as ASCII, for the sink.
+    private let text: UnsafeMutablePointer<UInt8>
+    /// ``digitByPattern`` without array access in the loop.
+    private let table: UnsafeMutablePointer<UInt8>
+
+    init() {
+        digits = .allocate(capacity: maxDigits + 2)
+        digits.initialize(repeating: 0, count: maxDigits + 2)
+        text = .allocate(capacity: maxDigits + 2)
+        text.initialize(repeating: 0, count: maxDigits + 2)
+        table = .allocate(capacity: 32)
+        for i in 0..<32 { table[i] = ITFReader.digitByPattern[i] }
+    }
+
+    deinit {
+        digits.deallocate()
+        text.deallocate()
+        table.deallocate()
+    }
+
+    /// One group of five elements (the bars or the spaces of a pair).
+    struct Group {
+        /// Bit 4 - k set: element k is wide.
+        var pattern: Int
+        /// Mean narrow and mean wide width.
+        var narrow: Float
+        var wide: Float
+        /// 0 (two clean classes, ratio 2-3) upwards.
+        var error: Float
+    }
+
+    /// Classifies five widths `w[0], w[2], ... w[8]` (every other element):
+    /// the two widest are wide.
+    ///
+    /// Rejects groups whose classes are not cleanly apart: the narrower
+    /// wide element must be at least 1.3 times the wider narrow one and the
+    /// ratio of the means within 1.5 ... 4.5.
+    @inline(__always)
+    func group(_ w: UnsafePointer<Float>) -> Group? {
+        let a0 = w[0], a1 = w[2], a2 = w[4], a3 = w[6], a4 = w[8]
+        // The two widest: i1 (widest) and i2.
+        var i1 = 0, v1 = a0
+        if a1 > v1 { i1 = 1; v1 = a1 }
+        if a2 > v1 { i1 = 2; v1 = a2 }
+        if a3 > v1 { i1 = 3; v1 = a3 }
+        if a4 > v1 { i1 = 4; v1 = a4 }
+        var i2 = -1, v2: Float = -.infinity
+        var nMax: Float = -.infinity, nMin: Float = .infinity, nSum: Float = 0
+        for k in 0..<5 where k != i1 {
+            let v = w[2 * k]
+            if v > v2 { i2 = k; v2 = v }
+        }
+        for k in 0..<5 where k != i1 && k != i2 {
+            let v = w[2 * k]
+            nMax = max(nMax, v); nMin = min(nMin, v); nSum += v
+        }
+        guard nMin > 0 else { return nil }
+        let narrow = nSum / 3, wide = (v1 + v2) / 2
+        let ratio = wide / narrow
+        guard ratio >= 1.5, ratio <= 4.5, v2 >= 1.3 * nMax else { return nil }
+        let diff = wide - narrow
+        var error = ((nMax - nMin) + (v1 - v2)) / diff
+        if ratio < 2 { error += 2 - ratio } else if ratio > 3 { error += 0.5 * (ratio - 3) }
+        guard error <= maxGroupError else { return nil }
+        return Group(pattern: (1 << (4 - i1)) | (1 << (4 - i2)), narrow: narrow, wide: wide, error: error)
+    }
+
+    /// Whether `r`, a width in units of its reference, lies in `lo ... hi`.
+    @inline(__always)
+    private func within(_ r: Float, _ lo: Float, _ hi: Float) -> Bool { r >= lo && r <= hi }
+
+    /// Whether space `i` is a quiet zone for the symbol whose narrow width
+    /// is `x` (ISO/IEC 16390, "Quiet zones": 10X).
+    ///
+    /// The space must measure ``minQuietZone`` narrow widths
+    /// (``minQuietZoneAtLineEnd`` where the scan line ends), or, cut short
+    /// by a faint speck or noise, 1.5. With a profile, the grey levels over
+    /// the quiet zone (from one narrow width off the symbol to
+    /// ``minQuietZone``) must
+    /// moreover stay within ``quietTolerance`` of the symbol's contrast
+    /// from its space level, measured on the neighbouring start or stop
+    /// pattern (`patternFrom ... patternTo`): a margin is plain. Faint bars
+    /// there are what a thick scan line shows when it leaves an oblique
+    /// symbol through the ends of its bars.
+    private func quiet(_ run: borrowing ElementRun, _ i: Int, x: Float, leading: Bool,
+                       patternFrom: Float, patternTo: Float) -> Bool {
+        let w = run.widths[i]
+        let last = run.count - 1
+        let atLineEnd = i == 0 || i == last
+        if atLineEnd {
+            if w < minQuietZoneAtLineEnd * x { return false }
+        } else if w < 1.5 * x {
+            return false
+        }
+        if !atLineEnd && w < minQuietZone * x {
+            // Broken by a speck: the whole quiet zone must lie on the line.
+            let far = leading ? run.starts[i + 1] - minQuietZone * x : run.starts[i] + minQuietZone * x
+            guard far >= 0, far <= run.lineLength else { return false }
+        }
+        guard run.profile != nil else { return atLineEnd || w >= minQuietZone * x }
+        guard let levels = run.levels(from: patternFrom, to: patternTo),
+              abs(levels.space - levels.bar) > 8 else { return false }
+        let level = levels.space + (levels.bar - levels.space) * quietTolerance
+        let edge = leading ? run.starts[i + 1] : run.starts[i]
+        // A wide space is looked at up to its end (less the next edge's blur).
+        let need = minQuietZone * x
+        let reach = min(need, w >= need && !atLineEnd ? w - x : need)
+        let from = max(0, leading ? edge - reach : edge + x)
+        let to = min(run.lineLength - 1, leading ? edge - x : edge + reach)
+        if to <= from { return false }
+        return run.isClear(from: from, to: to, level: level)
+    }
+
+    func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
+        guard enabled.contains(.itf) else { return }
+        let n = run.count
+        // Start (4) + minDigits / 2 pairs (10 each) + stop (3) + trailing space.
+        let shortest = 4 + 5 * minDigits + 3
+        var b = 1
+        while b + shortest < n {
+            let end = decode(run, at: b, into: &sink)
+            b = end > 0 ? end + 2 : b + 2
+        }
+    }
+
+    /// Reads a symbol whose start pattern begins at bar `b`.
+    /// - Returns: the element index of its stop pattern's last bar, 0 when none.
+    private func decode(_ run: borrowing ElementRun, at b: Int, into sink: inout LinearHitSink) -> Int {
+        let n = run.count
+        let w = UnsafePointer(run.widths.pointer)
+        // Start pattern: four narrow elements of one width, and a space before
+        // it wider than them (noise can cut a quiet zone short; the profile
+        // will decide).
+        let x0 = (w[b] + w[b + 1] + w[b + 2] + w[b + 3]) / 4
+        guard x0 > 0, w[b - 1] >= 1.5 * x0 else { return 0 }
+        for k in 0..<4 where !within(w[b + k] / x0, 0.5, 1.6) { return 0 }
+
+        var count = 0
+        var errorSum: Float = 0, errorMax: Float = 0
+        var i = b + 4
+        // Narrow and wide bar widths and narrow space width of the previous pair.
+        var barNarrow: Float = 0, barWide: Float = 0, spaceNarrow: Float = 0
+        var pairWidth: Float = 0
+        var narrowSum: Float = 0
+        var barRatioMin: Float = .infinity, barRatioMax: Float = 0
+        var spaceRatioMin: Float = .infinity, spaceRatioMax: Float = 0
+        var stopAt = -1
+        while true {
+            // Stop pattern: wide bar, narrow space, narrow bar, then the quiet zone.
+            var stopShape = false
+            if count > 0, i + 3 < n {
+                stopShape = within(w[i] / barWide, 0.7, 1.45) && within(w[i + 1] / spaceNarrow, 0.5, 1.6)
+                    && within(w[i + 2] / barNarrow, 0.5, 1.6)
+                if stopShape {
+                    let x = (barNarrow + spaceNarrow) / 2
+                    if w[i + 3] >= minQuietZone * x || (i + 3 == n - 1 && w[i + 3] >= minQuietZoneAtLineEnd * x) {
+                        stopAt = i; break
+                    }
+                }
+            }
+            // One more pair needs its 10 elements, a stop pattern and a space.
+            var pair: (Group, Group)? = nil
+            if count + 2 <= maxDigits, i + 13 < n, let bars = group(w + i), let spaces = group(w + i + 1) {
+                pair = (bars, spaces)
+            }
+            guard let (bars, spaces) = pair else {
+                // A quiet zone broken by a speck: the profile decides.
+                if stopShape { stopAt = i; break }
+                return 0
+            }
+            let width = span(w, i, 10)
+            if count == 0 {
+                // Start pattern against the first pair's narrow bars and spaces.
+                if !within(w[b] / bars.narrow, 0.55, 1.5) || !within(w[b + 2] / bars.narrow, 0.55, 1.5)
+                    || !within(w[b + 1] / spaces.narrow, 0.55, 1.5) || !within(w[b + 3] / spaces.narrow, 0.55, 1.5)
+                { return 0 }
+                if !within(bars.narrow / spaces.narrow, 0.45, 2.2) { return 0 }
+            } else {
+                // Slow change along the symbol (perspective), no jumps.
+                if !within(width / pairWidth, 0.8, 1.25) { return 0 }
+                if !within(bars.narrow / barNarrow, 0.7, 1.43) || !within(spaces.narrow / spaceNarrow, 0.7, 1.43) {
+                    return 0
+                }
+            }
+            let bd = table[bars.pattern], sd = table[spaces.pattern]
+            guard bd < 10, sd < 10 else { return 0 }
+            digits[count] = bd
+            digits[count + 1] = sd
+            count += 2
+            let e = (bars.error + spaces.error) / 2
+            errorSum += e
+            errorMax = max(errorMax, e)
+            barNarrow = bars.narrow; barWide = bars.wide; spaceNarrow = spaces.narrow
+            pairWidth = width
+            narrowSum += bars.narrow + spaces.narrow
+            let br = bars.wide / bars.narrow, sr = spaces.wide / spaces.narrow
+            barRatioMin = min(barRatioMin, br); barRatioMax = max(barRatioMax, br)
+            spaceRatioMin = min(spaceRatioMin, sr); spaceRatioMax = max(spaceRatioMax, sr)
+            i += 10
+        }
+        guard count >= minDigits, stopAt > 0 else { return 0 }
+        // One printing: the wide:narrow ratio stays about the same along the symbol.
+        guard barRatioMax <= maxRatioSpread * barRatioMin, spaceRatioMax <= maxRatioSpread * spaceRatioMin else { return 0 }
+        let pairs = Float(count / 2)
+        // The narrow width: blur widens narrow elements at the expense of
+        // wide ones, so the mean narrow width is capped by the pairs' mean
+        // width at a ratio of 2.5 (16 narrow widths a pair).
+        let x = min(narrowSum / (2 * pairs), span(w, b + 4, count * 5) / (16 * pairs))
+        let s = run.starts.pointer
+        let last = stopAt + 2
+        guard quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]),
+              quiet(run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10], patternTo: s[stopAt + 3])
+        else { return 0 }
+        // The line must leave through the quiet zones, not through the bars' ends.
+        guard squareEnd(run, bar: b, outerEdge: s[b]), squareEnd(run, bar: last, outerEdge: s[last] + w[last])
+        else { return 0 }
+        // ITF-14: the GS1 check digit must hold.
+        if count == 14 && !ITFReader.checkDigitOK(digits, count: 14) { return 0 }
+
+        // Start and stop deviation from their ideal widths.
+        var edgeError: Float = 0
+        edgeError += abs(w[b] / barNarrow - 1) + abs(w[b + 2] / barNarrow - 1)
+        edgeError += abs(w[b + 1] / spaceNarrow - 1) + abs(w[b + 3] / spaceNarrow - 1)
+        edgeError += abs(w[stopAt] / barWide - 1) + abs(w[stopAt + 1] / spaceNarrow - 1) + abs(w[stopAt + 2] / barNarrow - 1)
+        let mean = errorSum / pairs
+        let error = mean + 0.5 * (errorMax - mean) + 0.3 * edgeError / 7
+
+        for k in 0..<count { text[k] = digits[k] &+ 48 }
+        let textOffset = sink.store(UnsafeBufferPointer(start: text, count: count))
+        sink.append(LinearHit(symbology: .itf, textOffset: textOffset, textCount: count,
+                              addOnOffset: textOffset, addOnCount: 0,
+                              firstElement: b, lastElement: last,
+                              start: s[b], end: s[last] + w[last], error: error,
+                              aimModifier: count == 14 ? 49 : 48))
+        return last
+    }
+
+    /// The steepest grey-level step of the profile within one sample of
+    /// run position `t`.
+    @inline(__always)
+    private func steepness(_ run: borrowing ElementRun, _ p: UnsafePointer<Float>, at t: Float) -> Float {
+        let n = Int(run.lineLength)
+        let c = run.isReversed ? run.lineLength - t : t
+        let a = max(0, Int((c - 1).rounded(.down))), z = min(n - 2, Int(c.rounded(.down)))
+        guard a <= z else { return 0 }
+        var m: Float = 0
+        for i in a...z { m = max(m, abs(p[i + 1] - p[i])) }
+        return m
+    }
+
+    /// Whether the outer edge of the symbol's first or last bar is about as
+    /// steep as its inner edge.
+    ///
+    /// A scan line that crosses the bars obliquely can leave the symbol
+    /// through the ends of its bars into the light above or below it, which
+    /// looks like a stop pattern followed by a quiet zone (or, entering, a
+    /// quiet zone and a start pattern) inside a longer symbol. The bar's end
+    /// then runs nearly along the line, and the line's sampling thickness
+    /// and the pixels smear that edge over several samples: it is much less
+    /// steep than the bar's sides. Without a profile nothing is known: true.
+    private func squareEnd(_ run: borrowing ElementRun, bar: Int, outerEdge: Float) -> Bool {
+        guard let p = run.profile else { return true }
+        let s = run.starts[bar], w = run.widths[bar]
+        let innerEdge = outerEdge == s ? s + w : s
+        let outer = steepness(run, p, at: outerEdge), inner = steepness(run, p, at: innerEdge)
+        return outer >= 0.5 * inner
+    }
+
+    /// Sum of `count` widths from `i`.
+    @inline(__always)
+    private func span(_ w: UnsafePointer<Float>, _ i: Int, _ count: Int) -> Float {
+        var t: Float = 0
+        for k in i..<(i + count) { t += w[k] }
+        return t
+    }
+}
