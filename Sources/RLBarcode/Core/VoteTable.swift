@@ -158,6 +158,14 @@ struct VoteTable {
     /// The summed weight a code needs to be reported.
     static let minWeight: Float = 1.4
 
+    /// The text of a payload: Code 128's extended characters are ISO-8859-1
+    /// (ISO/IEC 15417, FNC4); other payloads are UTF-8 when valid, else
+    /// ISO-8859-1.
+    static func text(of bytes: [UInt8], _ symbology: Symbology) -> String {
+        if symbology != .code128, let s = String(validating: bytes, as: UTF8.self) { return s }
+        return Code128Reader.latin1String(bytes)
+    }
+
     /// The letter of a symbology's AIM identifier (ISO/IEC 15424).
     static func aimLetter(_ s: Symbology) -> String {
         switch s {
@@ -214,8 +222,11 @@ struct VoteTable {
             default: aim = "]" + VoteTable.aimLetter(v.symbology) + String(UnicodeScalar(v.aimModifier))
             }
             out.append(BarcodeResult(
-                symbology: v.symbology, text: string(v.textOffset, v.textCount), bytes: bytes,
-                symbologyIdentifier: aim, extendedText: string(v.extraOffset, v.extraCount), addOn: addOn,
+                symbology: v.symbology, text: VoteTable.text(of: bytes, v.symbology), bytes: bytes,
+                symbologyIdentifier: aim,
+                // GS1-128 (FNC1 first) carries element strings: their human-readable form.
+                extendedText: aim == "]C1" ? GS1.humanReadable(bytes) ?? "" : string(v.extraOffset, v.extraCount),
+                addOn: addOn,
                 corners: [corner(minU, minV), corner(maxU, minV), corner(maxU, maxV), corner(minU, maxV)],
                 orientation: deg, isInverted: v.inverted * 2 > v.count,
                 quality: min(100, Int(v.weight * 20))))

@@ -1,0 +1,413 @@
+/// Code 128 and GS1-128.
+///
+/// Implements ISO/IEC 15417:2007 (Code 128 bar code symbology
+/// specification):
+///
+/// - "Symbol structure": leading quiet zone, start character, data
+///   characters, symbol check character, stop character, trailing quiet zone.
+/// - "Symbol character structure" and the table of the 107 symbol
+///   characters ("Code 128 character set"): six elements (three bars, three
+///   spaces) over 11 modules, each element one to four modules, bars of an
+///   even module count; the stop character has seven elements over 13
+///   modules (its last bar is the termination bar).
+/// - "Code sets" A, B and C: set A holds ASCII 0-95, set B ASCII 32-127,
+///   set C the digit pairs 00-99; the start character (Start A, B or C)
+///   selects the first set, "Code A/B/C" change the set for the rest of the
+///   symbol, "Shift" changes it for the next character only.
+/// - "Special characters": FNC1 in the first data position marks GS1-128
+///   (the element string follows; FNC1 elsewhere separates variable-length
+///   fields and is sent as GS, 0x1D), FNC1 in the second position after a
+///   letter or a digit pair marks an application identifier (AIM `]C2`);
+///   FNC2 (message append) is dropped; FNC3 (reader initialisation) makes
+///   the symbol one for the reader, not data, so nothing is reported; FNC4
+///   adds 128 to the next data character (two FNC4 in a row latch that for
+///   the following characters, until two more; a single FNC4 meanwhile
+///   gives one character without it), which gives ISO/IEC 8859-1.
+/// - "Symbol check character": modulo 103 over the start character value
+///   and every following character value weighted by its position.
+/// - "Dimensions", quiet zones: at least 10 modules on either side. A
+///   shorter space still counts when the grey levels over the 10 modules
+///   stay lighter than halfway between the neighbouring character's bars
+///   and spaces (specks on a textured label).
+/// - "Reference decode algorithm": characters are classified by their
+///   edge-to-similar-edge distances normalised by the character's own
+///   width, which ink spread does not change (see ``EdgePatterns``).
+/// - "Transmitted data" and Annex "Symbology identifier": `]C0` plain,
+///   `]C1` GS1-128 (FNC1 first), `]C2` FNC1 in second position, as the
+///   hit's ``LinearHit/aimModifier``.
+///
+/// The text stored for a hit is the payload bytes: ASCII, GS for FNC1
+/// separators and bytes 128-255 from FNC4, which are ISO/IEC 8859-1
+/// characters (``latin1String(_:)`` decodes them).
+final class Code128Reader: LinearReader {
+    var symbologies: Symbology { .code128 }
+
+    /// The 106 characters 0-105 (values 103-105 are Start A, B and C) as
+    /// module widths bar-space-bar-space-bar-space, decimal digits.
+    static let table: [UInt32] = [
+        212222, 222122, 222221, 121223, 121322, 131222, 122213, 122312, 132212, 221213,
+        221312, 231212, 112232, 122132, 122231, 113222, 123122, 123221, 223211, 221132,
+        221231, 213212, 223112, 312131, 311222, 321122, 321221, 312212, 322112, 322211,
+        212123, 212321, 232121, 111323, 131123, 131321, 112313, 132113, 132311, 211313,
+        231113, 231311, 112133, 112331, 132131, 113123, 113321, 133121, 313121, 211331,
+        231131, 213113, 213311, 213131, 311123, 311321, 331121, 312113, 312311, 332111,
+        314111, 221411, 431111, 111224, 111422, 121124, 121421, 141122, 141221, 112214,
+        112412, 122114, 122411, 142112, 142211, 241211, 221114, 413111, 241112, 134111,
+        111242, 121142, 121241, 114212, 124112, 124211, 411212, 421112, 421211, 212141,
+        214121, 412121, 111143, 111341, 131141, 114113, 114311, 411113, 411311, 113141,
+        114131, 311141, 411131, 211412, 211214, 211232,
+    ]
+    /// The stop character with its termination bar: seven elements, 13 modules.
+    static let stop: UInt32 = 2_331_112
+
+    static let startA = 103, startB = 104, startC = 105
+    /// Function character values.
+    static let fnc1 = 102, fnc2 = 97, fnc3 = 96, shift = 98, codeC = 99
+
+    /// The largest mismatch accepted for one character (the closest two
+    /// characters are 3.0 apart; see ``EdgePatterns/mismatch(_:_:elements:modules:)``).
+    var maxCharError: Float = 2.0
+    /// How much better the best character must fit than the next best.
+    var minMargin: Float = 0.25
+    /// Quiet zone required on each side, in modules.
+    var minQuietZone: Float = 10
+    /// The most characters (start and stop included) a symbol may have.
+    static let maxCharacters = 160
+
+    private let patterns = EdgePatterns(Code128Reader.table, elements: 6, modules: 11)
+    /// Character values of the symbol being read.
+    private let values = UnsafeMutablePointer<Int>.allocate(capacity: Code128Reader.maxCharacters + 1)
+    /// Its payload bytes (a set C character gives two).
+    private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * Code128Reader.maxCharacters + 2)
+    private let stopPattern = UnsafeMutablePointer<Float>.allocate(capacity: 7)
+
+    init() {
+        values.initialize(repeating: 0, count: Code128Reader.maxCharacters + 1)
+        bytes.initialize(repeating: 0, count: 2 * Code128Reader.maxCharacters + 2)
+        var s = Code128Reader.stop
+        for k in (0..<7).reversed() { stopPattern[k] = Float(s % 10); s /= 10 }
+    }
+
+    deinit { values.deallocate(); bytes.deallocate(); stopPattern.deallocate() }
+
+    /// Decodes ISO/IEC 8859-1 bytes (payload bytes of Code 128 with FNC4).
+    static func latin1String(_ bytes: some Sequence<UInt8>) -> String {
+        var s = ""
+        for b in bytes { s.unicodeScalars.append(Unicode.Scalar(b)) }
+        return s
+    }
+
+    func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
+        guard enabled.contains(.code128) else { return }
+        let n = run.count
+        // Start (6) + one data character (6) + check (6) + stop (7) + trailing quiet zone.
+        var b = 1
+        while b + 25 < n {
+            let last = read(run, at: b, into: &sink)
+            b = last > 0 ? last + 2 : b + 2
+        }
+    }
+
+    /// Reads a symbol whose start character begins at bar `b`.
+    /// - Returns: the element index of its last bar, 0 when there is none.
+    private func read(_ run: borrowing ElementRun, at b: Int, into sink: inout LinearHitSink) -> Int {
+        let w = run.widths.pointer
+        let n = run.count
+        let startWidth = w[b] + w[b + 1] + w[b + 2] + w[b + 3] + w[b + 4] + w[b + 5]
+        let m = startWidth / 11
+        // The start character: bar 2, space 1, bar 1 modules (cheap tests first).
+        guard m > 0, w[b] > 1.2 * m, w[b] < 3 * m, w[b + 1] < 2 * m, w[b + 2] < 2 * m,
+              min(patterns.mismatch(w + b, value: Code128Reader.startA), patterns.mismatch(w + b, value: Code128Reader.startB),
+                  patterns.mismatch(w + b, value: Code128Reader.startC)) <= maxCharError,
+              Code128Reader.quiet(run, b - 1, module: m, zone: minQuietZone, leading: true),
+              let start = patterns.classify(w + b, maxError: maxCharError, margin: minMargin),
+              start.value >= Code128Reader.startA
+        else { return 0 }
+        values[0] = start.value
+        var errorSum = start.error
+        var count = 1
+        var previousWidth = startWidth
+        var j = b + 6
+        while true {
+            // The stop character, followed by the trailing quiet zone.
+            if j + 7 < n {
+                let stopWidth = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5] + w[j + 6]
+                let ratio = stopWidth * 11 / (13 * previousWidth)
+                if ratio > 0.75, ratio < 1.33 {
+                    let e = EdgePatterns.mismatch(w + j, stopPattern, elements: 7, modules: 13)
+                    if e <= maxCharError,
+                       Code128Reader.quiet(run, j + 7, module: stopWidth / 13, zone: minQuietZone, leading: false) {
+                        errorSum += e
+                        break
+                    }
+                }
+            }
+            guard j + 6 < n, count < Code128Reader.maxCharacters else { return 0 }
+            let width = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5]
+            // Neighbouring characters are the same width (perspective changes it slowly).
+            let ratio = width / previousWidth
+            guard ratio > 0.75, ratio < 1.33,
+                  let c = patterns.classify(w + j, maxError: maxCharError, margin: minMargin),
+                  c.value < Code128Reader.startA
+            else { return 0 }
+            values[count] = c.value
+            count += 1
+            errorSum += c.error
+            previousWidth = width
+            j += 6
+        }
+        // Start, at least one data character, check character.
+        guard count >= 3 else { return 0 }
+        var sum = values[0]
+        for i in 1..<(count - 1) { sum += i * values[i] }
+        guard sum % 103 == values[count - 1] else { return 0 }
+        guard let (length, modifier) = payload(count: count - 1), length > 0 else { return 0 }
+        let textOffset = sink.store(UnsafeBufferPointer(start: bytes, count: length))
+        let s = run.starts.pointer
+        let lastBar = j + 6
+        sink.append(LinearHit(symbology: .code128, textOffset: textOffset, textCount: length,
+                              addOnOffset: textOffset, addOnCount: 0,
+                              firstElement: b, lastElement: lastBar,
+                              start: s[b], end: s[lastBar] + w[lastBar],
+                              error: errorSum / Float(count + 1), aimModifier: modifier))
+        return lastBar
+    }
+
+    /// Turns `values[1 ..< count]` (the characters between the start and the
+    /// check character) into payload bytes, following the code sets.
+    /// - Returns: the byte count and the AIM modifier; `nil` for a symbol
+    ///   that is not data (FNC3) or breaks the rules.
+    private func payload(count: Int) -> (Int, UInt8)? {
+        // 0: set A, 1: set B, 2: set C.
+        var set = values[0] - Code128Reader.startA
+        var shifted = false
+        var fnc4Once = false, fnc4Latched = false
+        var previousWasFNC4 = false
+        var length = 0
+        var dataCharacters = 0
+        var firstIsLetterOrPair = false
+        var modifier = UInt8(ascii: "0")
+        for i in 1..<count {
+            let v = values[i]
+            let current = shifted ? 1 - set : set
+            shifted = false
+            var isFNC4 = false
+            if current == 2 {
+                switch v {
+                case 0..<100:
+                    bytes[length] = UInt8(48 + v / 10)
+                    bytes[length + 1] = UInt8(48 + v % 10)
+                    length += 2
+                    if dataCharacters == 0 { firstIsLetterOrPair = true }
+                    dataCharacters += 1
+                case 100: set = 1
+                case 101: set = 0
+                case Code128Reader.fnc1:
+                    if !fnc1(&modifier, dataCharacters: dataCharacters, firstIsLetterOrPair: firstIsLetterOrPair, length: &length) {
+                        return nil
+                    }
+                default: return nil
+                }
+            } else {
+                switch v {
+                case 0..<96:
+                    var c = current == 0 ? (v < 64 ? v + 32 : v - 64) : v + 32
+                    if dataCharacters == 0 {
+                        firstIsLetterOrPair = (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
+                    }
+                    if fnc4Once != fnc4Latched { c += 128 }
+                    fnc4Once = false
+                    bytes[length] = UInt8(c)
+                    length += 1
+                    dataCharacters += 1
+                case Code128Reader.fnc3: return nil
+                case Code128Reader.fnc2: break
+                case Code128Reader.shift:
+                    // A shift applies to the next character, which must be in the symbol.
+                    guard i + 1 < count else { return nil }
+                    shifted = true
+                case Code128Reader.codeC: set = 2
+                case 100, 101:
+                    if (v == 100) == (current == 0) {
+                        set = current == 0 ? 1 : 0  // Code B in set A, Code A in set B
+                    } else {
+                        isFNC4 = true
+                        if previousWasFNC4 {
+                            // Two in a row: latch (or unlatch) instead.
+                            fnc4Latched.toggle()
+                            fnc4Once = false
+                            isFNC4 = false  // a third one starts afresh
+                        } else {
+                            fnc4Once = true
+                        }
+                    }
+                case Code128Reader.fnc1:
+                    if !fnc1(&modifier, dataCharacters: dataCharacters, firstIsLetterOrPair: firstIsLetterOrPair, length: &length) {
+                        return nil
+                    }
+                default: return nil
+                }
+            }
+            previousWasFNC4 = isFNC4
+        }
+        return (length, modifier)
+    }
+
+    /// FNC1: first position (GS1-128), second position after a letter or a
+    /// digit pair (application indicator), or a field separator (GS).
+    @inline(__always)
+    private func fnc1(_ modifier: inout UInt8, dataCharacters: Int, firstIsLetterOrPair: Bool, length: inout Int) -> Bool {
+        if dataCharacters == 0 && modifier == UInt8(ascii: "0") {
+            modifier = UInt8(ascii: "1")
+        } else if dataCharacters == 1 && firstIsLetterOrPair && modifier == UInt8(ascii: "0") {
+            modifier = UInt8(ascii: "2")
+        } else {
+            guard length > 0 else { return false }
+            bytes[length] = 0x1D
+            length += 1
+        }
+        return true
+    }
+
+    /// Whether element `i` (a space) is a quiet zone of `zone` modules of
+    /// size `m` before (`leading`) or after a symbol.
+    ///
+    /// A shorter space still counts when the grey levels over the whole
+    /// zone stay lighter than halfway between the bars and spaces of the six
+    /// elements next to it. A space that runs to the end of the line (the
+    /// frame's edge) needs one module.
+    static func quiet(_ run: borrowing ElementRun, _ i: Int, module m: Float, zone: Float, leading: Bool) -> Bool {
+        let w = run.widths.pointer, s = run.starts.pointer
+        let need = zone * m
+        if w[i] >= need { return true }
+        let last = run.count - 1
+        if (i == 0 || i == last) && w[i] >= m { return true }
+        guard leading ? i + 6 <= last : i >= 6 else { return false }
+        // A space much narrower than a module is a gap between characters, not a margin.
+        guard w[i] >= 2 * m else { return false }
+        let from = leading ? s[i + 1] : s[i - 6]
+        let to = leading ? s[i + 6] + w[i + 6] : s[i]
+        guard let levels = run.levels(from: from, to: to) else { return false }
+        let level = (levels.bar + levels.space) / 2
+        let zoneFrom = leading ? s[i + 1] - need : s[i]
+        let zoneTo = leading ? s[i + 1] : s[i] + need
+        guard zoneFrom >= 0, zoneTo <= run.lineLength else { return false }
+        return run.isClear(from: zoneFrom, to: zoneTo, level: level)
+    }
+}
+
+/// The bar-space patterns of a modular symbology whose characters have a
+/// fixed number of elements and modules (Code 128: 6 and 11, Code 93: 6
+/// and 9), and their classification.
+///
+/// A character is compared with every pattern by its edge-to-similar-edge
+/// distances (bar start to next bar start, bar end to next bar end), the
+/// measure of the reference decode algorithms of ISO/IEC 15417 and AIM
+/// USS-93: ink spread and blur move both edges of a bar alike, so these
+/// distances keep their module counts while the bar and space widths do
+/// not. The element widths count half as much, to separate patterns whose
+/// edge distances are close, after the uniform spread that ink and
+/// blooming add to bars and take from spaces is taken out.
+final class EdgePatterns {
+    let count: Int
+    let elements: Int
+    let modules: Float
+    /// `count * elements` widths in modules.
+    private let widths: UnsafeMutablePointer<Float>
+
+    /// Patterns as decimal digits, one per element, first element first.
+    init(_ table: [UInt32], elements: Int, modules: Int) {
+        precondition(elements == 6, "classify(_:maxError:margin:) reads six elements")
+        count = table.count
+        self.elements = elements
+        self.modules = Float(modules)
+        widths = .allocate(capacity: table.count * elements)
+        for (v, pattern) in table.enumerated() {
+            var p = pattern
+            for k in (0..<elements).reversed() {
+                widths[v * elements + k] = Float(p % 10)
+                p /= 10
+            }
+        }
+    }
+
+    deinit { widths.deallocate() }
+
+    /// The mismatch between `elements` measured widths and a pattern of
+    /// `modules` modules, in modules of the measured character's own
+    /// width: the summed differences of the edge-to-similar-edge distances,
+    /// plus half the summed differences of the element widths once the
+    /// uniform spread (bars wider and spaces narrower by one amount, up to
+    /// 0.6 module, as ink spread and blooming make) is taken out, plus half
+    /// that spread.
+    @inline(__always)
+    static func mismatch(_ w: UnsafePointer<Float>, _ p: UnsafePointer<Float>, elements: Int, modules: Float) -> Float {
+        var total: Float = 0
+        for k in 0..<elements { total += w[k] }
+        guard total > 0 else { return .infinity }
+        let scale = modules / total
+        var edge: Float = 0
+        var barResidual: Float = 0, spaceResidual: Float = 0
+        var previous: Float = 0
+        for k in 0..<elements {
+            let r = w[k] * scale - p[k]
+            if k % 2 == 0 { barResidual += r } else { spaceResidual += r }
+            if k > 0 && k < elements - 1 { edge += abs(previous + r) }
+            previous = r
+        }
+        let bars = Float((elements + 1) / 2), spaces = Float(elements / 2)
+        let spread = min(max((barResidual / bars - spaceResidual / spaces) / 2, -0.6), 0.6)
+        var element: Float = 0
+        for k in 0..<elements {
+            let r = w[k] * scale - p[k]
+            element += abs(k % 2 == 0 ? r - spread : r + spread)
+        }
+        return edge + 0.5 * (element + abs(spread))
+    }
+
+    /// The mismatch of `elements` widths from `w` with pattern `value`.
+    @inline(__always)
+    func mismatch(_ w: UnsafePointer<Float>, value: Int) -> Float {
+        EdgePatterns.mismatch(w, widths + value * elements, elements: elements, modules: modules)
+    }
+
+    /// The pattern that six widths from `w` match best (both users have
+    /// six-element characters).
+    /// - Returns: its index and mismatch; `nil` when the best is worse than
+    ///   `maxError` or not better than the second best by `margin`.
+    @inline(__always)
+    func classify(_ w: UnsafePointer<Float>, maxError: Float, margin: Float) -> (value: Int, error: Float)? {
+        var total: Float = 0
+        for k in 0..<elements { total += w[k] }
+        guard total > 0 else { return nil }
+        let scale = modules / total
+        // Measured widths in modules (six at most here).
+        var n = (Float(0), Float(0), Float(0), Float(0), Float(0), Float(0))
+        n.0 = w[0] * scale; n.1 = w[1] * scale; n.2 = w[2] * scale
+        n.3 = w[3] * scale; n.4 = w[4] * scale; n.5 = w[5] * scale
+        // Measured edge distances.
+        let t0 = n.0 + n.1, t1 = n.1 + n.2, t2 = n.2 + n.3, t3 = n.3 + n.4
+        var best: Float = .infinity, second: Float = .infinity
+        var bestValue = -1
+        var p = UnsafePointer(widths)
+        for v in 0..<count {
+            let edge = abs(t0 - p[0] - p[1]) + abs(t1 - p[1] - p[2]) + abs(t2 - p[2] - p[3]) + abs(t3 - p[3] - p[4])
+            if edge < second {
+                let r0 = n.0 - p[0], r1 = n.1 - p[1], r2 = n.2 - p[2], r3 = n.3 - p[3], r4 = n.4 - p[4], r5 = n.5 - p[5]
+                // The residuals sum to zero: the spread is the bars' mean residual.
+                let spread = min(max((r0 + r2 + r4) / 3, -0.6), 0.6)
+                let element = abs(r0 - spread) + abs(r1 + spread) + abs(r2 - spread) + abs(r3 + spread)
+                    + abs(r4 - spread) + abs(r5 + spread)
+                let e = edge + 0.5 * (element + abs(spread))
+                if e < best {
+                    second = best; best = e; bestValue = v
+                } else if e < second {
+                    second = e
+                }
+            }
+            p += elements
+        }
+        guard best <= maxError, second - best >= margin else { return nil }
+        return (bestValue, best)
+    }
+}

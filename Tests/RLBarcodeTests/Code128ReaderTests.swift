@@ -1,0 +1,405 @@
+import Foundation
+import XCTest
+@testable import RLBarcode
+
+/// Zint symbols of any kind for the Code 128 and Code 93 tests, and a way to
+/// run a reader on a clean row of modules without a picture.
+enum LinearSymbolTestKit {
+    /// zint's symbology numbers.
+    static let code128 = 20, gs1128 = 16, code93 = 25
+
+    /// Runs `zint -b SYMBOLOGY -d DATA --dump` (plus `arguments`) and parses the row.
+    static func row(_ symbology: Int, _ data: String, arguments: [String] = [],
+                    file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow {
+        guard let zint = ZintRow.executable else {
+            throw XCTSkip("zint is not installed (apt-get install zint); symbol tests need it to make their pictures")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: zint)
+        p.arguments = ["-b", String(symbology)] + arguments + ["-d", data, "--dump"]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            XCTFail("zint failed for \(data): \(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))",
+                    file: file, line: line)
+            return ZintRow(modules: [])
+        }
+        var modules: [Bool] = []
+        for ch in text where ch.isHexDigit {
+            let v = Int(String(ch), radix: 16)!
+            for bit in (0..<4).reversed() { modules.append(v >> bit & 1 == 1) }
+        }
+        while modules.last == false { modules.removeLast() }
+        return ZintRow(modules: modules)
+    }
+
+    /// Module runs of a row, bars and spaces alternating, the first a bar.
+    static func runs(_ row: ZintRow) -> [Int] {
+        var runs: [Int] = []
+        var previous: Bool? = nil
+        for m in row.modules {
+            if m == previous { runs[runs.count - 1] += 1 } else { runs.append(1); previous = m }
+        }
+        return runs
+    }
+
+    /// Runs `reader` on `row` drawn with `module` pixels per module and the
+    /// given quiet zones, with `spread` added to every bar (and taken from
+    /// every space); `reversed` reads it backwards.
+    /// - Returns: the texts (payload bytes), errors and AIM modifiers of the hits.
+    static func decode(_ reader: any LinearReader, _ enabled: Symbology, _ row: ZintRow, module: Float = 3,
+                       quiet: Float = 12, trailingQuiet: Float? = nil, spread: Float = 0, reversed: Bool = false)
+        -> [(bytes: [UInt8], error: Float, modifier: Character)]
+    {
+        var bars = runs(row).map { Float($0) * module }
+        for k in bars.indices { bars[k] += k % 2 == 0 ? spread : -spread }
+        // Framed by a bar on either side, so that the quiet zones do not run to the line's ends.
+        var widths = [5 * module, 3 * module, quiet * module] + bars + [(trailingQuiet ?? quiet) * module, 3 * module, 5 * module]
+        if reversed { widths.reverse() }
+        var run = ElementRun()
+        run.reserve(widths.count)
+        var x: Float = 0
+        for (i, w) in widths.enumerated() { run.widths[i] = w; run.starts[i] = x; x += w }
+        run.count = widths.count
+        run.lineLength = x
+        var sink = LinearHitSink()
+        defer { run.free(); sink.free() }
+        reader.decode(run, enabled: enabled, into: &sink)
+        return (0..<sink.hitCount).map {
+            (Array(sink.text(of: sink.hits[$0])), sink.hits[$0].error, Character(Unicode.Scalar(sink.hits[$0].aimModifier)))
+        }
+    }
+
+    /// Scans a picture with the given readers only.
+    static func scan(_ pic: TestPicture, _ symbologies: Symbology, _ readers: [any LinearReader],
+                     effort: Effort = .balanced) -> [BarcodeResult] {
+        let scanner = Scanner(options: ScanOptions(symbologies: symbologies, effort: effort), linearReaders: readers)
+        return pic.pixels.withUnsafeBufferPointer {
+            scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
+        }
+    }
+
+    /// Frames that hold no code: blank, noise, stripes, random bars (text or
+    /// a grid seen edge-on), blocks of text-like glyphs.
+    static func falsePositiveFrames() -> [TestPicture] {
+        var frames: [TestPicture] = []
+        var blank = TestPicture(width: 320, height: 240, background: 128)
+        frames.append(blank)
+        blank.addNoise(amplitude: 60, seed: 7)
+        frames.append(blank)
+        for period in [2, 3, 5] {
+            var stripes = TestPicture(width: 320, height: 240)
+            for y in 0..<240 { for x in 0..<320 where (x / period) % 2 == 0 { stripes.pixels[y * 320 + x] = 0 } }
+            frames.append(stripes)
+        }
+        var state: UInt64 = 42
+        func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+        for seed in 0..<6 {
+            state = UInt64(seed) &* 7919 &+ 3
+            var random = TestPicture(width: 400, height: 240)
+            var x = 20
+            var dark = true
+            while x < 380 {
+                // One to four units of 2 pixels: the widths of Code 128 and Code 93 elements.
+                let w = 2 * (1 + Int(next() % 4))
+                if dark { for y in 40..<200 { for k in x..<min(x + w, 400) { random.pixels[y * 400 + k] = 10 } } }
+                x += w
+                dark.toggle()
+            }
+            frames.append(random)
+        }
+        // Text-like: rows of glyphs, vertical strokes of random widths with gaps between words.
+        for seed in 0..<3 {
+            state = UInt64(seed) &* 104729 &+ 11
+            var text = TestPicture(width: 480, height: 240)
+            for lineY in stride(from: 20, to: 220, by: 24) {
+                var x = 10
+                while x < 460 {
+                    let glyphs = 2 + Int(next() % 8)
+                    for _ in 0..<glyphs {
+                        let strokes = 1 + Int(next() % 3)
+                        for _ in 0..<strokes where x < 470 {
+                            let w = 1 + Int(next() % 3)
+                            let top = lineY + Int(next() % 6)
+                            for y in top..<(lineY + 16) { for k in x..<min(x + w, 480) { text.pixels[y * 480 + k] = 20 } }
+                            x += w + 1 + Int(next() % 3)
+                        }
+                        x += 2
+                    }
+                    x += 8 + Int(next() % 6)
+                }
+            }
+            frames.append(text)
+        }
+        return frames
+    }
+}
+
+/// Code 128 characters drawn from character values (for what zint does not
+/// make: FNC1 in second position, FNC2, FNC3, FNC4 by hand, bad checks).
+enum Code128Symbol {
+    /// The row of a symbol with the given start and characters; the check
+    /// character is computed unless `check` is given.
+    static func row(_ values: [Int], check: Int? = nil) -> ZintRow {
+        var sum = values[0]
+        for (i, v) in values.enumerated().dropFirst() { sum += i * v }
+        let all = values + [check ?? sum % 103]
+        var modules: [Bool] = []
+        func add(_ pattern: UInt32, _ elements: Int) {
+            var digits: [Int] = []
+            var p = pattern
+            for _ in 0..<elements { digits.insert(Int(p % 10), at: 0); p /= 10 }
+            for (k, d) in digits.enumerated() { modules += Array(repeating: k % 2 == 0, count: d) }
+        }
+        for v in all { add(Code128Reader.table[v], 6) }
+        add(Code128Reader.stop, 7)
+        return ZintRow(modules: modules)
+    }
+}
+
+/// Code 128 and GS1-128 (ISO/IEC 15417) on zint's symbols.
+final class Code128ReaderTests: XCTestCase {
+    typealias Kit = LinearSymbolTestKit
+
+    private func read(_ row: ZintRow, module: Double = 2, angle: Double = 0) -> [BarcodeResult] {
+        let w = Int(Double(row.modules.count + 30) * module) + 40
+        var pic = TestPicture(width: w, height: 140)
+        pic.draw(row, .init(cx: Double(w) / 2, cy: 70, module: module, barHeight: 40, angle: angle))
+        return Kit.scan(pic, .code128, [Code128Reader()])
+    }
+
+    func testPatternTableMatchesZint() throws {
+        // Every value 0-102 in set C (digit pairs 00-99) and the starts: zint's
+        // symbols decode, so the reader's table agrees with zint's.
+        // (zint makes at most 60 characters a symbol.)
+        for half in 0..<2 {
+            var digits = ""
+            for v in (50 * half)..<(50 * half + 50) { digits += String(format: "%02d", v) }
+            let row = try Kit.row(Kit.code128, digits)
+            let r = Kit.decode(Code128Reader(), .code128, row)
+            XCTAssertEqual(r.map { String(decoding: $0.bytes, as: UTF8.self) }, [digits])
+        }
+        // Every printable ASCII character (set B values 0-94).
+        for range in [32..<80, 80..<127] {
+            var printable = ""
+            for c in range { printable.unicodeScalars.append(Unicode.Scalar(UInt8(c))) }
+            let r = Kit.decode(Code128Reader(), .code128, try Kit.row(Kit.code128, printable))
+            XCTAssertEqual(r.map { String(decoding: $0.bytes, as: UTF8.self) }, [printable])
+        }
+        // Set A's control characters (values 64-95) and DEL.
+        var controls = ""
+        for c in 0..<32 { controls += String(format: "\\x%02X", c) }
+        let r = Kit.decode(Code128Reader(), .code128, try Kit.row(Kit.code128, controls + "\\x7F", arguments: ["--esc"]))
+        XCTAssertEqual(r.map(\.bytes), [Array(0..<32) + [127]])
+    }
+
+    func testCodeSetsAndShifts() throws {
+        let cases: [(String, [UInt8])] = [
+            ("Ab1234567890", Array("Ab1234567890".utf8)),  // B then C
+            ("123456789012345678", Array("123456789012345678".utf8)),  // C only
+            ("12345", Array("12345".utf8)),  // odd digit count: C then B (or A)
+            ("abcdefXYZ", Array("abcdefXYZ".utf8)),  // B
+            ("ABC\\tDEF\\n\\r", Array("ABC\tDEF\n\r".utf8)),  // A with control characters
+            ("ab\\x01cd", Array("ab\u{01}cd".utf8)),  // B with a shift to A
+            ("\\x01\\x02a\\x03\\x04", [1, 2, 97, 3, 4]),  // A with a shift to B
+            ("HELLO\\x00world 42", Array("HELLO\u{00}world 42".utf8)),
+            ("X", Array("X".utf8)),
+        ]
+        let reader = Code128Reader()
+        for (data, bytes) in cases {
+            let row = try Kit.row(Kit.code128, data, arguments: ["--esc"])
+            XCTAssertEqual(Kit.decode(reader, .code128, row).map(\.bytes), [bytes], data)
+            // And through the scanner, on a picture.
+            let r = read(row)
+            XCTAssertEqual(r.map(\.bytes), [bytes], data)
+            XCTAssertEqual(r.first?.symbology, .code128, data)
+            XCTAssertEqual(r.first?.symbologyIdentifier, "]C0", data)
+        }
+    }
+
+    func testShiftAndCodeChangesByValue() {
+        let reader = Code128Reader()
+        func text(_ values: [Int]) -> [[UInt8]] { Kit.decode(reader, .code128, Code128Symbol.row(values)).map(\.bytes) }
+        // Start B "a", Shift, (set A) SOH = 65, "b".
+        XCTAssertEqual(text([104, 65, 98, 65, 66]), [[97, 1, 98]])
+        // Start A "A", Shift, (set B) "a" = 65, then set A again: 65 is SOH.
+        XCTAssertEqual(text([103, 33, 98, 65, 65]), [[65, 97, 1]])
+        // Start C 12, Code B, "x", Code C 34, Code A, "Z".
+        XCTAssertEqual(text([105, 12, 100, 88, 99, 34, 101, 58]), [Array("12x34Z".utf8)])
+        // A shift as the last character before the check breaks the rules.
+        XCTAssertEqual(text([104, 65, 98]), [])
+        // Start characters inside the data are not data.
+        XCTAssertEqual(text([104, 65, 103, 65]), [])
+    }
+
+    func testGS1128() throws {
+        let reader = Code128Reader()
+        let cases: [(String, String, String)] = [
+            ("[01]12345678901231[10]ABC", "011234567890123110ABC", "(01)12345678901231(10)ABC"),
+            ("[10]ABC[21]XYZ", "10ABC\u{1D}21XYZ", "(10)ABC(21)XYZ"),
+            ("[21]12345[17]261231[10]L1", "2112345\u{1D}17261231" + "10L1", "(21)12345(17)261231(10)L1"),
+            ("[00]123456789012345675", "00123456789012345675", "(00)123456789012345675"),
+        ]
+        for (data, text, hri) in cases {
+            let row = try Kit.row(Kit.gs1128, data)
+            XCTAssertEqual(Kit.decode(reader, .code128, row).map(\.bytes), [Array(text.utf8)], data)
+            let r = read(row)
+            XCTAssertEqual(r.map(\.text), [text], data)
+            XCTAssertEqual(r.first?.symbologyIdentifier, "]C1", data)
+            XCTAssertEqual(r.first?.extendedText, hri, data)
+        }
+    }
+
+    func testFunctionCharactersByValue() {
+        let reader = Code128Reader()
+        func text(_ values: [Int]) -> [[UInt8]] { Kit.decode(reader, .code128, Code128Symbol.row(values)).map(\.bytes) }
+        func modifier(_ values: [Int]) -> [Character] { Kit.decode(reader, .code128, Code128Symbol.row(values)).map(\.modifier) }
+        // FNC1 in second position after a letter: AIM ]C2, the letter is data.
+        XCTAssertEqual(text([104, 33, 102, 16, 17]), [Array("A01".utf8)])
+        XCTAssertEqual(modifier([104, 33, 102, 16, 17]), ["2"])
+        XCTAssertEqual(read(Code128Symbol.row([104, 33, 102, 16, 17])).map(\.symbologyIdentifier), ["]C2"])
+        // ... and after a digit pair in set C.
+        XCTAssertEqual(text([105, 42, 102, 12, 34]), [Array("421234".utf8)])
+        XCTAssertEqual(modifier([105, 42, 102, 12, 34]), ["2"])
+        // After a digit (not a letter) in set B, FNC1 is a separator.
+        XCTAssertEqual(text([104, 17, 102, 18]), [[49, 0x1D, 50]])
+        XCTAssertEqual(modifier([104, 17, 102, 18]), ["0"])
+        // FNC1 first after Code C in a Start B symbol: GS1-128.
+        XCTAssertEqual(text([104, 99, 102, 1, 12]), [Array("0112".utf8)])
+        XCTAssertEqual(modifier([104, 99, 102, 1, 12]), ["1"])
+        // FNC2 (message append) is dropped.
+        XCTAssertEqual(text([104, 97, 33, 34]), [Array("AB".utf8)])
+        // FNC3 (reader initialisation): not data, nothing reported.
+        XCTAssertEqual(text([104, 96, 33, 34]), [])
+        // FNC4 in set B (100) and set A (101): one character + 128.
+        XCTAssertEqual(text([104, 67, 100, 73, 67]), [[99, 0xE9, 99]])
+        XCTAssertEqual(text([103, 101, 64, 33]), [[128, 65]])
+        // Two FNC4 latch, a single one meanwhile gives one plain character, two more unlatch.
+        XCTAssertEqual(text([104, 100, 100, 65, 66, 100, 67, 68, 100, 100, 69]), [[0xE1, 0xE2, 99, 0xE4, 101]])
+        // Nothing but a function character: no text, no reading.
+        XCTAssertEqual(text([105, 102]), [])
+    }
+
+    func testLatin1ThroughFNC4() throws {
+        let reader = Code128Reader()
+        let cases: [(String, [UInt8])] = [
+            ("café", [99, 97, 102, 0xE9]),
+            ("éèàü", [0xE9, 0xE8, 0xE0, 0xFC]),
+            ("Grüße 123456", [71, 114, 0xFC, 0xDF, 101, 32, 49, 50, 51, 52, 53, 54]),
+        ]
+        for (data, bytes) in cases {
+            let row = try Kit.row(Kit.code128, data)
+            XCTAssertEqual(Kit.decode(reader, .code128, row).map(\.bytes), [bytes], data)
+            let r = read(row)
+            XCTAssertEqual(r.map(\.bytes), [bytes], data)
+            XCTAssertEqual(r.first?.symbologyIdentifier, "]C0", data)
+            // The text is the payload read as ISO/IEC 8859-1.
+            XCTAssertEqual(r.first?.text, data)
+        }
+    }
+
+    func testDamagedCheckCharacterFails() {
+        let reader = Code128Reader()
+        let values = [104, 33, 34, 35, 17, 18]
+        XCTAssertEqual(Kit.decode(reader, .code128, Code128Symbol.row(values)).count, 1)
+        var sum = values[0]
+        for (i, v) in values.enumerated().dropFirst() { sum += i * v }
+        for bad in [(sum + 1) % 103, (sum + 50) % 103, (sum + 102) % 103] {
+            XCTAssertEqual(Kit.decode(reader, .code128, Code128Symbol.row(values, check: bad)).count, 0)
+            XCTAssertEqual(read(Code128Symbol.row(values, check: bad)).count, 0)
+        }
+    }
+
+    func testQuietZones() throws {
+        let reader = Code128Reader()
+        let row = try Kit.row(Kit.code128, "QUIET")
+        XCTAssertEqual(Kit.decode(reader, .code128, row, quiet: 10.5).count, 1)
+        XCTAssertEqual(Kit.decode(reader, .code128, row, quiet: 6).count, 0, "leading quiet zone too short")
+        XCTAssertEqual(Kit.decode(reader, .code128, row, quiet: 12, trailingQuiet: 6).count, 0, "trailing too short")
+    }
+
+    func testInkSpreadAndBackwards() throws {
+        let reader = Code128Reader()
+        let row = try Kit.row(Kit.code128, "Spread 0123456789")
+        for spread: Float in [-1.2, -0.6, 0.6, 1.2] {
+            let r = Kit.decode(reader, .code128, row, module: 3, spread: spread)
+            XCTAssertEqual(r.map(\.bytes), [Array("Spread 0123456789".utf8)], "spread \(spread)")
+        }
+        let clean = Kit.decode(reader, .code128, row)
+        XCTAssertLessThan(clean.first?.error ?? 9, 0.1)
+        // Backwards: not read by this direction (the scanner reads both).
+        XCTAssertEqual(Kit.decode(reader, .code128, row, reversed: true).count, 0)
+    }
+
+    func testEveryAngleInFifteenDegreeSteps() throws {
+        let data = "Angle-128 0042"
+        let row = try Kit.row(Kit.code128, data)
+        for step in 0..<24 {
+            let angle = Double(step * 15)
+            var pic = TestPicture(width: 440, height: 440)
+            pic.draw(row, .init(cx: 220, cy: 220, module: 2, barHeight: 40, angle: angle))
+            let r = Kit.scan(pic, .code128, [Code128Reader()])
+            XCTAssertEqual(r.map(\.text), [data], "angle \(angle)")
+        }
+    }
+
+    func testInvertedBlurNoise() throws {
+        let data = "INV12345678"
+        let row = try Kit.row(Kit.code128, data)
+        var pic = TestPicture(width: 360, height: 200)
+        pic.draw(row, .init(cx: 180, cy: 100, module: 2.5, barHeight: 40, angle: 30))
+        pic.invert()
+        let inv = Kit.scan(pic, .code128, [Code128Reader()])
+        XCTAssertEqual(inv.map(\.text), [data])
+        XCTAssertEqual(inv.first?.isInverted, true)
+
+        let size = Int(Double(row.modules.count + 40) * 3) + 20
+        var noisy = TestPicture(width: size, height: 220, background: 110)
+        noisy.draw(row, .init(cx: Double(size) / 2, cy: 110, module: 3, barHeight: 40, angle: 8, dark: 80, light: 160))
+        noisy.blur(radius: 1)
+        noisy.addNoise(amplitude: 8)
+        XCTAssertEqual(Kit.scan(noisy, .code128, [Code128Reader()]).map(\.text), [data])
+        XCTAssertEqual(Kit.scan(noisy, .code128, [Code128Reader()], effort: .thorough).map(\.text), [data])
+    }
+
+    func testSmallModulesAndPerspective() throws {
+        let data = "Small-128 0042"
+        let row = try Kit.row(Kit.code128, data)
+        let size = Int(Double(row.modules.count + 40) * 3) + 20
+        var small = TestPicture(width: size, height: 120, background: 120)
+        small.draw(row, .init(cx: Double(size) / 2, cy: 60, module: 1.5, barHeight: 30, angle: 7, dark: 60, light: 200))
+        XCTAssertEqual(Kit.scan(small, .code128, [Code128Reader()]).map(\.text), [data])
+        var tapered = TestPicture(width: size, height: 220, background: 120)
+        tapered.draw(row, .init(cx: Double(size) / 2, cy: 110, module: 3, barHeight: 40, angle: 7, taper: 0.3, dark: 60, light: 200))
+        XCTAssertEqual(Kit.scan(tapered, .code128, [Code128Reader()]).map(\.text), [data])
+    }
+
+    func testTwoCodesInOnePicture() throws {
+        var pic = TestPicture(width: 520, height: 320)
+        pic.draw(try Kit.row(Kit.code128, "FIRST-1"), .init(cx: 150, cy: 90, module: 2, barHeight: 30, angle: 15))
+        pic.draw(try Kit.row(Kit.gs1128, "[01]12345678901231"), .init(cx: 330, cy: 230, module: 2, barHeight: 30, angle: -40))
+        XCTAssertEqual(Set(Kit.scan(pic, .code128, [Code128Reader()]).map(\.text)), ["FIRST-1", "0112345678901231"])
+    }
+
+    func testSymbologyDisabledReadsNothing() throws {
+        let row = try Kit.row(Kit.code128, "OFF")
+        XCTAssertEqual(Kit.decode(Code128Reader(), .code93, row).count, 0)
+    }
+
+    func testNothingFromNoiseStripesOrText() throws {
+        for (i, frame) in Kit.falsePositiveFrames().enumerated() {
+            XCTAssertEqual(Kit.scan(frame, .code128, [Code128Reader()], effort: .thorough).map(\.text), [], "frame \(i)")
+        }
+        // Other symbologies are not Code 128.
+        var pic = TestPicture(width: 400, height: 140)
+        pic.draw(try Kit.row(Kit.code93, "CODE93"), .init(cx: 200, cy: 70, module: 2, barHeight: 40))
+        XCTAssertEqual(Kit.scan(pic, .code128, [Code128Reader()], effort: .thorough).count, 0)
+        var ean = TestPicture(width: 300, height: 140)
+        ean.draw(try ZintRow.make(.eanx, "590123412345"), .init(cx: 150, cy: 70, module: 2, barHeight: 40))
+        XCTAssertEqual(Kit.scan(ean, .code128, [Code128Reader()], effort: .thorough).count, 0)
+    }
+}
