@@ -2,5 +2,5 @@
 /// common first. Each symbology has its own reader behind the
 /// ``LinearReader`` contract; adding one is adding it here.
 func makeLinearReaders() -> [any LinearReader] {
-    [EANReader(), Code128Reader(), Code93Reader(), ITFReader()]
+    [EANReader(), Code128Reader(), Code39Reader(), Code93Reader(), ITFReader(), CodabarReader()]
 }

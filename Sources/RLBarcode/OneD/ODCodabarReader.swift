@@ -1,0 +1,218 @@
+/// Codabar (NW-7, USS-Codabar).
+///
+/// Implements EN 798:1996 (Bar coding, Symbology specifications,
+/// "Codabar") and AIM USS-Codabar: the symbol structure (quiet zone, start
+/// character, data characters, stop character, quiet zone; each character
+/// of four bars and three spaces, two or three of its seven elements wide,
+/// characters separated by an inter-character gap), the character set (the
+/// data characters `0`-`9`, `-`, `$`, `:`, `/`, `.`, `+` and the start/stop
+/// characters `A`-`D`) and the symbology identifier `]F0` (no check
+/// character: the text is transmitted as decoded, start and stop characters
+/// included).
+///
+/// Each character is classified by its own widths, as two or three wide
+/// elements, whichever stands out more clearly. Codabar has no check
+/// character, so a reading needs clean widths: a low mean error (near 0
+/// for sharp symbols, below 0.5 for clean photos; readings above 1.0 are
+/// dropped), narrow and wide widths that change only slowly along the
+/// symbol (perspective), at least three data characters between start and
+/// stop, narrow inter-character gaps and quiet zones of ten narrow
+/// elements (judged on the grey levels when specks break them). The
+/// variants with start/stop characters `T`, `N`, `*`, `E` are not read.
+final class CodabarReader: LinearReader {
+    var symbologies: Symbology { .codabar }
+
+    /// The character set; values 16...19 are the start/stop characters.
+    static let alphabet: [UInt8] = Array("0123456789-$:/.+ABCD".utf8)
+    /// The seven elements of each character (bar first), bit 6 for the first
+    /// element, set for a wide element.
+    static let patterns: [UInt8] = [
+        0x03, 0x06, 0x09, 0x60, 0x12, 0x42, 0x21, 0x24, 0x30, 0x48,
+        0x0C, 0x18, 0x45, 0x51, 0x54, 0x15, 0x1A, 0x29, 0x0B, 0x0E,
+    ]
+    /// The first start/stop value.
+    static let firstStartStop = 16
+
+    /// Quiet zone required on each side, in narrow elements (measured with
+    /// a tenth of tolerance: blur widens the narrow elements a little).
+    var minQuietZone: Float = 10
+    /// The largest error of one character accepted.
+    var maxCharError: Float = 1.8
+    /// The largest mean character error of a reading.
+    var maxError: Float = 1.0
+    /// The fewest data characters between start and stop.
+    var minDataCharacters = 3
+    /// The most characters read on one line, start and stop included.
+    static let capacity = 128
+
+    /// Character value by seven-bit wide-element mask; -1 for none.
+    private let lookup = UnsafeMutablePointer<Int8>.allocate(capacity: 128)
+    /// Text of the reading under way.
+    private let text = UnsafeMutablePointer<UInt8>.allocate(capacity: CodabarReader.capacity)
+
+    init() {
+        lookup.initialize(repeating: -1, count: 128)
+        for (v, p) in CodabarReader.patterns.enumerated() { lookup[Int(p)] = Int8(v) }
+        text.initialize(repeating: 0, count: CodabarReader.capacity)
+    }
+
+    deinit { lookup.deallocate(); text.deallocate() }
+
+    /// Classifies the seven elements from `j` (a bar).
+    ///
+    /// The two or the three widest elements are the wide ones, whichever
+    /// makes a character with the clearer step from narrow to wide. The
+    /// error measures how far the widths lie from a model of narrow and wide
+    /// elements with a uniform ink spread, how clearly the wide elements
+    /// stand out and how far the wide-to-narrow ratio lies outside 1.8 to
+    /// 3.3 (blur brings wide and narrow elements closer). `minMargin` is the
+    /// least ratio of the narrowest wide element to the widest narrow one;
+    /// `startStop` admits only `A`-`D`.
+    /// - Returns: the character value, its error, its narrow and its wide width; `nil` when nothing fits.
+    @inline(__always)
+    func character(_ w: UnsafeMutablePointer<Float>, _ j: Int, minMargin: Float, startStop: Bool = false)
+        -> (value: Int, error: Float, narrow: Float, wide: Float)?
+    {
+        // The four widest, in order.
+        var v0: Float = -1, v1: Float = -1, v2: Float = -1, v3: Float = -1
+        var i0 = 0, i1 = 0, i2 = 0
+        for k in 0..<7 {
+            let v = w[j + k]
+            if v > v0 { v3 = v2; v2 = v1; i2 = i1; v1 = v0; i1 = i0; v0 = v; i0 = k }
+            else if v > v1 { v3 = v2; v2 = v1; i2 = i1; v1 = v; i1 = k }
+            else if v > v2 { v3 = v2; v2 = v; i2 = k }
+            else if v > v3 { v3 = v }
+        }
+        guard v3 > 0 else { return nil }
+        let two = (1 << (6 - i0)) | (1 << (6 - i1))
+        let three = two | (1 << (6 - i2))
+        let value2 = Int(lookup[two]), value3 = Int(lookup[three])
+        let margin2 = v1 / v2, margin3 = v2 / v3
+        var mask: Int, value: Int, margin: Float
+        if value2 >= 0 && (value3 < 0 || margin2 >= margin3) {
+            mask = two; value = value2; margin = margin2
+        } else if value3 >= 0 {
+            mask = three; value = value3; margin = margin3
+        } else {
+            return nil
+        }
+        if startStop && value < CodabarReader.firstStartStop { return nil }
+        var nb: Float = 0, ns: Float = 0, wb: Float = 0, ws: Float = 0
+        var cnb: Float = 0, cns: Float = 0, cwb: Float = 0, cws: Float = 0
+        var maxNarrow: Float = 0, minNarrow: Float = .infinity
+        for k in 0..<7 {
+            let v = w[j + k]
+            let wide = mask & (1 << (6 - k)) != 0
+            let bar = k % 2 == 0
+            if wide {
+                if bar { wb += v; cwb += 1 } else { ws += v; cws += 1 }
+            } else {
+                maxNarrow = max(maxNarrow, v); minNarrow = min(minNarrow, v)
+                if bar { nb += v; cnb += 1 } else { ns += v; cns += 1 }
+            }
+        }
+        // Every character has a narrow bar and a narrow space.
+        guard cnb > 0, cns > 0, minNarrow > 0 else { return nil }
+        let meanNB = nb / cnb, meanNS = ns / cns
+        let spread = (meanNB - meanNS) / 2
+        let narrow = (meanNB + meanNS) / 2
+        guard narrow > 0 else { return nil }
+        let wide = ((wb - cwb * spread) + (ws + cws * spread)) / (cwb + cws)
+        let ratio = wide / narrow
+        guard margin >= minMargin, ratio >= 1.3, ratio <= 4, maxNarrow <= 2.2 * minNarrow else { return nil }
+        var dev: Float = 0
+        for k in 0..<7 {
+            let wideK = mask & (1 << (6 - k)) != 0
+            let expected = (wideK ? wide : narrow) + (k % 2 == 0 ? spread : -spread)
+            dev += abs(w[j + k] - expected)
+        }
+        var e = 3 * dev / (7 * narrow) + 0.6 * abs(spread) / narrow
+        if ratio < 1.8 { e += 1.5 * (1.8 - ratio) }
+        if ratio > 3.3 { e += ratio - 3.3 }
+        if margin < 1.5 { e += 2.5 * (1.5 - margin) }
+        guard e <= maxCharError else { return nil }
+        return (value, e, narrow, wide)
+    }
+
+    /// Whether element `i` (a space) is a quiet zone of `need` pixels.
+    ///
+    /// A shorter space still counts when the grey levels over the whole
+    /// quiet zone stay lighter than halfway between the bars and spaces of
+    /// the start or stop character next to it (`from...to`, run positions).
+    /// A space cut by the end of the scan line (the frame's edge) needs half
+    /// a narrow element, clear: what lies beyond is unknown, not a violation.
+    @inline(__always)
+    func quiet(_ run: borrowing ElementRun, _ i: Int, need: Float, leading: Bool, from: Float, to: Float) -> Bool {
+        let w = run.widths[i]
+        if w >= need { return true }
+        let last = run.count - 1
+        let s = run.starts[i]
+        guard let levels = run.levels(from: from, to: to) else { return false }
+        let level = (levels.bar + levels.space) / 2
+        if i == 0 || i == last {
+            if w < need / 20 { return false }
+            return run.isClear(from: s, to: s + w, level: level)
+        }
+        let a = leading ? s + w - need : s
+        let b = leading ? s + w : s + need
+        guard a >= 0, b <= run.lineLength else { return false }
+        return run.isClear(from: a, to: b, level: level)
+    }
+
+    func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
+        guard enabled.contains(.codabar) else { return }
+        let n = run.count
+        let w = run.widths.pointer
+        let minElements = 8 * (minDataCharacters + 2) - 1
+        var b = 1
+        while b + minElements < n {
+            let used = read(run, w, b, &sink)
+            b += used > 0 ? used : 2
+        }
+    }
+
+    /// Tries a code whose start character begins at bar `b`.
+    /// - Returns: the elements consumed, 0 when nothing was read.
+    private func read(_ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int,
+                      _ sink: inout LinearHitSink) -> Int {
+        let n = run.count
+        // `A`-`D` all start with a narrow bar and have a wide middle space: a quick test first.
+        guard w[b + 3] > w[b], let start = character(w, b, minMargin: 1.25, startStop: true) else { return 0 }
+        let s = run.starts.pointer
+        guard quiet(run, b - 1, need: 0.9 * minQuietZone * start.narrow, leading: true, from: s[b], to: s[b + 6] + w[b + 6])
+        else { return 0 }
+        text[0] = CodabarReader.alphabet[start.value]
+        var count = 1
+        var errorSum = start.error
+        // Narrow and wide widths where the reading is, following perspective.
+        var narrow = start.narrow, wide = start.wide
+        var c = b + 8
+        var stop = -1
+        while c + 7 < n && count < CodabarReader.capacity {
+            let gap = w[c - 1]
+            guard gap <= 5 * narrow, gap >= 0.3 * narrow, let ch = character(w, c, minMargin: 1.15) else { return 0 }
+            // One narrow and one wide width along the symbol, changing slowly.
+            let rn = ch.narrow / narrow, rw = ch.wide / wide
+            guard rn > 0.7, rn < 1.43, rw > 0.7, rw < 1.43 else { return 0 }
+            errorSum += ch.error
+            narrow = (narrow + ch.narrow) / 2
+            wide = (wide + ch.wide) / 2
+            text[count] = CodabarReader.alphabet[ch.value]
+            count += 1
+            if ch.value >= CodabarReader.firstStartStop { stop = c; break }
+            c += 8
+        }
+        guard stop > 0, count - 2 >= minDataCharacters else { return 0 }
+        guard quiet(run, stop + 7, need: 0.9 * minQuietZone * narrow, leading: false,
+                    from: s[stop], to: s[stop + 6] + w[stop + 6]) else { return 0 }
+        let error = errorSum / Float(count)
+        guard error <= maxError else { return 0 }
+        let textOffset = sink.store(UnsafeBufferPointer(start: text, count: count))
+        let last = stop + 6
+        sink.append(LinearHit(symbology: .codabar, textOffset: textOffset, textCount: count,
+                              addOnOffset: textOffset, addOnCount: 0,
+                              firstElement: b, lastElement: last,
+                              start: s[b], end: s[last] + w[last], error: error))
+        return last - b + 1
+    }
+}

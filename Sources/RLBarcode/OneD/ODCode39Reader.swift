@@ -1,0 +1,302 @@
+/// Code 39, with its optional modulo-43 check character and full ASCII.
+///
+/// Implements ISO/IEC 16388:2007 (Code 39 bar code symbology
+/// specification): the "Symbol structure" (quiet zone, start character,
+/// data characters, stop character, quiet zone; each symbol character of
+/// five bars and four spaces, three of the nine elements wide, characters
+/// separated by an inter-character gap), the "Character set" table (the 43
+/// data characters `0`-`9`, `A`-`Z`, `-`, `.`, space, `$`, `/`, `+`, `%` and
+/// the start/stop character `*`), the optional "Check character" (modulo
+/// 43 of the character values), the "Full ASCII" annex (the pairs `$A`,
+/// `%A`, `/A`, `+A`... for the ASCII characters that the character set
+/// lacks) and the symbology identifier table: `]A0` plain, `]A3` modulo-43
+/// check character verified and not transmitted, `]A4` full ASCII applied,
+/// `]A7` both.
+///
+/// Each character is classified by its own widths: its three widest
+/// elements are its wide ones, so wide-to-narrow ratios from 2 to 3, ink
+/// spread and perspective along the line cost little. A reading needs the
+/// start and stop characters, at least one data character, inter-character
+/// gaps no wider than a few narrow elements, character widths that change
+/// slowly along the line, and quiet zones of ten narrow elements (judged on
+/// the grey levels when specks break them).
+///
+/// The text is the data without start and stop characters. When its last
+/// character is a valid check character of the others, the text goes
+/// without it; when the text holds full ASCII shift characters and every
+/// one of them begins a valid pair, the pairs are decoded. Either way the
+/// raw characters (check character included) go to the extra text.
+///
+/// A reading's error is the mean character error: near 0 for sharp
+/// symbols, below 0.5 for clean photos, above 1.2 for doubtful widths; a
+/// verified check character lowers it by a third. Short readings without
+/// a check character need clean widths. The symbology identifier's
+/// modifier (ISO/IEC 16388's table) goes with each reading: `]A0`, `]A3`
+/// (check character verified, not transmitted), `]A4` (full ASCII
+/// applied) or `]A7` (both).
+final class Code39Reader: LinearReader {
+    var symbologies: Symbology { .code39 }
+
+    /// The character set in value order (the modulo-43 values), then `*`.
+    static let alphabet: [UInt8] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%*".utf8)
+    /// The nine elements of each character of ``alphabet`` (bar first), bit 8
+    /// for the first element, set for a wide element.
+    static let patterns: [UInt16] = [
+        0x034, 0x121, 0x061, 0x160, 0x031, 0x130, 0x070, 0x025, 0x124, 0x064,
+        0x109, 0x049, 0x148, 0x019, 0x118, 0x058, 0x00D, 0x10C, 0x04C, 0x01C,
+        0x103, 0x043, 0x142, 0x013, 0x112, 0x052, 0x007, 0x106, 0x046, 0x016,
+        0x181, 0x0C1, 0x1C0, 0x091, 0x190, 0x0D0, 0x085, 0x184, 0x0C4, 0x0A8,
+        0x0A2, 0x08A, 0x02A, 0x094,
+    ]
+    /// The value of `*` in ``alphabet``.
+    static let startStop = 43
+
+    /// Quiet zone required on each side, in narrow elements (measured with
+    /// a tenth of tolerance: blur widens the narrow elements a little).
+    var minQuietZone: Float = 10
+    /// The largest error of one character accepted.
+    var maxCharError: Float = 2.4
+    /// The largest mean character error of a reading.
+    var maxError: Float = 1.6
+    /// The largest mean character error of a short reading (fewer than
+    /// three data characters) without a check character.
+    var maxShortError: Float = 0.9
+    /// The most characters read on one line, start and stop included.
+    static let capacity = 128
+
+    /// Character value by nine-bit wide-element mask; -1 for none.
+    private let lookup = UnsafeMutablePointer<Int8>.allocate(capacity: 512)
+    /// Values of the characters of the reading under way.
+    private let values = UnsafeMutablePointer<UInt8>.allocate(capacity: Code39Reader.capacity)
+    /// Text bytes: 0..<capacity decoded text, capacity..<2*capacity raw text.
+    private let text = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * Code39Reader.capacity)
+
+    init() {
+        lookup.initialize(repeating: -1, count: 512)
+        for (v, p) in Code39Reader.patterns.enumerated() { lookup[Int(p)] = Int8(v) }
+        values.initialize(repeating: 0, count: Code39Reader.capacity)
+        text.initialize(repeating: 0, count: 2 * Code39Reader.capacity)
+    }
+
+    deinit { lookup.deallocate(); values.deallocate(); text.deallocate() }
+
+    /// Classifies the nine elements from `j` (a bar).
+    ///
+    /// The three widest elements are the wide ones. The error measures how
+    /// far the widths lie from a model of narrow and wide elements with a
+    /// uniform ink spread (bars wider, spaces narrower by one amount), how
+    /// clearly the wide elements stand out, and how far the wide-to-narrow
+    /// ratio lies outside 1.8 to 3.3 (blur brings wide and narrow
+    /// elements closer). `minMargin` is the least ratio of the narrowest
+    /// wide element to the widest narrow one; `startStop` admits only `*`.
+    /// - Returns: the character value, its error, its narrow width and its total width; `nil` when nothing fits.
+    @inline(__always)
+    func character(_ w: UnsafeMutablePointer<Float>, _ j: Int, minMargin: Float, startStop: Bool = false)
+        -> (value: Int, error: Float, narrow: Float, width: Float)?
+    {
+        var v1: Float = -1, v2: Float = -1, v3: Float = -1
+        var i1 = 0, i2 = 0, i3 = 0
+        var total: Float = 0
+        for k in 0..<9 {
+            let v = w[j + k]
+            total += v
+            if v > v1 { v3 = v2; i3 = i2; v2 = v1; i2 = i1; v1 = v; i1 = k }
+            else if v > v2 { v3 = v2; i3 = i2; v2 = v; i2 = k }
+            else if v > v3 { v3 = v; i3 = k }
+        }
+        let mask = (1 << (8 - i1)) | (1 << (8 - i2)) | (1 << (8 - i3))
+        let value = Int(lookup[mask])
+        guard value >= 0, !startStop || value == Code39Reader.startStop else { return nil }
+        // Narrow bars and spaces, wide bars and spaces: sums and counts.
+        var nb: Float = 0, ns: Float = 0, wb: Float = 0, ws: Float = 0
+        var cnb: Float = 0, cns: Float = 0, cwb: Float = 0, cws: Float = 0
+        var maxNarrow: Float = 0, minNarrow: Float = .infinity
+        for k in 0..<9 {
+            let v = w[j + k]
+            let wide = mask & (1 << (8 - k)) != 0
+            let bar = k % 2 == 0
+            if wide {
+                if bar { wb += v; cwb += 1 } else { ws += v; cws += 1 }
+            } else {
+                maxNarrow = max(maxNarrow, v); minNarrow = min(minNarrow, v)
+                if bar { nb += v; cnb += 1 } else { ns += v; cns += 1 }
+            }
+        }
+        guard minNarrow > 0 else { return nil }
+        // Every character has narrow bars and at least one narrow space.
+        let meanNB = nb / cnb, meanNS = ns / cns
+        let spread = (meanNB - meanNS) / 2
+        let narrow = (meanNB + meanNS) / 2
+        guard narrow > 0 else { return nil }
+        let wide = ((wb - cwb * spread) + (ws + cws * spread)) / 3
+        let ratio = wide / narrow
+        let margin = v3 / maxNarrow
+        guard margin >= minMargin, ratio >= 1.3, ratio <= 4.5, maxNarrow <= 2.6 * minNarrow else { return nil }
+        var dev: Float = 0
+        for k in 0..<9 {
+            let wideK = mask & (1 << (8 - k)) != 0
+            let expected = (wideK ? wide : narrow) + (k % 2 == 0 ? spread : -spread)
+            dev += abs(w[j + k] - expected)
+        }
+        var e = 3 * dev / (9 * narrow) + 0.6 * abs(spread) / narrow
+        if ratio < 1.8 { e += 1.5 * (1.8 - ratio) }
+        if ratio > 3.3 { e += ratio - 3.3 }
+        if margin < 1.5 { e += 2.5 * (1.5 - margin) }
+        guard e <= maxCharError else { return nil }
+        return (value, e, narrow, total)
+    }
+
+    /// Whether element `i` (a space) is a quiet zone of `need` pixels.
+    ///
+    /// A shorter space still counts when the grey levels over the whole
+    /// quiet zone stay lighter than halfway between the bars and spaces of
+    /// the start or stop character next to it (`from...to`, run positions),
+    /// so specks of a textured label do not break it. A space cut by the end
+    /// of the scan line (the frame's edge) needs half a narrow element,
+    /// clear: what lies beyond is unknown, not a violation.
+    @inline(__always)
+    func quiet(_ run: borrowing ElementRun, _ i: Int, need: Float, leading: Bool, from: Float, to: Float) -> Bool {
+        let w = run.widths[i]
+        if w >= need { return true }
+        let last = run.count - 1
+        let s = run.starts[i]
+        guard let levels = run.levels(from: from, to: to) else { return false }
+        let level = (levels.bar + levels.space) / 2
+        if i == 0 || i == last {
+            if w < need / 20 { return false }
+            return run.isClear(from: s, to: s + w, level: level)
+        }
+        let a = leading ? s + w - need : s
+        let b = leading ? s + w : s + need
+        guard a >= 0, b <= run.lineLength else { return false }
+        return run.isClear(from: a, to: b, level: level)
+    }
+
+    func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
+        guard enabled.contains(.code39) else { return }
+        let n = run.count
+        let w = run.widths.pointer
+        var b = 1
+        // Start, one data character, stop: 29 elements, then the quiet zone.
+        while b + 29 < n {
+            let used = read(run, w, b, &sink)
+            b += used > 0 ? used : 2
+        }
+    }
+
+    /// Tries a code whose start character begins at bar `b`.
+    /// - Returns: the elements consumed, 0 when nothing was read.
+    private func read(_ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int,
+                      _ sink: inout LinearHitSink) -> Int {
+        let n = run.count
+        // `*` is narrow, wide, narrow, narrow, wide, narrow, wide...: a quick test first.
+        let w1 = w[b + 1], w4 = w[b + 4]
+        guard w1 > w[b], w1 > w[b + 2], w4 > w[b + 3], w4 > w[b + 5],
+              let start = character(w, b, minMargin: 1.25, startStop: true) else { return 0 }
+        let s = run.starts.pointer
+        guard quiet(run, b - 1, need: 0.9 * minQuietZone * start.narrow, leading: true, from: s[b], to: s[b + 8] + w[b + 8])
+        else { return 0 }
+        var count = 0
+        var errorSum = start.error
+        // The narrow width where the reading is, following perspective.
+        var narrow = start.narrow
+        var previousWidth = start.width
+        var c = b + 10
+        var stop = -1
+        while c + 9 < n && count < Code39Reader.capacity - 1 {
+            // The inter-character gap before this character.
+            let gap = w[c - 1]
+            guard gap <= 6 * narrow, gap >= 0.25 * narrow,
+                  let ch = character(w, c, minMargin: 1.1) else { return 0 }
+            // Characters change width slowly along the line (perspective).
+            let r = ch.width / previousWidth
+            guard r > 0.75, r < 1.33 else { return 0 }
+            errorSum += ch.error
+            narrow = (narrow + ch.narrow) / 2
+            previousWidth = ch.width
+            if ch.value == Code39Reader.startStop { stop = c; break }
+            values[count] = UInt8(ch.value)
+            count += 1
+            c += 10
+        }
+        guard stop > 0, count >= 1 else { return 0 }
+        guard quiet(run, stop + 9, need: 0.9 * minQuietZone * narrow, leading: false,
+                    from: s[stop], to: s[stop + 8] + w[stop + 8]) else { return 0 }
+        // Raw characters, then the check character and full ASCII.
+        let raw = text + Code39Reader.capacity
+        for k in 0..<count { raw[k] = Code39Reader.alphabet[Int(values[k])] }
+        var dataCount = count
+        var checked = false
+        if count >= 2 {
+            var sum = 0
+            for k in 0..<(count - 1) { sum += Int(values[k]) }
+            if sum % 43 == Int(values[count - 1]) { checked = true; dataCount = count - 1 }
+        }
+        // A verified check character makes a misread 43 times less likely.
+        let error = errorSum / Float(count + 2) * (checked ? 0.7 : 1)
+        guard error <= (!checked && count < 3 ? maxShortError : maxError) else { return 0 }
+        let textCount = Code39Reader.fullASCII(raw, count: dataCount, into: text)
+        let converted = textCount >= 0
+        let length = converted ? textCount : dataCount
+        let textOffset = sink.store(UnsafeBufferPointer(start: converted ? text : raw, count: length))
+        var extraOffset = 0, extraCount = 0
+        if checked || converted {
+            extraOffset = sink.store(UnsafeBufferPointer(start: raw, count: count))
+            extraCount = count
+        }
+        let last = stop + 8
+        sink.append(LinearHit(symbology: .code39, textOffset: textOffset, textCount: length,
+                              addOnOffset: textOffset, addOnCount: 0,
+                              extraOffset: extraOffset, extraCount: extraCount,
+                              firstElement: b, lastElement: last,
+                              start: s[b], end: s[last] + w[last], error: error,
+                              aimModifier: UInt8(48 + (converted ? 4 : 0) + (checked ? 3 : 0))))
+        return last - b + 1
+    }
+
+    /// Decodes the full ASCII pairs of `raw` into `out`.
+    ///
+    /// ISO/IEC 16388 full ASCII: `$A`-`$Z` are the controls 1-26, `%A`-`%E`
+    /// 27-31, `%F`-`%J` `;<=>?`, `%K`-`%O` `[\]^_`, `%P`-`%T` `{|}~` and DEL,
+    /// `%U` NUL, `%V` `@`, `%W` `` ` ``, `%X`-`%Z` DEL, `/A`-`/O` `!` to `/`,
+    /// `/Z` `:`, `+A`-`+Z` the lower-case letters. The other pairs are
+    /// reserved.
+    /// - Returns: the decoded length, or -1 when `raw` holds no shift
+    ///   character or one that does not begin a valid pair.
+    static func fullASCII(_ raw: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var i = 0, o = 0
+        var shifted = false
+        let A = UInt8(ascii: "A"), Z = UInt8(ascii: "Z")
+        while i < count {
+            let c = raw[i]
+            let isShift = c == UInt8(ascii: "$") || c == UInt8(ascii: "%") || c == UInt8(ascii: "/") || c == UInt8(ascii: "+")
+            if !isShift { out[o] = c; o += 1; i += 1; continue }
+            guard i + 1 < count else { return -1 }
+            let d = raw[i + 1]
+            guard d >= A, d <= Z else { return -1 }
+            let k = d - A  // 0...25
+            var v: UInt8
+            switch c {
+            case UInt8(ascii: "$"): v = k + 1
+            case UInt8(ascii: "+"): v = k + UInt8(ascii: "a")
+            case UInt8(ascii: "/"):
+                if k <= 14 { v = k + UInt8(ascii: "!") } else if d == Z { v = UInt8(ascii: ":") } else { return -1 }
+            default:  // %
+                switch k {
+                case 0...4: v = k + 27
+                case 5...9: v = k - 5 + UInt8(ascii: ";")
+                case 10...14: v = k - 10 + UInt8(ascii: "[")
+                case 15...19: v = k - 15 + UInt8(ascii: "{")
+                case 20: v = 0
+                case 21: v = UInt8(ascii: "@")
+                case 22: v = UInt8(ascii: "`")
+                default: v = 127
+                }
+            }
+            out[o] = v; o += 1; i += 2
+            shifted = true
+        }
+        return shifted ? o : -1
+    }
+
+}

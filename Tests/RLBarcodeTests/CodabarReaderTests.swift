@@ -1,0 +1,191 @@
+import XCTest
+@testable import RLBarcode
+
+/// Codabar (EN 798) on pictures drawn from zint's module patterns
+/// (`zint -b 18`; helpers in Code39ReaderTests.swift).
+final class CodabarReaderTests: XCTestCase {
+    private let options = ScanOptions(symbologies: .codabar)
+
+    private func scan(_ pic: TestPicture, _ options: ScanOptions? = nil) -> [BarcodeResult] {
+        pic.c39Scan(options ?? self.options, readers: [CodabarReader()])
+    }
+
+    /// Draws `row` in a picture fitted to it and scans it.
+    private func read(_ row: ZintRow, module: Double = 1, quiet: Double = 24, angle: Double = 0) -> [BarcodeResult] {
+        let length = (Double(row.modules.count) + 2 * quiet) * module
+        let size = angle == 0 ? Int(length) + 20 : Int(length * 1.05) + 40
+        var pic = TestPicture(width: size, height: angle == 0 ? 140 : size)
+        pic.draw(row, .init(cx: Double(size) / 2, cy: Double(pic.height) / 2, module: module, barHeight: 80,
+                            angle: angle, quietZone: quiet))
+        return scan(pic)
+    }
+
+    func testEveryCharacterAndEveryStartStop() throws {
+        for data in ["A0123456789A", "B-$:/.+B", "C40156D", "D9876C", "A31117013206375B"] {
+            for (narrow, wide) in [(2, 4), (2, 5), (2, 6)] {
+                let r = read(try code39TestZint(18, data).c39Stretched(narrow: narrow, wide: wide))
+                XCTAssertEqual(r.map(\.text), [data], "\(data) at \(narrow):\(wide)")
+                XCTAssertEqual(r.first?.symbology, .codabar)
+                XCTAssertEqual(r.first?.bytes, Array(data.utf8))
+                // No check character; start and stop characters transmitted.
+                XCTAssertEqual(r.first?.symbologyIdentifier, "]F0")
+            }
+        }
+    }
+
+    func testFewerThanThreeDataCharactersAreNotRead() throws {
+        XCTAssertTrue(read(try code39TestZint(18, "A12B").c39Stretched(narrow: 2, wide: 5)).isEmpty)
+        XCTAssertEqual(read(try code39TestZint(18, "A123B").c39Stretched(narrow: 2, wide: 5)).map(\.text), ["A123B"])
+    }
+
+    func testEveryAngleInFifteenDegreeSteps() throws {
+        let row = try code39TestZint(18, "A1234567890A").c39Stretched(narrow: 3, wide: 7)
+        for step in 0..<24 {
+            let angle = Double(step * 15)
+            XCTAssertEqual(read(row, angle: angle).map(\.text), ["A1234567890A"], "angle \(angle)")
+        }
+    }
+
+    func testInvertedBlurredAndNoisy() throws {
+        var pic = TestPicture(width: 340, height: 200)
+        pic.draw(try code39TestZint(18, "B4711C").c39Stretched(narrow: 3, wide: 7),
+                 .init(cx: 170, cy: 100, module: 1, barHeight: 80, angle: 25, quietZone: 30))
+        pic.invert()
+        let r = scan(pic)
+        XCTAssertEqual(r.map(\.text), ["B4711C"])
+        XCTAssertEqual(r.first?.isInverted, true)
+
+        var blurred = TestPicture(width: 360, height: 200, background: 110)
+        blurred.draw(try code39TestZint(18, "A$12.50+D").c39Stretched(narrow: 3, wide: 7),
+                     .init(cx: 180, cy: 100, module: 1, barHeight: 80, angle: -10, dark: 60, light: 170, quietZone: 30))
+        blurred.blur(radius: 1)
+        blurred.addNoise(amplitude: 14, seed: 5)
+        XCTAssertEqual(scan(blurred).map(\.text), ["A$12.50+D"])
+    }
+
+    func testPerspectiveAndSmallModules() throws {
+        var pic = TestPicture(width: 480, height: 300)
+        pic.draw(try code39TestZint(18, "A4711B").c39Stretched(narrow: 3, wide: 7),
+                 .init(cx: 240, cy: 150, module: 1, barHeight: 80, angle: 5, taper: 0.4, quietZone: 30))
+        XCTAssertEqual(scan(pic).map(\.text), ["A4711B"])
+        // Narrow elements of 1.5 pixels, wide of 3 (ratio 2), at 30 degrees.
+        XCTAssertEqual(read(try code39TestZint(18, "C0815D").c39Stretched(narrow: 2, wide: 4), module: 0.75, angle: 30)
+            .map(\.text), ["C0815D"])
+    }
+
+    func testTwoCodesInOnePicture() throws {
+        var pic = TestPicture(width: 400, height: 300)
+        pic.draw(try code39TestZint(18, "A111B").c39Stretched(narrow: 2, wide: 5),
+                 .init(cx: 200, cy: 75, module: 1, barHeight: 60, quietZone: 24))
+        pic.draw(try code39TestZint(18, "C2222D").c39Stretched(narrow: 2, wide: 5),
+                 .init(cx: 200, cy: 220, module: 1, barHeight: 60, angle: -6, quietZone: 24))
+        XCTAssertEqual(Set(scan(pic).map(\.text)), ["A111B", "C2222D"])
+    }
+
+    /// Decodes one line of widths (no grey levels: quiet zones count by width alone).
+    private func decodeWidths(_ widths: [Float]) -> [(text: String, error: Float)] {
+        var run = ElementRun()
+        defer { run.free() }
+        run.reserve(widths.count)
+        var at: Float = 0
+        for (i, w) in widths.enumerated() { run.widths[i] = w; run.starts[i] = at; at += w }
+        run.count = widths.count
+        run.lineLength = at
+        var sink = LinearHitSink()
+        defer { sink.free() }
+        CodabarReader().decode(run, enabled: .codabar, into: &sink)
+        return (0..<sink.hitCount).map {
+            (String(decoding: sink.text(of: sink.hits[$0]), as: UTF8.self), sink.hits[$0].error)
+        }
+    }
+
+    /// Element widths of a zint row, `unit` pixels a module, with quiet zones of `leading` and `trailing` pixels.
+    private func widths(_ row: ZintRow, unit: Float, leading: Float, trailing: Float) -> [Float] {
+        var out: [Float] = [leading]
+        var i = 0
+        while i < row.modules.count {
+            var j = i
+            while j < row.modules.count && row.modules[j] == row.modules[i] { j += 1 }
+            out.append(Float(j - i) * unit)
+            i = j
+        }
+        out.append(trailing)
+        return out
+    }
+
+    func testQuietZonesGapsAndCleanWidthsOnOneLine() throws {
+        // Narrow 3 pixels, wide 7.5.
+        let row = try code39TestZint(18, "B2024C").c39Stretched(narrow: 2, wide: 5)
+        let clean = decodeWidths(widths(row, unit: 1.5, leading: 30, trailing: 30))
+        XCTAssertEqual(clean.map(\.text), ["B2024C"])
+        XCTAssertLessThan(clean.first?.error ?? 9, 0.5)
+        // Quiet zones of six narrow elements: nothing.
+        XCTAssertTrue(decodeWidths([40, 5] + widths(row, unit: 1.5, leading: 18, trailing: 40)).isEmpty)
+        XCTAssertTrue(decodeWidths(widths(row, unit: 1.5, leading: 40, trailing: 18) + [5, 40]).isEmpty)
+        // An inter-character gap of six narrow elements: nothing.
+        var w = widths(row, unit: 1.5, leading: 40, trailing: 40)
+        w[8] = 18
+        XCTAssertTrue(decodeWidths(w).isEmpty)
+        // Narrow elements of a character half as wide again as the others': nothing.
+        w = widths(row, unit: 1.5, leading: 40, trailing: 40)
+        for k in 17...23 { w[k] *= 1.6 }
+        XCTAssertTrue(decodeWidths(w).isEmpty)
+        // Uneven widths (no check character to catch a misread): not read.
+        w = widths(row, unit: 1.5, leading: 40, trailing: 40)
+        for k in 1..<(w.count - 1) { w[k] += [1.4, -1.2, 0.9, -1.4, 1.1][k % 5] }
+        XCTAssertTrue(decodeWidths(w).allSatisfy { $0.text == "B2024C" }, "no misread")
+    }
+
+    func testNothingFromNoiseStripesTextOrOtherSymbologies() throws {
+        let thorough = ScanOptions(symbologies: .codabar, effort: .thorough)
+        var blank = TestPicture(width: 320, height: 240, background: 128)
+        blank.addNoise(amplitude: 60, seed: 11)
+        XCTAssertTrue(scan(blank, thorough).isEmpty)
+        for seed in 1...12 {
+            var random = TestPicture(width: 400, height: 200)
+            var state = UInt64(seed) &* 0xD1B54A32D192ED03
+            var x = 30
+            var dark = true
+            while x < 370 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let w = 2 * (1 + Int((state >> 33) % 3))
+                if dark { for y in 40..<160 { for k in x..<min(x + w, 400) { random.pixels[y * 400 + k] = 20 } } }
+                x += w
+                dark.toggle()
+            }
+            XCTAssertTrue(scan(random, thorough).isEmpty, "random stripes \(seed)")
+        }
+        // Text-like strokes.
+        var text = TestPicture(width: 400, height: 240)
+        var state: UInt64 = 5
+        for line in 0..<6 {
+            var x = 20
+            while x < 380 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let glyph = Int((state >> 33) % 5)
+                let y0 = 20 + line * 36
+                for y in y0..<(y0 + 22) {
+                    for k in 0..<8 {
+                        let on: Bool
+                        switch glyph {
+                        case 0: on = k < 2 || k > 5
+                        case 1: on = k < 2
+                        case 2: on = (k > 2 && k < 5) || (y - y0) % 10 < 2
+                        case 3: on = k < 2 || k > 5 || (y - y0) % 11 < 2
+                        default: on = false
+                        }
+                        if on { text.pixels[y * 400 + min(399, x + k)] = 30 }
+                    }
+                }
+                x += 11
+            }
+        }
+        XCTAssertTrue(scan(text, thorough).isEmpty)
+        // Code 39 and EAN-13 symbols are not Codabar.
+        var other = TestPicture(width: 400, height: 240)
+        other.draw(try code39TestZint(8, "CODE39").c39Stretched(narrow: 2, wide: 5),
+                   .init(cx: 200, cy: 60, module: 1, barHeight: 60, quietZone: 24))
+        other.draw(try ZintRow.make(.eanx, "590123412345"), .init(cx: 200, cy: 170, module: 2, barHeight: 40))
+        XCTAssertTrue(scan(other, thorough).isEmpty)
+    }
+}
