@@ -1,0 +1,325 @@
+/// GS1 DataBar Omnidirectional, Truncated and Limited, single row.
+///
+/// Implements ISO/IEC 24724:2011 (GS1 DataBar bar code symbology
+/// specification):
+/// - DataBar Omnidirectional and Truncated (one structure, Truncated only
+///   shorter), clause "Symbol structure": left guard, outside character 1
+///   (16 modules), left finder pattern (15 modules), inside character 2
+///   (15 modules), inside character 4, right finder pattern (mirrored),
+///   outside character 3 and the right guard: 46 elements, 96 modules.
+///   Outside characters are read from the symbol's ends, inside
+///   characters from its centre, each towards its finder. The nine finder
+///   values (clause "Finder pattern"), the data character values from their
+///   odd and even widths with the group tables of the outside (16-module)
+///   and inside (15-module) characters, the pair values
+///   `1597 * outside + inside`, the symbol value `4537077 * left + right`
+///   giving 13 digits, and the modulo-79 checksum, clause "Check value
+///   calculation": each element width weighted by 3^k (k its position over
+///   characters 1, 2, 3, 4) and coded by the two finders as `9 * left + right`
+///   (less one above 8 and above 72).
+/// - DataBar Limited, clause "GS1 DataBar Limited": left guard, data
+///   character 1 (14 elements, 26 modules), check character (14 elements,
+///   18 modules, one of the 89 patterns of the standard's table), data
+///   character 2, right guard: 47 elements with the leading space, 74
+///   modules. Values from the seven groups of the Limited character table,
+///   symbol value `2013571 * left + right` (13 digits led by 0 or 1), and the
+///   modulo-89 checksum, weights 3^k over the 28 data elements.
+///
+/// Both give the GTIN with its modulo-10 check digit as the raw element
+/// string `01` + 14 digits, and `(01)` + 14 digits as the extra text;
+/// symbology identifier `]e0`.
+final class DataBarReader: LinearReader {
+    var symbologies: Symbology { .dataBar }
+
+    /// The finder patterns by value, widths in reading order (outermost first).
+    static let finders: [(Float, Float, Float, Float, Float)] = [
+        (3, 8, 2, 1, 1), (3, 5, 5, 1, 1), (3, 3, 7, 1, 1), (3, 1, 9, 1, 1), (2, 7, 4, 1, 1),
+        (2, 5, 6, 1, 1), (2, 3, 8, 1, 1), (1, 5, 7, 1, 1), (1, 3, 9, 1, 1),
+    ]
+    /// Outside characters (16 modules) by group 0...4 (odd total 12, 10, 8, 6, 4):
+    /// widest odd element, even combinations, value offset.
+    static let outsideOddWidest = [8, 6, 4, 3, 1]
+    static let outsideEvenTotal = [1, 10, 34, 70, 126]
+    static let outsideOffset = [0, 161, 961, 2015, 2715]
+    /// Inside characters (15 modules) by group 0...3 (even total 10, 8, 6, 4):
+    /// widest odd element, odd combinations, value offset.
+    static let insideOddWidest = [2, 4, 6, 8]
+    static let insideOddTotal = [4, 20, 48, 81]
+    static let insideOffset = [0, 336, 1036, 1516]
+    /// Limited characters (26 modules) by group 0...6: odd module total,
+    /// widest odd element, even combinations, value offset.
+    static let limitedOddModules = [17, 13, 9, 15, 11, 19, 7]
+    static let limitedOddWidest = [6, 5, 3, 5, 4, 8, 1]
+    static let limitedEvenTotal = [28, 728, 6454, 203, 2408, 1, 16632]
+    static let limitedOffset = [0, 183064, 820064, 1000776, 1491021, 1979845, 1996939]
+    /// The 89 Limited check character patterns by checksum value, 14 widths
+    /// as decimal digits (left to right).
+    static let limitedCheck: [Int] = [
+        11111111113311, 11111111123211, 11111111133111, 11111112113211, 11111112123111, 11111113113111,
+        11111211113211, 11111211123111, 11111212113111, 11111311113111, 11121111113211, 11121111123111,
+        11121112113111, 11121211113111, 11131111113111, 12111111113211, 12111111123111, 12111112113111,
+        12111211113111, 12121111113111, 13111111113111, 11111111212311, 11111111222211, 11111111232111,
+        11111112212211, 11111112222111, 11111113212111, 11111211212211, 11111211222111, 11111212212111,
+        11111311212111, 11121111212211, 11121111222111, 11121112212111, 11121211212111, 11131111212111,
+        12111111212211, 12111111222111, 12111112212111, 12111211212111, 12121111212111, 13111111212111,
+        11111111311311, 11111111321211, 11111112311211, 11121111311211, 12111111311211, 11111121112311,
+        11111121122211, 11111121132111, 11111122112211, 11121121112211, 11121121122111, 11121122112111,
+        11121221112111, 11131121112111, 12111121112211, 12111121122111, 12121121112111, 11112111112311,
+        11112111122211, 11112111132111, 11112112112211, 11112112122111, 11112211112211, 12112111112211,
+        12112111122111, 12112112112111, 12112211112111, 12122111112111, 13112111112111, 11211111112311,
+        11211111122211, 11211111132111, 11211112112211, 11211112122111, 11211113112111, 11211211112211,
+        11211211122111, 11221111112211, 21111111122211, 21111111132111, 21111112112211, 21111112122111,
+        21111113112111, 21111211122111, 21111212112111, 21121111122111, 21111111221211,
+    ]
+
+    /// The largest mean distance (modules) between a character's measured
+    /// and whole-module widths.
+    var maxCharError: Float = 0.42
+
+    /// Scratch, made once with the reader.
+    private let modules = UnsafeMutablePointer<Int>.allocate(capacity: 4 * 16)
+    private let scaled = UnsafeMutablePointer<Float>.allocate(capacity: 16)
+    /// 3^k modulo 79 and modulo 89.
+    private let weights79 = UnsafeMutablePointer<Int>.allocate(capacity: 32)
+    private let weights89 = UnsafeMutablePointer<Int>.allocate(capacity: 28)
+    private let digits = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
+    private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 40)
+    /// The run's widths with a rebuilt first width (left guard cut off).
+    private var leading = ScratchBuffer<Float>(capacity: 128)
+
+    init() {
+        modules.initialize(repeating: 0, count: 4 * 16)
+        scaled.initialize(repeating: 0, count: 16)
+        digits.initialize(repeating: 0, count: 16)
+        bytes.initialize(repeating: 0, count: 40)
+        var p = 1
+        for k in 0..<32 { weights79[k] = p; p = p * 3 % 79 }
+        p = 1
+        for k in 0..<28 { weights89[k] = p; p = p * 3 % 89 }
+    }
+
+    deinit {
+        modules.deallocate(); scaled.deallocate(); weights79.deallocate(); weights89.deallocate()
+        digits.deallocate(); bytes.deallocate(); leading.free()
+    }
+
+    func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
+        guard enabled.contains(.dataBar) else { return }
+        let n = run.count
+        // Omnidirectional / Truncated: the left finder starts with a space (even index).
+        // The right guard bar may be cut off by the end of the line.
+        // A symbol whose left guard bar the line's start cut off begins with
+        // character 1 at element 0, its first width lost in the leading
+        // space: it is rebuilt from the character's 16 modules.
+        if n > 42, finder(run.widths.pointer, 8, step: 1) != nil {
+            let w = run.widths.pointer
+            var fw: Float = 0, rest: Float = 0
+            for k in 8...12 { fw += w[k] }
+            for k in 1...7 { rest += w[k] }
+            let rebuilt = 16 * fw / 15 - rest
+            if rebuilt > 0.5 * fw / 15, rebuilt < w[0] + 0.5 * fw / 15 {
+                // A copy of the widths with the first one rebuilt (the run is not ours to change).
+                leading.reserve(n)
+                leading.pointer.update(from: w, count: n)
+                leading[0] = rebuilt
+                _ = decodeOmni(run, 8, &sink, widths: leading.pointer, cutLeft: true)
+            }
+        }
+        var i = 10
+        while i + 34 < n {
+            if decodeOmni(run, i, &sink, widths: run.widths.pointer) { i += 36 } else { i += 2 }
+        }
+        // Limited: the left guard bar (odd index) and 44 elements after it
+        // (the last, the right guard bar, possibly cut off by the line's end).
+        var b = 1
+        while b + 43 < n {
+            if decodeLimited(run, b, &sink) { b += 44 } else { b += 2 }
+        }
+    }
+
+    /// The finder value of the five elements from `w[first]` read with `step`, and its error.
+    @inline(__always)
+    private func finder(_ w: UnsafePointer<Float>, _ first: Int, step: Int) -> (value: Int, error: Float)? {
+        let e0 = w[first], e1 = w[first + step], e2 = w[first + 2 * step]
+        let e3 = w[first + 3 * step], e4 = w[first + 4 * step]
+        let total = e0 + e1 + e2 + e3 + e4
+        guard total > 0 else { return nil }
+        let k = 15 / total
+        let n0 = e0 * k, n1 = e1 * k, n2 = e2 * k, n3 = e3 * k, n4 = e4 * k
+        // The two narrow elements next to the inside character.
+        guard n3 > 0.4, n3 < 1.9, n4 > 0.4, n4 < 1.9, n0 < 4.2 else { return nil }
+        var best: Float = .infinity, bestValue = -1
+        for v in 0..<9 {
+            let p = DataBarReader.finders[v]
+            let e = abs(n0 - p.0) + abs(n1 - p.1) + abs(n2 - p.2) + abs(n3 - p.3) + abs(n4 - p.4)
+                + abs(n0 + n1 - p.0 - p.1) + abs(n1 + n2 - p.1 - p.2)
+            if e < best { best = e; bestValue = v }
+        }
+        guard best < 3.2 else { return nil }
+        return (bestValue, best / 7)
+    }
+
+    /// Whether element `i` measures about one module `m`.
+    @inline(__always)
+    private func narrow(_ w: UnsafePointer<Float>, _ i: Int, _ m: Float) -> Bool {
+        let r = w[i] / m
+        return r > 0.35 && r < 2.0
+    }
+
+    /// DataBar Omnidirectional with its left finder at element `i`.
+    /// With `cutLeft` the left guard bar is missing (cut off by the line's
+    /// start) and `i` is 8.
+    private func decodeOmni(_ run: borrowing ElementRun, _ i: Int, _ sink: inout LinearHitSink,
+                            widths: UnsafeMutablePointer<Float>, cutLeft: Bool = false) -> Bool {
+        let w = UnsafePointer(widths)
+        guard let left = finder(w, i, step: 1) else { return false }
+        var fw: Float = 0
+        for k in 0..<5 { fw += w[i + k] }
+        let m = fw / 15
+        guard let right = finder(w, i + 25, step: -1) else { return false }
+        var rw: Float = 0
+        for k in 21...25 { rw += w[i + k] }
+        guard rw > 0.75 * fw, rw < 1.33 * fw,
+              cutLeft || (narrow(w, i - 9, m) && (i == 10 || w[i - 10] > 0.5 * m)),
+              narrow(w, i + 34, rw / 15), i + 35 == run.count || narrow(w, i + 35, rw / 15)
+        else { return false }
+        let outsideSums: UInt64 = (1 << 4) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 12)
+        let insideSums: UInt64 = (1 << 5) | (1 << 7) | (1 << 9) | (1 << 11)
+        let c1 = modules, c2 = modules + 8, c3 = modules + 16, c4 = modules + 24
+        guard let e1 = DataBar.quantize(w, first: i - 8, step: 1, count: 8, modules: 16, oddSums: outsideSums,
+                                        scaled: scaled, out: c1), e1 <= maxCharError,
+              let e2 = DataBar.quantize(w, first: i + 12, step: -1, count: 8, modules: 15, oddSums: insideSums,
+                                        scaled: scaled, out: c2), e2 <= maxCharError,
+              let e4 = DataBar.quantize(w, first: i + 13, step: 1, count: 8, modules: 15, oddSums: insideSums,
+                                        scaled: scaled, out: c4), e4 <= maxCharError,
+              let e3 = DataBar.quantize(w, first: i + 33, step: -1, count: 8, modules: 16, oddSums: outsideSums,
+                                        scaled: scaled, out: c3), e3 <= maxCharError
+        else { return false }
+        // Checksum over characters 1, 2, 3, 4.
+        var sum = 0
+        for k in 0..<8 {
+            sum += c1[k] * weights79[k] + c2[k] * weights79[8 + k] + c3[k] * weights79[16 + k]
+                + c4[k] * weights79[24 + k]
+        }
+        var target = 9 * left.value + right.value
+        if target > 72 { target -= 1 }
+        if target > 8 { target -= 1 }
+        guard sum % 79 == target,
+              let v1 = outsideValue(c1), let v2 = insideValue(c2), let v3 = outsideValue(c3), let v4 = insideValue(c4)
+        else { return false }
+        let value = 4537077 * (1597 * v1 + v2) + 1597 * v3 + v4
+        guard value < 10_000_000_000_000 else { return false }
+        setDigits(value)
+        let error = min(2, 3 * (e1 + e2 + e3 + e4) / 4 + left.error + right.error)
+        DataBar.emitGTIN(digits, symbology: .dataBar, run: run, first: max(0, i - 9), last: min(i + 35, run.count - 1), error: error,
+                         bytes: bytes, sink: &sink)
+        return true
+    }
+
+    /// The 13 digits of `value` and the check digit into `digits`.
+    private func setDigits(_ value: Int) {
+        var v = value
+        for k in (0..<13).reversed() { digits[k] = UInt8(v % 10); v /= 10 }
+        DataBar.appendCheckDigit(digits)
+    }
+
+    /// The value of an outside (16-module) character, widths in reading order.
+    @inline(__always)
+    private func outsideValue(_ c: UnsafeMutablePointer<Int>) -> Int? {
+        let odd = scratchOdd(c), even = odd + 4
+        let oddSum = odd[0] + odd[1] + odd[2] + odd[3]
+        let group = (12 - oddSum) / 2
+        guard group >= 0, group < 5 else { return nil }
+        let oddWidest = DataBarReader.outsideOddWidest[group], evenWidest = 9 - oddWidest
+        for k in 0..<4 where odd[k] > oddWidest || even[k] > evenWidest { return nil }
+        let vOdd = DataBar.value(odd, count: 4, maxWidth: oddWidest, narrowRequired: false)
+        let vEven = DataBar.value(even, count: 4, maxWidth: evenWidest, narrowRequired: true)
+        return vOdd * DataBarReader.outsideEvenTotal[group] + vEven + DataBarReader.outsideOffset[group]
+    }
+
+    /// The value of an inside (15-module) character, widths in reading order.
+    @inline(__always)
+    private func insideValue(_ c: UnsafeMutablePointer<Int>) -> Int? {
+        let odd = scratchOdd(c), even = odd + 4
+        let evenSum = even[0] + even[1] + even[2] + even[3]
+        let group = (10 - evenSum) / 2
+        guard group >= 0, group < 4 else { return nil }
+        let oddWidest = DataBarReader.insideOddWidest[group], evenWidest = 9 - oddWidest
+        for k in 0..<4 where odd[k] > oddWidest || even[k] > evenWidest { return nil }
+        let vOdd = DataBar.value(odd, count: 4, maxWidth: oddWidest, narrowRequired: true)
+        let vEven = DataBar.value(even, count: 4, maxWidth: evenWidest, narrowRequired: false)
+        return vEven * DataBarReader.insideOddTotal[group] + vOdd + DataBarReader.insideOffset[group]
+    }
+
+    /// Splits the 8 (or 14) widths at `c` into odd then even elements in
+    /// the scratch after the four characters; returns the odd ones.
+    @inline(__always)
+    private func scratchOdd(_ c: UnsafeMutablePointer<Int>, count: Int = 8) -> UnsafeMutablePointer<Int> {
+        let half = count / 2
+        let out = modules + 32
+        for k in 0..<half { out[k] = c[2 * k]; out[half + k] = c[2 * k + 1] }
+        return out
+    }
+
+    /// DataBar Limited with its left guard bar at element `b`.
+    private func decodeLimited(_ run: borrowing ElementRun, _ b: Int, _ sink: inout LinearHitSink) -> Bool {
+        let w = UnsafePointer(run.widths.pointer)
+        // The three characters, 26, 18 and 26 modules; their modules may
+        // differ somewhat (perspective), the guards go by their neighbours.
+        var s1: Float = 0, sc: Float = 0, s2: Float = 0
+        for k in 0..<14 { s1 += w[b + 1 + k]; sc += w[b + 15 + k]; s2 += w[b + 29 + k] }
+        let m1 = s1 / 26, mc = sc / 18, m2 = s2 / 26
+        guard mc > 0, m1 / mc > 0.85, m1 / mc < 1.18, m2 / mc > 0.85, m2 / mc < 1.18 else { return false }
+        let cut = b + 44 == run.count
+        guard narrow(w, b, m1), narrow(w, b + 43, m2), cut || narrow(w, b + 44, m2), b == 1 || w[b - 1] > 0.5 * m1
+        else { return false }
+        var limitedSums: UInt64 = 0
+        for s in DataBarReader.limitedOddModules { limitedSums |= 1 << UInt64(s) }
+        let c1 = modules, c2 = modules + 14
+        guard let e1 = DataBar.quantize(w, first: b + 1, step: 1, count: 14, modules: 26, oddSums: limitedSums,
+                                        scaled: scaled, out: c1), e1 <= maxCharError,
+              let e2 = DataBar.quantize(w, first: b + 29, step: 1, count: 14, modules: 26, oddSums: limitedSums,
+                                        scaled: scaled, out: c2), e2 <= maxCharError
+        else { return false }
+        var sum = 0
+        for k in 0..<14 { sum += c1[k] * weights89[k] + c2[k] * weights89[14 + k] }
+        // The check character: the measured widths must be nearest to the
+        // expected pattern, clearly nearer than to any other.
+        let k18 = 18 / sc
+        for k in 0..<14 { scaled[k] = w[b + 15 + k] * k18 }
+        let expected = sum % 89
+        var ec: Float = 0, other: Float = .infinity
+        for v in 0..<89 {
+            var pattern = DataBarReader.limitedCheck[v]
+            var e: Float = 0
+            for k in (0..<14).reversed() {
+                e += abs(scaled[k] - Float(pattern % 10))
+                pattern /= 10
+            }
+            if v == expected { ec = e / 14 } else { other = min(other, e / 14) }
+        }
+        guard other - ec > 0.04 else { return false }
+        guard ec <= maxCharError, let v1 = limitedValue(c1), let v2 = limitedValue(c2) else { return false }
+        let value = 2013571 * v1 + v2
+        guard value < 2_000_000_000_000 else { return false }
+        setDigits(value)
+        let error = min(2, 3 * (e1 + e2 + ec) / 3)
+        DataBar.emitGTIN(digits, symbology: .dataBar, run: run, first: b, last: cut ? b + 43 : b + 44, error: error,
+                         bytes: bytes, sink: &sink)
+        return true
+    }
+
+    /// The value of a Limited (26-module) character, widths in reading order.
+    @inline(__always)
+    private func limitedValue(_ c: UnsafeMutablePointer<Int>) -> Int? {
+        let odd = scratchOdd(c, count: 14), even = odd + 7
+        var oddSum = 0
+        for k in 0..<7 { oddSum += odd[k] }
+        guard let group = DataBarReader.limitedOddModules.firstIndex(of: oddSum) else { return nil }
+        let oddWidest = DataBarReader.limitedOddWidest[group], evenWidest = 9 - oddWidest
+        for k in 0..<7 where odd[k] > oddWidest || even[k] > evenWidest { return nil }
+        let vOdd = DataBar.value(odd, count: 7, maxWidth: oddWidest, narrowRequired: false)
+        let vEven = DataBar.value(even, count: 7, maxWidth: evenWidest, narrowRequired: true)
+        return vOdd * DataBarReader.limitedEvenTotal[group] + vEven + DataBarReader.limitedOffset[group]
+    }
+}
