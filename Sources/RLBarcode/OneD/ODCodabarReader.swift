@@ -134,31 +134,6 @@ final class CodabarReader: LinearReader {
         return (value, e, narrow, wide)
     }
 
-    /// Whether element `i` (a space) is a quiet zone of `need` pixels.
-    ///
-    /// A shorter space still counts when the grey levels over the whole
-    /// quiet zone stay lighter than halfway between the bars and spaces of
-    /// the start or stop character next to it (`from...to`, run positions).
-    /// A space cut by the end of the scan line (the frame's edge) needs half
-    /// a narrow element, clear: what lies beyond is unknown, not a violation.
-    @inline(__always)
-    func quiet(_ run: borrowing ElementRun, _ i: Int, need: Float, leading: Bool, from: Float, to: Float) -> Bool {
-        let w = run.widths[i]
-        if w >= need { return true }
-        let last = run.count - 1
-        let s = run.starts[i]
-        guard let levels = run.levels(from: from, to: to) else { return false }
-        let level = (levels.bar + levels.space) / 2
-        if i == 0 || i == last {
-            if w < need / 20 { return false }
-            return run.isClear(from: s, to: s + w, level: level)
-        }
-        let a = leading ? s + w - need : s
-        let b = leading ? s + w : s + need
-        guard a >= 0, b <= run.lineLength else { return false }
-        return run.isClear(from: a, to: b, level: level)
-    }
-
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
         guard enabled.contains(.codabar) else { return }
         let n = run.count
@@ -179,7 +154,7 @@ final class CodabarReader: LinearReader {
         // `A`-`D` all start with a narrow bar and have a wide middle space: a quick test first.
         guard w[b + 3] > w[b], let start = character(w, b, minMargin: 1.25, startStop: true) else { return 0 }
         let s = run.starts.pointer
-        guard quiet(run, b - 1, need: 0.9 * minQuietZone * start.narrow, leading: true, from: s[b], to: s[b + 6] + w[b + 6])
+        guard run.isQuietZone(b - 1, need: 0.9 * minQuietZone * start.narrow, leading: true, from: s[b], to: s[b + 6] + w[b + 6])
         else { return 0 }
         text[0] = CodabarReader.alphabet[start.value]
         var count = 1
@@ -203,7 +178,7 @@ final class CodabarReader: LinearReader {
             c += 8
         }
         guard stop > 0, count - 2 >= minDataCharacters else { return 0 }
-        guard quiet(run, stop + 7, need: 0.9 * minQuietZone * narrow, leading: false,
+        guard run.isQuietZone(stop + 7, need: 0.9 * minQuietZone * narrow, leading: false,
                     from: s[stop], to: s[stop + 6] + w[stop + 6]) else { return 0 }
         let error = errorSum / Float(count)
         guard error <= maxError else { return 0 }

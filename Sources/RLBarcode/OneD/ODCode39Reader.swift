@@ -146,32 +146,6 @@ final class Code39Reader: LinearReader {
         return (value, e, narrow, total)
     }
 
-    /// Whether element `i` (a space) is a quiet zone of `need` pixels.
-    ///
-    /// A shorter space still counts when the grey levels over the whole
-    /// quiet zone stay lighter than halfway between the bars and spaces of
-    /// the start or stop character next to it (`from...to`, run positions),
-    /// so specks of a textured label do not break it. A space cut by the end
-    /// of the scan line (the frame's edge) needs half a narrow element,
-    /// clear: what lies beyond is unknown, not a violation.
-    @inline(__always)
-    func quiet(_ run: borrowing ElementRun, _ i: Int, need: Float, leading: Bool, from: Float, to: Float) -> Bool {
-        let w = run.widths[i]
-        if w >= need { return true }
-        let last = run.count - 1
-        let s = run.starts[i]
-        guard let levels = run.levels(from: from, to: to) else { return false }
-        let level = (levels.bar + levels.space) / 2
-        if i == 0 || i == last {
-            if w < need / 20 { return false }
-            return run.isClear(from: s, to: s + w, level: level)
-        }
-        let a = leading ? s + w - need : s
-        let b = leading ? s + w : s + need
-        guard a >= 0, b <= run.lineLength else { return false }
-        return run.isClear(from: a, to: b, level: level)
-    }
-
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
         guard enabled.contains(.code39) else { return }
         let n = run.count
@@ -194,7 +168,7 @@ final class Code39Reader: LinearReader {
         guard w1 > w[b], w1 > w[b + 2], w4 > w[b + 3], w4 > w[b + 5],
               let start = character(w, b, minMargin: 1.25, startStop: true) else { return 0 }
         let s = run.starts.pointer
-        guard quiet(run, b - 1, need: 0.9 * minQuietZone * start.narrow, leading: true, from: s[b], to: s[b + 8] + w[b + 8])
+        guard run.isQuietZone(b - 1, need: 0.9 * minQuietZone * start.narrow, leading: true, from: s[b], to: s[b + 8] + w[b + 8])
         else { return 0 }
         var count = 0
         var errorSum = start.error
@@ -220,7 +194,7 @@ final class Code39Reader: LinearReader {
             c += 10
         }
         guard stop > 0, count >= 1 else { return 0 }
-        guard quiet(run, stop + 9, need: 0.9 * minQuietZone * narrow, leading: false,
+        guard run.isQuietZone(stop + 9, need: 0.9 * minQuietZone * narrow, leading: false,
                     from: s[stop], to: s[stop + 8] + w[stop + 8]) else { return 0 }
         // Raw characters, then the check character and full ASCII.
         let raw = text + Code39Reader.capacity

@@ -277,6 +277,32 @@ struct ElementRun {
         return true
     }
 
+    /// Whether element `i` (a space) is a quiet zone of `need` pixels before
+    /// (`leading`) or after a symbol.
+    ///
+    /// A shorter space still counts when the grey levels over the whole
+    /// quiet zone stay lighter than halfway between the bars and spaces of
+    /// the symbol's start or stop pattern next to it (`from...to`, run
+    /// positions). A space cut by the end of the scan line (the frame's edge)
+    /// needs a twentieth of the zone, clear: what lies beyond is unknown, not
+    /// a violation.
+    func isQuietZone(_ i: Int, need: Float, leading: Bool, from: Float, to: Float) -> Bool {
+        let w = widths[i]
+        if w >= need { return true }
+        let last = count - 1
+        let s = starts[i]
+        guard let levels = levels(from: from, to: to) else { return false }
+        let level = (levels.bar + levels.space) / 2
+        if i == 0 || i == last {
+            if w < need / 20 { return false }
+            return isClear(from: s, to: s + w, level: level)
+        }
+        let a = leading ? s + w - need : s
+        let b = leading ? s + w : s + need
+        guard a >= 0, b <= lineLength else { return false }
+        return isClear(from: a, to: b, level: level)
+    }
+
     /// The darkest and lightest samples between run positions `from` and `to`,
     /// as (bar level, space level) for this run's polarity.
     func levels(from: Float, to: Float) -> (bar: Float, space: Float)? {
