@@ -11,30 +11,7 @@ enum LinearSymbolTestKit {
     /// Runs `zint -b SYMBOLOGY -d DATA --dump` (plus `arguments`) and parses the row.
     static func row(_ symbology: Int, _ data: String, arguments: [String] = [],
                     file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow {
-        guard let zint = ZintRow.executable else {
-            throw XCTSkip("zint is not installed (apt-get install zint); symbol tests need it to make their pictures")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: zint)
-        p.arguments = ["-b", String(symbology)] + arguments + ["-d", data, "--dump"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            XCTFail("zint failed for \(data): \(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))",
-                    file: file, line: line)
-            return ZintRow(modules: [])
-        }
-        var modules: [Bool] = []
-        for ch in text where ch.isHexDigit {
-            let v = Int(String(ch), radix: 16)!
-            for bit in (0..<4).reversed() { modules.append(v >> bit & 1 == 1) }
-        }
-        while modules.last == false { modules.removeLast() }
-        return ZintRow(modules: modules)
+        try ZintRow.make(symbology: symbology, data, arguments: arguments, file: file, line: line)
     }
 
     /// Module runs of a row, bars and spaces alternating, the first a bar.

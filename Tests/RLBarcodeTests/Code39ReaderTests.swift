@@ -5,29 +5,7 @@ import XCTest
 /// Runs `zint -b SYMBOLOGY -d DATA [extra arguments] --dump` and returns its
 /// module row; skips the test when zint is not installed.
 func code39TestZint(_ symbology: Int, _ data: String, _ arguments: [String] = []) throws -> ZintRow {
-    guard let zint = ZintRow.executable else {
-        throw XCTSkip("zint is not installed (apt-get install zint); symbol tests need it to make their pictures")
-    }
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: zint)
-    p.arguments = ["-b", String(symbology), "-d", data] + arguments + ["--dump"]
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = Pipe()
-    try p.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else {
-        XCTFail("zint -b \(symbology) failed for \(data)")
-        return ZintRow(modules: [])
-    }
-    var modules: [Bool] = []
-    for ch in text where ch.isHexDigit {
-        let v = Int(String(ch), radix: 16)!
-        for bit in (0..<4).reversed() { modules.append(v >> bit & 1 == 1) }
-    }
-    while modules.last == false { modules.removeLast() }
-    return ZintRow(modules: modules)
+    try ZintRow.make(symbology: symbology, data, arguments: arguments)
 }
 
 extension ZintRow {

@@ -12,30 +12,7 @@ final class ITFReaderTests: XCTestCase {
     /// Runs `zint -b KIND -d DATA --dump` and parses the hexadecimal row
     /// (ZintRow.Kind does not list the ITF symbologies).
     private func zint(_ kind: Int, _ data: String, file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow {
-        guard let exe = ZintRow.executable else {
-            throw XCTSkip("zint is not installed (apt-get install zint); symbol tests need it to make their pictures")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = ["-b", String(kind), "-d", data, "--dump"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            XCTFail("zint failed for \(data): \(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))",
-                    file: file, line: line)
-            return ZintRow(modules: [])
-        }
-        var modules: [Bool] = []
-        for ch in text where ch.isHexDigit {
-            let v = Int(String(ch), radix: 16)!
-            for bit in (0..<4).reversed() { modules.append(v >> bit & 1 == 1) }
-        }
-        while modules.last == false { modules.removeLast() }
-        return ZintRow(modules: modules)
+        try ZintRow.make(symbology: kind, data, file: file, line: line)
     }
 
     /// The run lengths of a module row, starting with a bar.

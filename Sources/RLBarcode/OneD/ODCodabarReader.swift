@@ -120,16 +120,8 @@ final class CodabarReader: LinearReader {
         let wide = ((wb - cwb * spread) + (ws + cws * spread)) / (cwb + cws)
         let ratio = wide / narrow
         guard margin >= minMargin, ratio >= 1.3, ratio <= 4, maxNarrow <= 2.2 * minNarrow else { return nil }
-        var dev: Float = 0
-        for k in 0..<7 {
-            let wideK = mask & (1 << (6 - k)) != 0
-            let expected = (wideK ? wide : narrow) + (k % 2 == 0 ? spread : -spread)
-            dev += abs(w[j + k] - expected)
-        }
-        var e = 3 * dev / (7 * narrow) + 0.6 * abs(spread) / narrow
-        if ratio < 1.8 { e += 1.5 * (1.8 - ratio) }
-        if ratio > 3.3 { e += ratio - 3.3 }
-        if margin < 1.5 { e += 2.5 * (1.5 - margin) }
+        let e = narrowWideError(w + j, count: 7, wideMask: mask, narrow: narrow, wide: wide, spread: spread,
+                                margin: margin)
         guard e <= maxCharError else { return nil }
         return (value, e, narrow, wide)
     }

@@ -132,16 +132,8 @@ final class Code39Reader: LinearReader {
         let ratio = wide / narrow
         let margin = v3 / maxNarrow
         guard margin >= minMargin, ratio >= 1.3, ratio <= 4.5, maxNarrow <= 2.6 * minNarrow else { return nil }
-        var dev: Float = 0
-        for k in 0..<9 {
-            let wideK = mask & (1 << (8 - k)) != 0
-            let expected = (wideK ? wide : narrow) + (k % 2 == 0 ? spread : -spread)
-            dev += abs(w[j + k] - expected)
-        }
-        var e = 3 * dev / (9 * narrow) + 0.6 * abs(spread) / narrow
-        if ratio < 1.8 { e += 1.5 * (1.8 - ratio) }
-        if ratio > 3.3 { e += ratio - 3.3 }
-        if margin < 1.5 { e += 2.5 * (1.5 - margin) }
+        let e = narrowWideError(w + j, count: 9, wideMask: mask, narrow: narrow, wide: wide, spread: spread,
+                                margin: margin)
         guard e <= maxCharError else { return nil }
         return (value, e, narrow, total)
     }

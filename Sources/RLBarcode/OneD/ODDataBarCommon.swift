@@ -178,3 +178,25 @@ enum DataBar {
                               start: s[first], end: s[last] + w[last], error: error, aimModifier: 48))
     }
 }
+
+/// A DataBar symbol whose left guard bar the scan line's start cut off: its
+/// first character's first width is lost in the run's leading space. When
+/// elements 8...12 form a finder, that width is rebuilt from the first
+/// character's `modules` (elements 1...7 and the rebuilt one span them at
+/// the finder's module size) and `buffer` receives the run's widths with
+/// it in place of element 0 (the run itself is not the reader's to change).
+///
+/// - Returns: whether the rebuilt width is plausible (at least half a
+///   module, and within the leading space).
+func rebuildCutFirstWidth(_ w: UnsafeMutablePointer<Float>, count n: Int, modules: Float,
+                          into buffer: inout ScratchBuffer<Float>) -> Bool {
+    var fw: Float = 0, rest: Float = 0
+    for k in 8...12 { fw += w[k] }
+    for k in 1...7 { rest += w[k] }
+    let rebuilt = modules * fw / 15 - rest
+    guard rebuilt > 0.5 * fw / 15, rebuilt < w[0] + 0.5 * fw / 15 else { return false }
+    buffer.reserve(n)
+    buffer.pointer.update(from: w, count: n)
+    buffer[0] = rebuilt
+    return true
+}

@@ -87,19 +87,9 @@ final class DataBarExpandedReader: LinearReader {
         // A symbol whose left guard bar the line's start cut off begins with
         // the check character at element 0, its first width lost in the
         // leading space: it is rebuilt from the character's 17 modules.
-        if n > 28, let f = finder(run.widths.pointer, 8, step: 1), f.value == 0 {
-            let w = run.widths.pointer
-            var fw: Float = 0, rest: Float = 0
-            for k in 8...12 { fw += w[k] }
-            for k in 1...7 { rest += w[k] }
-            let rebuilt = 17 * fw / 15 - rest
-            if rebuilt > 0.5 * fw / 15, rebuilt < w[0] + 0.5 * fw / 15 {
-                // A copy of the widths with the first one rebuilt (the run is not ours to change).
-                leading.reserve(n)
-                leading.pointer.update(from: w, count: n)
-                leading[0] = rebuilt
-                _ = decodeAt(run, -1, &sink, widths: leading.pointer)
-            }
+        if n > 28, let f = finder(run.widths.pointer, 8, step: 1), f.value == 0,
+           rebuildCutFirstWidth(run.widths.pointer, count: n, modules: 17, into: &leading) {
+            _ = decodeAt(run, -1, &sink, widths: leading.pointer)
         }
         var b = 1
         while b + 30 < n {

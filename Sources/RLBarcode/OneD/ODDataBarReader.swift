@@ -111,19 +111,9 @@ final class DataBarReader: LinearReader {
         // A symbol whose left guard bar the line's start cut off begins with
         // character 1 at element 0, its first width lost in the leading
         // space: it is rebuilt from the character's 16 modules.
-        if n > 42, finder(run.widths.pointer, 8, step: 1) != nil {
-            let w = run.widths.pointer
-            var fw: Float = 0, rest: Float = 0
-            for k in 8...12 { fw += w[k] }
-            for k in 1...7 { rest += w[k] }
-            let rebuilt = 16 * fw / 15 - rest
-            if rebuilt > 0.5 * fw / 15, rebuilt < w[0] + 0.5 * fw / 15 {
-                // A copy of the widths with the first one rebuilt (the run is not ours to change).
-                leading.reserve(n)
-                leading.pointer.update(from: w, count: n)
-                leading[0] = rebuilt
-                _ = decodeOmni(run, 8, &sink, widths: leading.pointer, cutLeft: true)
-            }
+        if n > 42, finder(run.widths.pointer, 8, step: 1) != nil,
+           rebuildCutFirstWidth(run.widths.pointer, count: n, modules: 16, into: &leading) {
+            _ = decodeOmni(run, 8, &sink, widths: leading.pointer, cutLeft: true)
         }
         var i = 10
         while i + 34 < n {

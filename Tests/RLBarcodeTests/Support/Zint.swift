@@ -14,12 +14,20 @@ struct ZintRow {
     /// Runs `zint -b KIND -d DATA --dump` and parses the hexadecimal row.
     /// Skips the test when zint is not installed.
     static func make(_ kind: Kind, _ data: String, file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow {
+        try make(symbology: kind.rawValue, data, file: file, line: line)
+    }
+
+    /// Runs `zint -b SYMBOLOGY [ARGUMENTS] -d DATA --dump` and parses the
+    /// first row of the dump (stacked symbols have more). Skips the test when
+    /// zint is not installed.
+    static func make(symbology: Int, _ data: String, arguments: [String] = [],
+                     file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow {
         guard let zint = ZintRow.executable else {
             throw XCTSkip("zint is not installed (apt-get install zint); symbol tests need it to make their pictures")
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: zint)
-        p.arguments = ["-b", String(kind.rawValue), "-d", data, "--dump"]
+        p.arguments = ["-b", String(symbology)] + arguments + ["-d", data, "--dump"]
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -27,12 +35,13 @@ struct ZintRow {
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            XCTFail("zint failed for \(data): \(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))",
+            XCTFail("zint -b \(symbology) failed for \(data): "
+                    + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
                     file: file, line: line)
             return ZintRow(modules: [])
         }
         var modules: [Bool] = []
-        for ch in text where ch.isHexDigit {
+        for ch in text.split(separator: "\n").first ?? "" where ch.isHexDigit {
             let v = Int(String(ch), radix: 16)!
             for bit in (0..<4).reversed() { modules.append(v >> bit & 1 == 1) }
         }
