@@ -40,12 +40,16 @@ public final class Scanner {
     private var profile = ScratchBuffer<Float>(capacity: 4096)
     private var sink = LinearHitSink()
     private var votes = VoteTable()
+    /// Rows of stacked symbols read during the frame.
+    private var rows = RowTable()
     /// Numbers the scan lines of a frame, so that votes count lines, not readings.
     private var lineSerial = 0
     /// How far the bars of the candidate being read reach on either side of
     /// its middle line (0 outside candidates).
     private var barReach = 0.0
     private let linearReaders: [any LinearReader]
+    /// The readers among them that assemble stacked symbols from rows.
+    private let stackedReaders: [any StackedLinearReader]
     /// What the readers can read.
     private let readable: Symbology
 
@@ -53,6 +57,7 @@ public final class Scanner {
     public init(options: ScanOptions = ScanOptions()) {
         self.options = options
         linearReaders = makeLinearReaders()
+        stackedReaders = linearReaders.compactMap { $0 as? any StackedLinearReader }
         readable = linearReaders.reduce(Symbology()) { $0.union($1.symbologies) }
     }
 
@@ -61,6 +66,7 @@ public final class Scanner {
     init(options: ScanOptions, linearReaders: [any LinearReader]) {
         self.options = options
         self.linearReaders = linearReaders
+        stackedReaders = linearReaders.compactMap { $0 as? any StackedLinearReader }
         readable = linearReaders.reduce(Symbology()) { $0.union($1.symbologies) }
     }
 
@@ -134,6 +140,7 @@ public final class Scanner {
     public func scan(_ image: LumaView) -> [BarcodeResult] {
         lastCandidateCount = 0
         votes.reset()
+        rows.reset()
         guard image.width >= 16 || image.height >= 16, image.width >= 1, image.height >= 1 else { return [] }
         let enabled = options.symbologies.intersection(readable)
         guard !enabled.isEmpty else { return [] }
@@ -213,6 +220,7 @@ public final class Scanner {
                     : ScanLine(origin: Point(x: Double(k), y: 0), dx: 0, dy: 1, length: image.height)
                 scanLine(image, line, plan: plan, enabled: enabled, thickness: 1)
             }
+            assembleRows(enabled: enabled)
             return votes.results(minVotes: 1)
         }
 
@@ -224,7 +232,21 @@ public final class Scanner {
                 sweep(image, angle: angle, step: a % 6 == 0 ? step : step * 2, bounds: bounds, plan: plan, enabled: enabled)
             }
         }
+        assembleRows(enabled: enabled)
         return votes.results(minVotes: plan.minVotes)
+    }
+
+    /// Lets the stacked readers assemble the rows read in the frame into
+    /// symbols, which join the votes with every row's line.
+    private func assembleRows(enabled: Symbology) {
+        guard rows.count > 0 else { return }
+        for reader in stackedReaders where !reader.symbologies.isDisjoint(with: enabled) {
+            sink.reset()
+            let made = reader.assemble(rows, enabled: enabled, into: &sink)
+            for (h, used) in made.enumerated() where h < sink.hitCount && !used.isEmpty {
+                votes.addAssembled(sink.hits[h], from: sink, rows: rows, used: used)
+            }
+        }
     }
 
     /// Parallel lines at `angle` across `bounds`, `step` pixels apart.
@@ -336,6 +358,16 @@ public final class Scanner {
                     votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted, line: lineSerial,
                               barReach: barReach)
                     total += 1
+                }
+                // Rows of stacked symbols wait for the end of the frame.
+                for k in 0..<sink.fragmentCount {
+                    let f = sink.fragments[k]
+                    let a = reverse ? Double(run.lineLength - f.start) : Double(f.start)
+                    let b = reverse ? Double(run.lineLength - f.end) : Double(f.end)
+                    let p0 = line.point(at: a), p1 = line.point(at: b)
+                    guard detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
+                                               dx: line.dx, dy: line.dy, maxAngle: 0.45) else { continue }
+                    rows.add(f, values: sink.values(of: f), p0: p0, p1: p1, inverted: inverted, line: lineSerial)
                 }
             }
         }

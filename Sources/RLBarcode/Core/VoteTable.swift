@@ -142,6 +142,43 @@ struct VoteTable {
         votes[index] = v
     }
 
+    /// Adds a stacked symbol assembled from `used` rows of `rows` as a code
+    /// of its own: every line that read one of its rows counts as a
+    /// reading, and the outline spans all the rows.
+    mutating func addAssembled(_ hit: LinearHit, from sink: LinearHitSink, rows: borrowing RowTable, used: [Int]) {
+        let first = rows[used[0]]
+        let length = first.length
+        guard length > 0 else { return }
+        let ux = (first.p1.x - first.p0.x) / length, uy = (first.p1.y - first.p0.y) / length
+        // Half the distance between neighbouring rows: how far each row's bars reach.
+        var minAcross = 0.0, maxAcross = 0.0
+        for r in used {
+            let across = rows.offset(of: r, from: used[0]).across
+            minAcross = min(minAcross, across); maxAcross = max(maxAcross, across)
+        }
+        let reach = used.count > 1 ? 0.5 * (maxAcross - minAcross) / Double(used.count - 1) : 0
+        votes.reserveKeeping(count + 1)
+        let t = store(sink.text(of: hit))
+        let e = store(sink.extra(of: hit))
+        var v = Vote(symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
+                     extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
+                     addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, aimModifier: hit.aimModifier, weight: 0,
+                     lastLine: -1, lastLineWeight: 0, length: length, axisX: ux, axisY: uy, shortest: length)
+        for r in used {
+            let row = rows[r]
+            v.count += row.support
+            v.inverted += row.inverted ? row.support : 0
+            v.errorSum += row.error * Float(row.support)
+            v.weight += VoteTable.weight(ofError: row.error, hit.symbology)
+            v.length = max(v.length, row.length)
+            ends.reserveKeeping(endsCount + 1)
+            ends[endsCount] = VoteEnds(vote: count, p0: row.p0, p1: row.p1, reach: reach)
+            endsCount += 1
+        }
+        votes[count] = v
+        count += 1
+    }
+
     private func string(_ off: Int, _ len: Int) -> String {
         String(decoding: UnsafeBufferPointer(start: arena.pointer + off, count: len), as: UTF8.self)
     }

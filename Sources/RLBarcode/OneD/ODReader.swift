@@ -24,16 +24,55 @@ struct LinearHit {
     var aimModifier: UInt8 = 48
 }
 
+/// One row of a stacked symbol (or another part of a symbol that a single
+/// line cannot verify) read on one scan line, kept until the end of the
+/// frame, when the reader that made it assembles rows into symbols
+/// (``StackedLinearReader``).
+struct LinearFragment {
+    var symbology: Symbology
+    /// Reader-defined values (character values, finder numbers, row
+    /// kind...), stored in the sink's value arena.
+    var valueOffset: Int
+    var valueCount: Int
+    /// The line positions (pixels) where the row starts and ends.
+    var start: Float
+    var end: Float
+    /// How well the widths matched, 0 (perfect) upwards.
+    var error: Float
+}
+
 /// Where readers put what they read on a line: hits and their text bytes,
-/// in buffers reused for every line.
+/// and fragments of stacked symbols with their values, in buffers reused
+/// for every line.
 struct LinearHitSink {
     var hits = ScratchBuffer<LinearHit>(capacity: 16)
     var hitCount = 0
     var arena = ScratchBuffer<UInt8>(capacity: 1024)
     var arenaCount = 0
+    var fragments = ScratchBuffer<LinearFragment>(capacity: 16)
+    var fragmentCount = 0
+    var values = ScratchBuffer<Int32>(capacity: 256)
+    var valueCount = 0
 
-    mutating func reset() { hitCount = 0; arenaCount = 0 }
-    func free() { hits.free(); arena.free() }
+    mutating func reset() { hitCount = 0; arenaCount = 0; fragmentCount = 0; valueCount = 0 }
+    func free() { hits.free(); arena.free(); fragments.free(); values.free() }
+
+    /// Appends a fragment whose values are `values`.
+    mutating func appendFragment(_ symbology: Symbology, values v: UnsafeBufferPointer<Int32>,
+                                 start: Float, end: Float, error: Float) {
+        values.reserveKeeping(valueCount + v.count)
+        for (i, x) in v.enumerated() { values[valueCount + i] = x }
+        fragments.reserveKeeping(fragmentCount + 1)
+        fragments[fragmentCount] = LinearFragment(symbology: symbology, valueOffset: valueCount, valueCount: v.count,
+                                                  start: start, end: end, error: error)
+        fragmentCount += 1
+        valueCount += v.count
+    }
+
+    /// The values of a fragment.
+    func values(of f: LinearFragment) -> UnsafeBufferPointer<Int32> {
+        UnsafeBufferPointer(start: values.pointer + f.valueOffset, count: f.valueCount)
+    }
 
     /// Stores bytes in the arena and returns their offset.
     mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
@@ -78,6 +117,17 @@ protocol LinearReader: AnyObject {
     var symbologies: Symbology { get }
     /// Appends every code verified on `run` whose symbology is in `enabled`.
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink)
+}
+
+/// A reader of stacked symbols, whose rows single lines read as
+/// ``LinearFragment``s. At the end of a frame the scanner hands it every
+/// row read in the frame (``RowTable``) and it assembles whole symbols.
+protocol StackedLinearReader: LinearReader {
+    /// Assembles the rows of `rows` into symbols: appends a hit to `sink`
+    /// for each (its `start`, `end`, `firstElement` and `lastElement` are
+    /// not used) and returns, hit by hit, the indices of the rows each is
+    /// made of (top row first as the symbol is read). Each symbol once.
+    func assemble(_ rows: borrowing RowTable, enabled: Symbology, into sink: inout LinearHitSink) -> [[Int]]
 }
 
 extension ScratchBuffer {
