@@ -104,6 +104,20 @@ extension UnsafeMutablePointer where Pointee == GstStructure {
         gst_structure_take_value(self, name, &array)
     }
 
+    /// Sets a `GstValueArray` of `GstStructure` field, taking ownership of
+    /// the structures.
+    func set(_ name: String, takingStructures structures: [UnsafeMutablePointer<GstStructure>]) {
+        var array = GValue()
+        g_value_init(&array, gst_value_array_get_type())
+        for st in structures {
+            var item = GValue()
+            g_value_init(&item, gst_structure_get_type())
+            g_value_take_boxed(&item, UnsafeRawPointer(st))
+            gst_value_array_append_and_take_value(&array, &item)
+        }
+        gst_structure_take_value(self, name, &array)
+    }
+
     /// Sets a field holding a boxed value, taking ownership of `boxed`.
     func set(_ name: String, takingBoxed boxed: UnsafeMutableRawPointer, type: GType) {
         var v = GValue()

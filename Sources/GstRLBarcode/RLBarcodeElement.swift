@@ -30,6 +30,8 @@ final class RLBarcodeElement {
         var isStillPicture = false
         /// The session's codes; carried over from the previous state on caps changes.
         var tracker: CodeTracker
+        /// Everything the session saw, and its status; carried over like the tracker.
+        var session: ScanSession
         /// The `clear-results` generation the tracker has seen.
         var clearGeneration: UInt64
         /// The last frame's running time (or its stand-in when frames carry no timestamps).
@@ -47,12 +49,13 @@ final class RLBarcodeElement {
 
         /// Creates the state; `caps` is a reference the state now owns.
         init(scanner: Scanner, caps: UnsafeMutablePointer<GstCaps>, width: Int, height: Int,
-             tracker: CodeTracker, clearGeneration: UInt64) {
+             tracker: CodeTracker, session: ScanSession, clearGeneration: UInt64) {
             self.scanner = scanner
             self.caps = caps
             self.width = width
             self.height = height
             self.tracker = tracker
+            self.session = session
             self.clearGeneration = clearGeneration
             pending.reserveCapacity(16)
         }
@@ -73,6 +76,8 @@ final class RLBarcodeElement {
         /// Bounding box clamped to the frame (x, y, width, height), or nil
         /// when the code lies outside.
         var box: (x: Int, y: Int, width: Int, height: Int)?
+        /// Of a symbology left out of `symbologies`: drawn as unwanted only.
+        var disabled: Bool
     }
 
     /// The GObject instance (not retained: it owns us).
@@ -256,7 +261,7 @@ final class RLBarcodeElement {
         let s = settings.withLock { $0 }
         let previous = state
         state = State(scanner: Scanner(options: s.scanOptions), caps: gst_caps_ref(caps), width: width, height: height,
-                      tracker: previous?.tracker ?? CodeTracker(),
+                      tracker: previous?.tracker ?? CodeTracker(), session: previous?.session ?? ScanSession(),
                       clearGeneration: previous?.clearGeneration ?? s.clearGeneration)
         state?.isStillPicture = info.pointee.fps_n == 0
         log(GST_LEVEL_DEBUG, instance, "streaming \(width)x\(height) in \(String(cString: finfo.pointee.name))"
@@ -270,6 +275,23 @@ final class RLBarcodeElement {
         if event.pointee.type == GST_EVENT_FLUSH_STOP || event.pointee.type == GST_EVENT_STREAM_START {
             state?.lastNow = nil
         }
+        if event.pointee.type == GST_EVENT_EOS, let state {
+            // The session ends: a clear-results not yet applied ends its own first.
+            applyClear(state, generation: settings.withLock { $0.clearGeneration })
+            postSession(state, reason: "eos")
+            state.session = ScanSession()
+        }
+    }
+
+    /// Applies a `clear-results` the streaming thread has not seen yet: the
+    /// session's message goes out, and every code is new again.
+    private func applyClear(_ state: State, generation: UInt64) {
+        guard state.clearGeneration != generation else { return }
+        postSession(state, reason: "clear-results")
+        state.tracker.clear()
+        state.session = ScanSession()
+        state.clearGeneration = generation
+        log(GST_LEVEL_DEBUG, instance, "session cleared")
     }
 
     /// `transform_frame_ip`: scans the mapped frame, tracks the codes and
@@ -312,20 +334,38 @@ final class RLBarcodeElement {
         }
         state.lastNow = state.now
 
-        if state.clearGeneration != s.clearGeneration {
-            state.tracker.clear()
-            state.clearGeneration = s.clearGeneration
-            log(GST_LEVEL_DEBUG, instance, "session cleared")
-        }
+        applyClear(state, generation: s.clearGeneration)
         var options = s.scanOptions
         if state.isStillPicture && options.effort == .balanced { options.effort = .thorough }
+        // With drawing on, codes of symbologies left out are read too, to be
+        // drawn as unwanted (never reported).
+        if s.draw { options.symbologies = .all }
         if state.scanner.options != options { state.scanner.options = options }
 
         let results = state.scanner.scan(luma)
         state.tracker.beginFrame(now: state.now, lostAfter: s.lostAfter)
+        var read = 0, new = 0
+        defer {
+            if s.postMessages {
+                let status = state.session.status(now: state.now, read: read, new: new,
+                                                  candidates: state.scanner.lastCandidateCount, partial: "")
+                if status.differs(from: state.session.posted) {
+                    postStatus(status, state: state)
+                    state.session.didPost(status)
+                }
+            }
+        }
         if results.isEmpty { return GST_FLOW_OK }
 
         for result in results {
+            guard s.symbologies.contains(result.symbology) else {
+                // Read only to be drawn as unwanted: no tracking, no metadata, no message.
+                state.pending.append(PendingCode(result: result,
+                                                 sighting: CodeTracker.Sighting(id: 0, firstSeen: state.now,
+                                                                                lastSeen: state.now, isNew: false),
+                                                 report: false, unwanted: true, box: nil, disabled: true))
+                continue
+            }
             let box = result.boundingBox(clippedTo: width, height)
             var cx = Double(width) / 2, cy = Double(height) / 2, size = 0.0
             if let b = box {
@@ -339,7 +379,12 @@ final class RLBarcodeElement {
                 && s.unwanted.contains(UnwantedCode(symbology: result.symbology, text: result.text))
             let report = !unwanted && s.postMessages && (s.report == .everyFrame || sighting.isNew)
             state.pending.append(PendingCode(result: result, sighting: sighting, report: report,
-                                             unwanted: unwanted, box: box))
+                                             unwanted: unwanted, box: box, disabled: false))
+            if !unwanted {
+                state.session.record(result, sighting)
+                read += 1
+                if sighting.isNew { new += 1 }
+            }
         }
         log(GST_LEVEL_LOG, instance, "\(results.count) code(s) at \(state.now) ns")
 
@@ -359,7 +404,7 @@ final class RLBarcodeElement {
         let s = state.frameSettings
         if s.attachMeta {
             if gst_mini_object_is_writable(UnsafePointer(OpaquePointer(buffer))) != 0 {
-                for code in state.pending { attachMeta(code, to: buffer) }
+                for code in state.pending where !code.disabled { attachMeta(code, to: buffer) }
             } else if !warnedUnwritable {
                 warnedUnwritable = true
                 warn("buffer not writable: region metadata not attached")
@@ -439,6 +484,48 @@ final class RLBarcodeElement {
         _ = gst_element_post_message(element, message)
     }
 
+    /// Posts a `barcode-status` element message.
+    private func postStatus(_ status: ScanSession.Status, state: State) {
+        guard let st = gst_structure_new_empty("barcode-status") else { return }
+        st.set("timestamp", uint64: UInt64(state.pts))
+        st.set("running-time", uint64: state.now)
+        st.set("in-range", bool: status.inRange)
+        st.set("guidance", int: status.guidance)
+        st.set("partial", string: status.partial)
+        st.set("found", uint: status.found)
+        st.set("new-found", uint: status.newFound)
+        let message = gst_message_new_element(instance.assumingMemoryBound(to: GstObject.self), st)
+        _ = gst_element_post_message(element, message)
+        log(GST_LEVEL_DEBUG, instance, "status: in-range=\(status.inRange) guidance=\(status.guidance) "
+            + "found=\(status.found) new-found=\(status.newFound)")
+    }
+
+    /// Posts the `barcode-session` element message: every code of the
+    /// session with its counts and times. `reason` is `eos` or `clear-results`.
+    private func postSession(_ state: State, reason: String) {
+        guard settings.withLock({ $0.postMessages }), let st = gst_structure_new_empty("barcode-session") else { return }
+        var codes: [UnsafeMutablePointer<GstStructure>] = []
+        codes.reserveCapacity(state.session.codes.count)
+        for c in state.session.codes {
+            guard let cs = gst_structure_new_empty("barcode-session-code") else { continue }
+            cs.set("type", string: c.symbology.name ?? "")
+            cs.set("symbol", string: c.text)
+            cs.set("symbology-id", string: c.symbologyIdentifier)
+            cs.set("id", uint: c.lastID)
+            cs.set("appearances", uint: c.appearances)
+            cs.set("frames", uint64: c.frames)
+            cs.set("first-seen", uint64: c.firstSeen)
+            cs.set("last-seen", uint64: c.lastSeen)
+            codes.append(cs)
+        }
+        st.set("reason", string: reason)
+        st.set("count", uint: UInt32(clamping: codes.count))
+        st.set("codes", takingStructures: codes)
+        let message = gst_message_new_element(instance.assumingMemoryBound(to: GstObject.self), st)
+        _ = gst_element_post_message(element, message)
+        log(GST_LEVEL_DEBUG, instance, "session (\(reason)): \(codes.count) code(s)")
+    }
+
     /// Draws outlines (and labels) of the frame's codes.
     private func draw(_ codes: [PendingCode], on canvas: FrameCanvas, settings s: Settings) {
         let outline = YUVColor(argb: s.outlineColor)
@@ -454,7 +541,7 @@ final class RLBarcodeElement {
                 canvas.line(c[0].x, c[0].y, c[2].x, c[2].y, thickness: thickness, color)
                 canvas.line(c[1].x, c[1].y, c[3].x, c[3].y, thickness: thickness, color)
             }
-            guard s.drawLabels, let box = code.box else { continue }
+            guard s.drawLabels, !code.disabled, let box = code.box else { continue }
             var label = code.result.text
             if !code.result.addOn.isEmpty { label += " " + code.result.addOn }
             let maxChars = max(1, (canvas.width / scale - 1) / BitmapFont.advance)

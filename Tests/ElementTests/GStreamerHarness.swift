@@ -55,6 +55,7 @@ enum FieldValue: Equatable {
     case bytes([UInt8])
     case intArray([Int])
     case sample(hasBuffer: Bool, caps: String)
+    case structures([Fields])
     case other(typeName: String)
 
     var string: String? { if case .string(let s) = self { s } else { nil } }
@@ -63,10 +64,11 @@ enum FieldValue: Equatable {
     var uint64: UInt64? { if case .uint64(let x) = self { x } else { nil } }
     var bool: Bool? { if case .bool(let x) = self { x } else { nil } }
     var intArray: [Int]? { if case .intArray(let x) = self { x } else { nil } }
+    var structures: [Fields]? { if case .structures(let x) = self { x } else { nil } }
 }
 
 /// The fields of a structure, converted.
-struct Fields {
+struct Fields: Equatable {
     var name: String
     var values: [String: FieldValue]
     /// GType names of the fields, for type checks.
@@ -108,6 +110,16 @@ private func convert(_ value: UnsafePointer<GValue>) -> FieldValue {
     }
     if type == gst_value_array_get_type() {
         var out: [Int] = []
+        if gst_value_array_get_size(value) > 0, let first = gst_value_array_get_value(value, 0),
+           first.pointee.g_type == gst_structure_get_type() {
+            var list: [Fields] = []
+            for i in 0 ..< gst_value_array_get_size(value) {
+                guard let item = gst_value_array_get_value(value, i),
+                      let st = g_value_get_boxed(item) else { return .other(typeName: "array of mixed") }
+                list.append(readStructure(st.assumingMemoryBound(to: GstStructure.self)))
+            }
+            return .structures(list)
+        }
         for i in 0 ..< gst_value_array_get_size(value) {
             guard let item = gst_value_array_get_value(value, i) else { continue }
             guard item.pointee.g_type == TestGTypes.int else { return .other(typeName: "array of non-int") }
