@@ -83,6 +83,39 @@ extension LumaView {
             for i in 0..<n { out[i] = Float(row[min(x0 + i, width - 1)]) }
             return
         }
+        // The taps of the first and last samples: when they all lie inside
+        // the frame, so does every tap between them (a segment inside a
+        // rectangle), and the loop needs no clamping.
+        let pxf = Float(px), pyf = Float(py)
+        let lastX = ox + Float(n - 1) * dxf, lastY = oy + Float(n - 1) * dyf
+        let reachX = half * abs(pxf), reachY = half * abs(pyf)
+        if thickness == 3,
+           min(ox, lastX) - reachX >= 0.1, max(ox, lastX) + reachX <= maxX - 0.1,
+           min(oy, lastY) - reachY >= 0.1, max(oy, lastY) + reachY <= maxY - 0.1 {
+            // Three bilinear taps a pixel apart across the line, in fixed
+            // point (positions in 1/65536 pixel, 8-bit weights).
+            let scale: Float = 65536
+            let sx = Int((dxf * scale).rounded()), sy = Int((dyf * scale).rounded())
+            let tx = Int((pxf * scale).rounded()), ty = Int((pyf * scale).rounded())
+            var x = Int(((ox - pxf) * scale).rounded()), y = Int(((oy - pyf) * scale).rounded())
+            let norm: Float = 1.0 / (3 * 65536)
+            for i in 0..<n {
+                var acc = 0
+                var xx = x, yy = y
+                for _ in 0..<3 {
+                    let ix = xx >> 16, iy = yy >> 16
+                    let fx = (xx >> 8) & 255, fy = (yy >> 8) & 255
+                    let p = base + (iy &* stride &+ ix)
+                    let a = Int(p[0]), b = Int(p[1]), c = Int(p[stride]), d = Int(p[stride &+ 1])
+                    let top = a &* (256 &- fx) &+ b &* fx, bottom = c &* (256 &- fx) &+ d &* fx
+                    acc &+= top &* (256 &- fy) &+ bottom &* fy
+                    xx &+= tx; yy &+= ty
+                }
+                out[i] = Float(acc) * norm
+                x &+= sx; y &+= sy
+            }
+            return
+        }
         for i in 0..<n {
             let cx = ox + Float(i) * dxf, cy = oy + Float(i) * dyf
             var acc: Float = 0
