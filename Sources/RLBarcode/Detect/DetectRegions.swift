@@ -40,13 +40,17 @@ struct RegionDetector {
     private var label = ScratchBuffer<Int32>()
     private var angle = ScratchBuffer<Float>()
     private var stack = ScratchBuffer<Int32>()
+    /// The cells of the region being grouped, in the order the flood reached them.
+    private var members = ScratchBuffer<Int32>()
     var candidates = ScratchBuffer<LinearCandidate>(capacity: 64)
     var candidateCount = 0
 
     /// Forgets the last frame's cells and candidates.
     mutating func reset() { cols = 0; rows = 0; candidateCount = 0 }
 
-    func free() { angle.free(); sxx.free(); syy.free(); sxy.free(); label.free(); stack.free(); candidates.free() }
+    func free() {
+        angle.free(); sxx.free(); syy.free(); sxy.free(); label.free(); stack.free(); members.free(); candidates.free()
+    }
 
     /// Measures the gradient structure of every cell inside the pixel
     /// rectangle `x0..<x1`, `y0..<y1` (cells outside keep zero energy).
@@ -56,6 +60,7 @@ struct RegionDetector {
         rows = max(1, img.height / cellSize)
         let n = cols * rows
         sxx.reserve(n); syy.reserve(n); sxy.reserve(n); label.reserve(n); stack.reserve(n); angle.reserve(n)
+        members.reserve(n)
         for i in 0..<n { sxx[i] = 0; syy[i] = 0; sxy[i] = 0 }
         let base = img.base, stride = img.stride
         let cx0 = max(0, x0 / cellSize), cx1 = min(cols, (x1 + cellSize - 1) / cellSize)
@@ -140,7 +145,9 @@ struct RegionDetector {
             while top > 0 {
                 top -= 1
                 let i = Int(stack[top])
-                txx += sxx[i]; tyy += syy[i]; txy += sxy[i]; count += 1
+                txx += sxx[i]; tyy += syy[i]; txy += sxy[i]
+                members[count] = Int32(i)
+                count += 1
                 let ai = angle[i]
                 let cx = i % cols, cy = i / cols
                 for dy in -1...1 {
@@ -161,7 +168,7 @@ struct RegionDetector {
                 }
             }
             if count >= minCells {
-                addCandidate(region: next, seed: seed, txx: txx, tyy: tyy, txy: txy, count: count)
+                addCandidate(txx: txx, tyy: tyy, txy: txy, count: count)
             }
             next += 1
         }
@@ -170,23 +177,19 @@ struct RegionDetector {
         sortCandidates()
     }
 
-    private mutating func addCandidate(region: Int32, seed: Int, txx: Float, tyy: Float, txy: Float, count: Int) {
+    /// Adds the region whose `count` cells are in `members` as a candidate.
+    private mutating func addCandidate(txx: Float, tyy: Float, txy: Float, count: Int) {
         let theta = 0.5 * atan2(Double(2 * txy), Double(txx - tyy))
         let ux = cos(theta), uy = sin(theta)
         var minU = Double.infinity, maxU = -Double.infinity, minV = Double.infinity, maxV = -Double.infinity
         var sumX = 0.0, sumY = 0.0
         let cs = Double(cellSize)
-        // Regions are found by a flood from `seed`, so their cells lie at or after it.
-        let n = cols * rows
-        var i = seed
-        while i < n {
-            if label[i] == region {
-                let x = (Double(i % cols) + 0.5) * cs, y = (Double(i / cols) + 0.5) * cs
-                sumX += x; sumY += y
-                let pu = x * ux + y * uy, pv = -x * uy + y * ux
-                minU = min(minU, pu); maxU = max(maxU, pu); minV = min(minV, pv); maxV = max(maxV, pv)
-            }
-            i += 1
+        for k in 0..<count {
+            let i = Int(members[k])
+            let x = (Double(i % cols) + 0.5) * cs, y = (Double(i / cols) + 0.5) * cs
+            sumX += x; sumY += y
+            let pu = x * ux + y * uy, pv = -x * uy + y * ux
+            minU = min(minU, pu); maxU = max(maxU, pu); minV = min(minV, pv); maxV = max(maxV, pv)
         }
         let c = LinearCandidate(cx: sumX / Double(count), cy: sumY / Double(count), ux: ux, uy: uy,
                                 lengthU: maxU - minU + cs, lengthV: maxV - minV + cs,

@@ -181,8 +181,9 @@ final class EANReader: LinearReader {
         let w = run.widths.pointer
         guard b + 59 < run.count else { return 0 }
         let m = span(w, b, 59) / 95
-        guard quiet(run, b - 1, module: m, leading: true), quiet(run, b + 59, module: m),
-              guardOK(w, b, 3, module: m), guardOK(w, b + 27, 5, module: m), guardOK(w, b + 56, 3, module: m),
+        // Guards first: they are cheap and rule out most positions.
+        guard guardOK(w, b, 3, module: m), guardOK(w, b + 27, 5, module: m), guardOK(w, b + 56, 3, module: m),
+              quiet(run, b - 1, module: m, leading: true), quiet(run, b + 59, module: m),
               let left = chars(w, b + 3, 6, step: 4, allowB: true, at: 1),
               let right = chars(w, b + 32, 6, step: 4, allowB: false, at: 7, barFirst: true),
               let lead = EANReader.leadingParity.firstIndex(of: left.pattern)
@@ -201,8 +202,8 @@ final class EANReader: LinearReader {
         let w = run.widths.pointer
         guard b + 43 < run.count else { return 0 }
         let m = span(w, b, 43) / 67
-        guard quiet(run, b - 1, module: m, leading: true), quiet(run, b + 43, module: m),
-              guardOK(w, b, 3, module: m), guardOK(w, b + 19, 5, module: m), guardOK(w, b + 40, 3, module: m),
+        guard guardOK(w, b, 3, module: m), guardOK(w, b + 19, 5, module: m), guardOK(w, b + 40, 3, module: m),
+              quiet(run, b - 1, module: m, leading: true), quiet(run, b + 43, module: m),
               let left = chars(w, b + 3, 4, step: 4, allowB: false, at: 0),
               let right = chars(w, b + 24, 4, step: 4, allowB: false, at: 4, barFirst: true),
               EANReader.checkDigitOK(digits, count: 8)
@@ -217,8 +218,8 @@ final class EANReader: LinearReader {
         let w = run.widths.pointer
         guard b + 33 < run.count else { return 0 }
         let m = span(w, b, 33) / 51
-        guard quiet(run, b - 1, module: m, leading: true), quiet(run, b + 33, module: m),
-              guardOK(w, b, 3, module: m), guardOK(w, b + 27, 6, module: m),
+        guard guardOK(w, b, 3, module: m), guardOK(w, b + 27, 6, module: m),
+              quiet(run, b - 1, module: m, leading: true), quiet(run, b + 33, module: m),
               let chars6 = chars(w, b + 3, 6, step: 4, allowB: true, at: 20)
         else { return 0 }
         var system = -1, check = -1
