@@ -97,6 +97,9 @@ public final class Scanner {
         /// How many lines of a candidate get the costlier retries (bar areas,
         /// wider pruning, smoothing) before it has read anything.
         var retryLines = 4
+        /// A candidate whose first lines (from the middle out) read nothing
+        /// is given up after this many.
+        var giveUpLines = Int.max
         /// With an orientation hint, read lines only in the hinted direction.
         var hintedDirectionOnly = false
         /// Distance between samples along sweep lines, in pixels.
@@ -112,7 +115,8 @@ public final class Scanner {
                         hintedDirectionOnly: true)
         case .balanced:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
-                        linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4)
+                        linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4,
+                        giveUpLines: 8)
         case .thorough:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
                         linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, retryLines: 1000, sweepStep: 0.5)
@@ -189,6 +193,7 @@ public final class Scanner {
                 // From the middle outwards; a candidate whose code several lines
                 // have read needs no more.
                 var reading = 0
+                let rowsBefore = rows.count
                 for j in 0..<lines {
                     let k = lines / 2 + (j % 2 == 0 ? j / 2 : -(j + 1) / 2)
                     let f = (Double(k) + 0.5) / Double(lines) - 0.5
@@ -204,6 +209,10 @@ public final class Scanner {
                     if scanLine(image, line, plan: plan, enabled: enabled, retries: retries) > 0 {
                         reading += 1
                         if reading >= plan.enoughReadings { break }
+                    } else if reading == 0 && j + 1 >= plan.giveUpLines && rows.count == rowsBefore {
+                        // The middle lines read nothing, not even a row of a
+                        // stacked symbol: not a code we can read.
+                        break
                     }
                 }
             }
