@@ -477,6 +477,11 @@ final class RLBarcodeElement {
         st.set("new", bool: code.sighting.isNew)
         st.set("inverted", bool: r.isInverted)
         st.set("mirrored", bool: r.isMirrored)
+        if let sa = r.structuredAppend {
+            st.set("sequence-index", int: gint(truncatingIfNeeded: sa.index))
+            st.set("sequence-total", int: gint(truncatingIfNeeded: sa.total))
+            st.set("sequence-id", string: sa.id)
+        }
         if attachFrame, let sample = gst_sample_new(buffer, state.caps, &segment, nil) {
             st.set("frame", takingBoxed: UnsafeMutableRawPointer(sample), type: gst_sample_get_type())
         }

@@ -1,3 +1,22 @@
+/// A symbol's place in a structured-append sequence: one message split
+/// over several symbols (QR Code, Data Matrix, Aztec, Macro PDF417).
+public struct StructuredAppend: Sendable, Hashable {
+    /// The symbol's position in the sequence, from 0.
+    public var index: Int
+    /// How many symbols the sequence has (0 when the symbol does not say).
+    public var total: Int
+    /// What ties the symbols of one sequence together: QR Code's parity
+    /// byte in decimal, or a file id; empty when there is none.
+    public var id: String
+
+    /// Creates a sequence position.
+    public init(index: Int, total: Int, id: String = "") {
+        self.index = index
+        self.total = total
+        self.id = id
+    }
+}
+
 /// One decoded barcode.
 public struct BarcodeResult: Sendable, Hashable {
     /// The symbology that was read (a single member of ``Symbology``).
@@ -26,6 +45,8 @@ public struct BarcodeResult: Sendable, Hashable {
     /// A confidence from 0 to 100 (how many scan lines agreed, or how few
     /// errors were corrected).
     public var quality: Int
+    /// The symbol's place in a structured-append sequence, when it is part of one.
+    public var structuredAppend: StructuredAppend? = nil
 
     /// Creates a result.
     public init(symbology: Symbology, text: String, bytes: [UInt8], symbologyIdentifier: String,

@@ -160,7 +160,8 @@ public final class Scanner {
 
         // Stage 1: candidates.
         if image.height >= 8 && image.width >= 8 {
-            detector.measure(image, cellSize: plan.cellSize, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1)
+            detector.measure(image, cellSize: plan.cellSize, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1,
+                             flatBelow: plan.cellSize >= 16 ? 0.25 * plan.minEnergy : 0)
             detector.group(minEnergy: plan.minEnergy, minCoherence: plan.minCoherence, minCells: plan.minCells)
         } else {
             detector.reset()
@@ -185,7 +186,8 @@ public final class Scanner {
                 if tried == plan.maxCandidates { break }
                 tried += 1
                 let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
-                // Long enough for quiet zones and an add-on on either side.
+                // Long enough for quiet zones and an add-on on either side (an EAN-5
+                // add-on with its gap reaches 0.62 of the main code beyond its end).
                 let half = c.lengthU * 1.1 + Double(detector.cellSize) + 12
                 let vx = -c.uy, vy = c.ux
                 barReach = 0
@@ -208,7 +210,7 @@ public final class Scanner {
                     let retries = j < plan.retryLines || reading > 0
                     if scanLine(image, line, plan: plan, enabled: enabled, retries: retries) > 0 {
                         reading += 1
-                        if reading >= plan.enoughReadings { break }
+                        if reading >= plan.enoughReadings && !votes.latestWantsMoreLines { break }
                     } else if reading == 0 && j + 1 >= plan.giveUpLines && rows.count == rowsBefore {
                         // The middle lines read nothing, not even a row of a
                         // stacked symbol: not a code we can read.

@@ -19,6 +19,8 @@ struct Report {
     var corners: [Int] = []
     /// Rotation in degrees, clockwise.
     var orientation: Int? = nil
+    /// The structured-append position (index, total, id), when the symbol has one.
+    var sequence: (index: Int, total: Int, id: String)? = nil
     /// Video only: the frame index.
     var frame: Int? = nil
     /// Video only: the buffer's presentation time in ns.
@@ -40,6 +42,7 @@ struct Report {
         self.extended = result.extendedText
         self.corners = result.corners.flatMap { [Int($0.x.rounded()), Int($0.y.rounded())] }
         self.orientation = result.orientation
+        if let sa = result.structuredAppend { sequence = (sa.index, sa.total, sa.id) }
     }
 
     /// An empty report to be filled from a bus message.
@@ -61,6 +64,9 @@ struct Report {
         if !extended.isEmpty { fields.append(("extended", JSON.string(extended))) }
         if !corners.isEmpty { fields.append(("corners", "[" + corners.map(String.init).joined(separator: ",") + "]")) }
         if let orientation { fields.append(("orientation", String(orientation))) }
+        if let sequence {
+            fields.append(("sequence", "{\"index\": \(sequence.index), \"total\": \(sequence.total), \"id\": \(JSON.string(sequence.id))}"))
+        }
         if let frame { fields.append(("frame", String(frame))) }
         if let pts { fields.append(("pts", String(pts))) }
         if let id { fields.append(("id", String(id))) }

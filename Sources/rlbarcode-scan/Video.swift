@@ -86,6 +86,9 @@ struct VideoScanner {
         r.extended = string(s, "extended") ?? ""
         r.corners = integers(s, "corners")
         r.orientation = int(s, "orientation")
+        if let index = int(s, "sequence-index"), let total = int(s, "sequence-total") {
+            r.sequence = (index, total, string(s, "sequence-id") ?? "")
+        }
         if let pts = uint64(s, "timestamp"), pts != Gst.clockTimeNone {
             r.pts = pts
             if let rate = frameRate {

@@ -56,7 +56,19 @@ struct VoteTable {
     private var ends = ScratchBuffer<VoteEnds>(capacity: 256)
     private var endsCount = 0
 
-    mutating func reset() { count = 0; arenaCount = 0; endsCount = 0 }
+    mutating func reset() { count = 0; arenaCount = 0; endsCount = 0; lastTouched = -1 }
+
+    /// The code the latest reading joined (-1 when none).
+    private var lastTouched = -1
+
+    /// Whether the code the latest reading joined is still undecided about
+    /// its add-on: one line saw an add-on, too few to report it, too many
+    /// to drop it. More lines settle it.
+    var latestWantsMoreLines: Bool {
+        guard lastTouched >= 0 else { return false }
+        let v = votes[lastTouched]
+        return v.addOnVotes == 1 && v.count > 3
+    }
     func free() { votes.free(); arena.free(); ends.free() }
 
     private mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
@@ -110,6 +122,7 @@ struct VoteTable {
             count += 1
         }
         var v = votes[index]
+        lastTouched = index
         let w = VoteTable.weight(ofError: hit.error, hit.symbology)
         if v.lastLine == line {
             // The same line again (another edge variant): keep its best weight only.
@@ -221,11 +234,62 @@ struct VoteTable {
     }
 
     /// The codes read by at least `minVotes` lines with enough summed weight.
-    func results(minVotes: Int) -> [BarcodeResult] {
+    /// The outline of code `i`'s readings in the frame of the axis
+    /// (`ux`, `uy`): along the axis (u) and across it (v).
+    private func box(of i: Int, ux: Double, uy: Double) -> (minU: Double, maxU: Double, minV: Double, maxV: Double) {
+        var minU = Double.infinity, maxU = -Double.infinity, minV = Double.infinity, maxV = -Double.infinity
+        for k in 0..<endsCount where ends[k].vote == i {
+            let e = ends[k]
+            for p in [e.p0, e.p1] {
+                let pu = p.x * ux + p.y * uy, pv = -p.x * uy + p.y * ux
+                minU = min(minU, pu); maxU = max(maxU, pu)
+                minV = min(minV, pv - e.reach); maxV = max(maxV, pv + e.reach)
+            }
+        }
+        return (minU, maxU, minV, maxV)
+    }
+
+    /// Joins codes of the same content whose readings overlap. Readings are
+    /// chained by position as they come, so a code whose first readings lie
+    /// far apart (the two ends of its bars) can start two chains that never
+    /// meet; two identical codes side by side do not overlap and stay two.
+    private mutating func mergeOverlapping() {
+        guard count > 1 else { return }
+        for i in 0..<count where votes[i].count > 0 {
+            for j in (i + 1)..<count where votes[j].count > 0 {
+                let a = votes[i], b = votes[j]
+                guard a.symbology == b.symbology, a.textCount == b.textCount,
+                      equal(a.textOffset, a.textCount, UnsafeBufferPointer(start: arena.pointer + b.textOffset,
+                                                                           count: b.textCount)) else { continue }
+                let bi = box(of: i, ux: a.axisX, uy: a.axisY), bj = box(of: j, ux: a.axisX, uy: a.axisY)
+                guard bi.minU < bj.maxU, bj.minU < bi.maxU, bi.minV <= bj.maxV, bj.minV <= bi.maxV else { continue }
+                var v = a
+                v.count += b.count
+                v.inverted += b.inverted
+                v.errorSum += b.errorSum
+                v.weight += b.weight
+                v.length = max(v.length, b.length)
+                if b.shortest < v.shortest { v.shortest = b.shortest; v.axisX = b.axisX; v.axisY = b.axisY }
+                if b.addOnVotes > v.addOnVotes {
+                    v.addOnOffset = b.addOnOffset; v.addOnCount = b.addOnCount; v.addOnVotes = b.addOnVotes
+                } else if b.addOnCount > 0 && v.addOnCount > 0
+                            && equal(v.addOnOffset, v.addOnCount,
+                                     UnsafeBufferPointer(start: arena.pointer + b.addOnOffset, count: b.addOnCount)) {
+                    v.addOnVotes += b.addOnVotes
+                }
+                votes[i] = v
+                votes[j].count = 0
+                for k in 0..<endsCount where ends[k].vote == j { ends[k].vote = i }
+            }
+        }
+    }
+
+    mutating func results(minVotes: Int) -> [BarcodeResult] {
+        mergeOverlapping()
         var out: [BarcodeResult] = []
         for i in 0..<count {
             let v = votes[i]
-            guard v.count >= minVotes, v.weight >= VoteTable.minWeight else { continue }
+            guard v.count >= max(1, minVotes), v.weight >= VoteTable.minWeight else { continue }
             let bytes = Array(UnsafeBufferPointer(start: arena.pointer + v.textOffset, count: v.textCount))
             let addOn = v.addOnVotes >= 2 || (v.addOnVotes >= 1 && v.count <= 3) ? string(v.addOnOffset, v.addOnCount) : ""
             // Corners: the box around every reading's ends, in the frame of

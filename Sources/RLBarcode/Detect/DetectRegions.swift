@@ -54,7 +54,13 @@ struct RegionDetector {
 
     /// Measures the gradient structure of every cell inside the pixel
     /// rectangle `x0..<x1`, `y0..<y1` (cells outside keep zero energy).
-    mutating func measure(_ img: LumaView, cellSize: Int, x0: Int, y0: Int, x1: Int, y1: Int) {
+    ///
+    /// With `flatBelow` > 0, a coarse look first (every fourth pixel of
+    /// every fourth row) finds the cells with any gradient energy worth
+    /// the name; only those and their eight neighbours (which hold the
+    /// edges of whatever the active cells belong to) are measured fully.
+    /// Flat cells (background, sky, blank labels) keep zero energy.
+    mutating func measure(_ img: LumaView, cellSize: Int, x0: Int, y0: Int, x1: Int, y1: Int, flatBelow: Float = 0) {
         self.cellSize = cellSize
         cols = max(1, img.width / cellSize)
         rows = max(1, img.height / cellSize)
@@ -66,9 +72,39 @@ struct RegionDetector {
         let cx0 = max(0, x0 / cellSize), cx1 = min(cols, (x1 + cellSize - 1) / cellSize)
         let cy0 = max(0, y0 / cellSize), cy1 = min(rows, (y1 + cellSize - 1) / cellSize)
         guard img.width >= 3, img.height >= 3, cx0 < cx1, cy0 < cy1 else { return }
+        // label[i]: 1 = measure fully, 0 = flat.
+        if flatBelow > 0 {
+            for i in 0..<n { label[i] = 0 }
+            for cy in cy0..<cy1 {
+                let ys = max(1, cy * cellSize), ye = min(img.height - 1, (cy + 1) * cellSize)
+                for cx in cx0..<cx1 {
+                    let xs = max(1, cx * cellSize), xe = min(img.width - 1, (cx + 1) * cellSize)
+                    var activity = 0, coarse = 0
+                    var y = ys + 1
+                    while y < ye {
+                        let row = base + y * stride
+                        var x = xs + 1
+                        while x < xe {
+                            let gx = Int(row[x + 1]) - Int(row[x - 1])
+                            let gy = Int(row[x + stride]) - Int(row[x - stride])
+                            activity &+= gx &* gx &+ gy &* gy
+                            coarse &+= 1
+                            x &+= 4
+                        }
+                        y &+= 4
+                    }
+                    guard Float(activity) >= flatBelow * Float(max(coarse, 1)) else { continue }
+                    for ny in max(cy0, cy - 1)...min(cy1 - 1, cy + 1) {
+                        for nx in max(cx0, cx - 1)...min(cx1 - 1, cx + 1) { label[ny * cols + nx] = 1 }
+                    }
+                }
+            }
+        }
         for cy in cy0..<cy1 {
             let ys = max(1, cy * cellSize), ye = min(img.height - 1, (cy + 1) * cellSize)
             for cx in cx0..<cx1 {
+                let i = cy * cols + cx
+                if flatBelow > 0 && label[i] == 0 { continue }
                 let xs = max(1, cx * cellSize), xe = min(img.width - 1, (cx + 1) * cellSize)
                 var axx = 0, ayy = 0, axy = 0
                 var y = ys
@@ -83,7 +119,6 @@ struct RegionDetector {
                     }
                     y &+= 2
                 }
-                let i = cy * cols + cx
                 let samples = Float(max(1, ((ye - ys + 1) / 2) * ((xe - xs + 1) / 2)))
                 sxx[i] = Float(axx) / samples; syy[i] = Float(ayy) / samples; sxy[i] = Float(axy) / samples
             }

@@ -266,8 +266,15 @@ final class EANReader: LinearReader {
         guard am > 0.5 * m, am < 2 * m,
               w[a] / am > 0.3, w[a] / am < 2.2, w[a + 1] / am > 0.3, w[a + 1] / am < 2.2,
               w[a + 2] / am > 1.2, w[a + 2] / am < 3.2 else { return (0, 0) }
-        // EAN-5 first: 31 elements.
-        if enabled.contains(.ean5), a + 31 < run.count, quiet(run, a + 31, module: am) {
+        // EAN-5 first: 31 elements. Its parity pattern is a check digit, so
+        // half the quiet zone after it will do: labels are often cut close
+        // to the add-on, and the label's edge follows it.
+        var trailing5 = false
+        if a + 31 < run.count {
+            trailing5 = w[a + 31] >= 0.5 * minQuietZone * am
+            if !trailing5 { trailing5 = quiet(run, a + 31, module: am) }
+        }
+        if enabled.contains(.ean5), trailing5 {
             var ok = true
             var pattern: UInt8 = 0
             for k in 0..<5 {

@@ -1,0 +1,53 @@
+import Foundation
+import XCTest
+
+/// Runs the Python examples of README.md on the demo clip, so that what
+/// users copy from the README works.
+final class ReadmeExampleTests: XCTestCase {
+    /// The Python code block that follows the line starting with `lead` in README.md.
+    func pythonBlock(after lead: String) throws -> String {
+        let readme = try String(contentsOf: Env.root.appendingPathComponent("README.md"), encoding: .utf8)
+        guard let start = readme.range(of: lead),
+              let open = readme.range(of: "```python\n", range: start.upperBound..<readme.endIndex),
+              let close = readme.range(of: "\n```", range: open.upperBound..<readme.endIndex) else {
+            XCTFail("README.md has no Python example after \"\(lead)\"")
+            return ""
+        }
+        return String(readme[open.upperBound..<close.lowerBound])
+    }
+
+    /// Runs `code` with `/usr/bin/python3` on the demo clip and returns its output.
+    func runExample(_ code: String) throws -> ProcessOutput {
+        let python = URL(fileURLWithPath: "/usr/bin/python3")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw XCTSkip("/usr/bin/python3 is not installed")
+        }
+        let probe = try Env.run(python, ["-c", "import gi; gi.require_version('Gst', '1.0'); from gi.repository import Gst; import gi.overrides.Gst"])
+        if probe.status != 0 { throw XCTSkip("python3-gi and python3-gst-1.0 are needed: \(probe.stderr)") }
+        let dir = try Env.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("example.py")
+        try code.write(to: script, atomically: true, encoding: .utf8)
+        let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4")
+        return try Env.run(python, [script.path, clip.path],
+                           environment: ["GST_PLUGIN_PATH": try Env.pluginFolder().path], timeout: 600)
+    }
+
+    func testMessageExamplePrintsTheDemoCodes() throws {
+        let out = try runExample(try pythonBlock(after: "Reading the messages from Python"))
+        XCTAssertEqual(out.status, 0, out.summary)
+        XCTAssertTrue(out.stdout.contains("EAN-13 5901234123457"), out.summary)
+    }
+
+    func testSessionExampleReportsNewCodesAndTheSession() throws {
+        let out = try runExample(try pythonBlock(after: "A Python application that follows a session"))
+        XCTAssertEqual(out.status, 0, out.summary)
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains("new code: EAN-13 5901234123457"), out.summary)
+        // The session summary comes last: one line per code, each seen at least once.
+        let summary = lines.filter { $0.hasSuffix("time(s)") }
+        XCTAssertFalse(summary.isEmpty, out.summary)
+        XCTAssertTrue(summary.contains { $0.hasPrefix("EAN-13 5901234123457 seen ") }, out.summary)
+        XCTAssertEqual(Set(summary).count, summary.count, "each code once in the session")
+    }
+}
