@@ -40,6 +40,9 @@ public final class Scanner {
     private var profile = ScratchBuffer<Float>(capacity: 4096)
     private var sink = LinearHitSink()
     private var votes = VoteTable()
+    /// The size of the frame being scanned.
+    private var frameWidth = 0
+    private var frameHeight = 0
     /// Rows of stacked symbols read during the frame.
     private var rows = RowTable()
     /// Numbers the scan lines of a frame, so that votes count lines, not readings.
@@ -143,6 +146,8 @@ public final class Scanner {
     ///   pixels; decoding work scales with the candidates found.
     public func scan(_ image: LumaView) -> [BarcodeResult] {
         lastCandidateCount = 0
+        frameWidth = image.width
+        frameHeight = image.height
         votes.reset()
         rows.reset()
         guard image.width >= 16 || image.height >= 16, image.width >= 1, image.height >= 1 else { return [] }
@@ -330,15 +335,26 @@ public final class Scanner {
         return hits
     }
 
+    /// Whether `p` lies within the margin that scan lines keep from the
+    /// frame's edges.
+    private func isOnFrameBorder(_ p: Point) -> Bool {
+        p.x < 3 || p.y < 3 || p.x > Double(frameWidth) - 4 || p.y > Double(frameHeight) - 4
+    }
+
     /// Runs the linear readers on the current edges, both polarities and
     /// directions, and returns how many readings they made.
     @discardableResult
     private func readRuns(_ line: ScanLine, plan: Plan, enabled: Symbology) -> Int {
         let n = line.length
         var total = 0
+        // Whether the line's ends lie on the frame's border (the picture
+        // stops there) or inside it (cut short: what lies beyond is known).
+        let first = line.point(at: 0), last = line.point(at: Double(n - 1))
+        let startsAtBorder = isOnFrameBorder(first), endsAtBorder = isOnFrameBorder(last)
         for polarity in 0..<2 {
             let inverted = polarity == 1
-            run.fill(from: edges, lineLength: n, inverted: inverted)
+            run.fill(from: edges, lineLength: n, inverted: inverted,
+                     startsAtFrameBorder: startsAtBorder, endsAtFrameBorder: endsAtBorder)
             run.profile = UnsafePointer(profile.pointer)
             for direction in 0..<2 {
                 let reverse = direction == 1

@@ -73,6 +73,47 @@ final class CodabarReaderTests: XCTestCase {
             .map(\.text), ["C0815D"])
     }
 
+    func testSymbolTouchingTheFrameBorder() throws {
+        // A picture cropped to the symbol: its first or last bar, or both,
+        // on the picture's border, at every quarter turn. `B` and `C` end
+        // with a wide bar, `A` and `D` with a narrow one.
+        for data in ["A1234567890A", "C40156B", "D9876C"] {
+            let row = try code39TestZint(18, data).c39Stretched(narrow: 2, wide: 5)
+            for module in [1.5, 3.0] {
+                for (start, end) in [(true, false), (false, true), (true, true)] {
+                    let pic = TestPicture.c39Touching(row, module: module, start: start, end: end)
+                    for turn in 0..<4 {
+                        XCTAssertEqual(scan(pic.c39Turned(turn)).map(\.text), [data],
+                                       "\(data), module \(module), start \(start), end \(end), \(turn * 90) degrees")
+                    }
+                }
+            }
+        }
+        // With a bar glued to the start character, the border is no quiet zone.
+        let row = try code39TestZint(18, "A1234567890A").c39Stretched(narrow: 2, wide: 5)
+        let glued = ZintRow(modules: [true, true, false, false] + row.modules)
+        XCTAssertTrue(scan(TestPicture.c39Touching(glued, module: 1.5, start: true, end: false)).isEmpty)
+    }
+
+    func testThinBarsBetweenWideSpaces() throws {
+        // Overexposed: every bar 1.5 units thinner and every space 1.5
+        // wider than the narrow 3.5 and wide 8.5 units, so narrow spaces
+        // are 2.5 times as wide as narrow bars. One printing, not a misread.
+        let base = try code39TestZint(18, "A40156B")
+        var modules: [Bool] = []
+        var i = 0
+        while i < base.modules.count {
+            var j = i
+            while j < base.modules.count && base.modules[j] == base.modules[i] { j += 1 }
+            let bar = base.modules[i], wide = j - i > 1
+            modules += [Bool](repeating: bar, count: bar ? (wide ? 7 : 2) : (wide ? 10 : 5))
+            i = j
+        }
+        let row = ZintRow(modules: modules)
+        XCTAssertEqual(read(row, module: 0.5).map(\.text), ["A40156B"])
+        XCTAssertEqual(decodeWidths(widths(row, unit: 0.5, leading: 40, trailing: 40)).map(\.text), ["A40156B"])
+    }
+
     func testTwoCodesInOnePicture() throws {
         var pic = TestPicture(width: 400, height: 300)
         pic.draw(try code39TestZint(18, "A111B").c39Stretched(narrow: 2, wide: 5),

@@ -27,6 +27,36 @@ extension ZintRow {
 }
 
 extension TestPicture {
+    /// The picture turned clockwise by `quarterTurns` right angles, pixel for pixel.
+    func c39Turned(_ quarterTurns: Int) -> TestPicture {
+        var pic = self
+        for _ in 0..<((quarterTurns % 4 + 4) % 4) {
+            var out = TestPicture(width: pic.height, height: pic.width)
+            for y in 0..<pic.height {
+                for x in 0..<pic.width {
+                    // (x, y) goes to (height - 1 - y, x).
+                    out.pixels[x * out.stride + (pic.height - 1 - y)] = pic.pixels[y * pic.stride + x]
+                }
+            }
+            pic = out
+        }
+        return pic
+    }
+
+    /// A picture of `row` upright, `module` pixels a module, whose first
+    /// bar (`start`) and/or last bar (`end`) touches the picture's left or
+    /// right border; a side not touching keeps a margin of `margin` modules.
+    static func c39Touching(_ row: ZintRow, module: Double, start: Bool, end: Bool, margin: Double = 24,
+                            height: Int = 120) -> TestPicture {
+        let n = Double(row.modules.count)
+        let left = start ? 0 : margin, right = end ? 0 : margin
+        let width = Int(((left + n + right) * module).rounded())
+        var pic = TestPicture(width: width, height: height)
+        pic.draw(row, .init(cx: (left + n / 2) * module, cy: Double(height) / 2, module: module,
+                            barHeight: Double(height) / module, quietZone: margin))
+        return pic
+    }
+
     /// Scans with the given readers only (readers not registered yet).
     func c39Scan(_ options: ScanOptions, readers: [any LinearReader]) -> [BarcodeResult] {
         let scanner = Scanner(options: options, linearReaders: readers)
@@ -171,6 +201,102 @@ final class Code39ReaderTests: XCTestCase {
         pic.draw(try code39TestZint(8, "SECOND").c39Stretched(narrow: 2, wide: 5),
                  .init(cx: 210, cy: 220, module: 1, barHeight: 60, angle: 8, quietZone: 24))
         XCTAssertEqual(Set(scan(pic).map(\.text)), ["FIRST", "SECOND"])
+    }
+
+    func testSymbolTouchingTheFrameBorder() throws {
+        // A picture cropped to the symbol: its first or last bar, or both,
+        // on the picture's border, at every quarter turn.
+        let row = try code39TestZint(8, "EDGE-39").c39Stretched(narrow: 2, wide: 5)
+        // (The scanner's lines stay a pixel or two off the frame's border:
+        // narrower bars there are out of their reach.)
+        for module in [1.5, 3.0] {
+            for (start, end) in [(true, false), (false, true), (true, true)] {
+                let pic = TestPicture.c39Touching(row, module: module, start: start, end: end)
+                for turn in 0..<4 {
+                    XCTAssertEqual(scan(pic.c39Turned(turn)).map(\.text), ["EDGE-39"],
+                                   "module \(module), start \(start), end \(end), \(turn * 90) degrees")
+                }
+            }
+        }
+    }
+
+    /// The element run of one line across `row` (`unit` pixels a module) that
+    /// starts inside its first bar; `startsAtBorder` tells the run whether
+    /// that start is the frame's border.
+    private func decodeCutAtStart(_ row: ZintRow, unit: Int, startsAtBorder: Bool) -> [String] {
+        var p: [Float] = []
+        for m in row.modules { p += [Float](repeating: m ? 30 : 220, count: unit) }
+        p += [Float](repeating: 220, count: 40 * unit)
+        var edges = EdgeExtractor(), run = ElementRun()
+        defer { edges.free(); run.free() }
+        var sink = LinearHitSink()
+        defer { sink.free() }
+        p.withUnsafeBufferPointer { profile in
+            edges.extract(profile.baseAddress!, count: p.count, relative: 0.1, floor: 2)
+            run.fill(from: edges, lineLength: p.count, inverted: false, startsAtFrameBorder: startsAtBorder)
+            run.profile = profile.baseAddress
+            Code39Reader().decode(run, enabled: .code39, into: &sink)
+        }
+        return (0..<sink.hitCount).map { String(decoding: sink.text(of: sink.hits[$0]), as: UTF8.self) }
+    }
+
+    func testFrameBorderCountsAsQuietZoneOnlyOnTheBorder() throws {
+        let row = try code39TestZint(8, "BORDER").c39Stretched(narrow: 2, wide: 5)
+        XCTAssertEqual(decodeCutAtStart(row, unit: 2, startsAtBorder: true), ["BORDER"])
+        // The same line cut short inside the frame: what lies before the
+        // bar is unknown, and may be more bars (text, another symbol).
+        XCTAssertEqual(decodeCutAtStart(row, unit: 2, startsAtBorder: false), [])
+        // A bar glued to the start character on the border is no quiet zone either.
+        let glued = ZintRow(modules: [true, true, false, false] + row.modules)
+        XCTAssertEqual(decodeCutAtStart(glued, unit: 2, startsAtBorder: true), [])
+    }
+
+    /// The Code 32 check digit of eight digits, from the rule: the
+    /// odd-placed digits plus the digit sums of the doubled even-placed
+    /// ones, modulo 10.
+    private func code32Check(_ digits: String) -> Character {
+        let d = digits.map { Int(String($0))! }
+        var sum = 0
+        for (i, v) in d.enumerated() { sum += i % 2 == 0 ? v : (2 * v) / 10 + (2 * v) % 10 }
+        return Character(String(sum % 10))
+    }
+
+    /// The six Code 39 characters of a nine-digit Code 32 number.
+    private func code32Characters(_ number: Int) -> String {
+        let digits = Array("0123456789BCDFGHJKLMNPQRSTUVWXYZ")
+        var v = number, out = ""
+        for _ in 0..<6 { out = String(digits[v % 32]) + out; v /= 32 }
+        return out
+    }
+
+    func testCode32RoundTrips() throws {
+        for data in ["12345678", "01234567", "00000000", "99999999", "31415926", "90000001"] {
+            let full = data + String(code32Check(data))
+            // zint -b 129: Code 32 from the eight digits, check digit added.
+            let r = read(try code39TestZint(129, data).c39Stretched(narrow: 2, wide: 5))
+            XCTAssertEqual(r.map(\.text), ["A" + full], data)
+            guard let code = r.first else { continue }
+            XCTAssertEqual(code.symbology, .code39)
+            XCTAssertEqual(code.extendedText, code32Characters(Int(full)!), "raw Code 39 characters")
+            XCTAssertEqual(code.symbologyIdentifier, "]A0")
+        }
+        XCTAssertEqual(code32Check("12345678"), "8")
+        XCTAssertEqual(code32Characters(123456788), "3PRM8N")
+    }
+
+    func testSixCharactersThatAreNoCode32StayCode39() throws {
+        // Six Code 32 digits whose check digit fails, six characters with
+        // vowels or symbols, and a number of ten digits (beyond Code 32).
+        for data in ["3PRM8P", "3PRM8M", "A1B2C3", "12-4.6", "ZZZZZZ"] {
+            XCTAssertNotEqual(check(String(data.dropLast())), data.last!, data)
+            let r = read(try code39TestZint(8, data).c39Stretched(narrow: 2, wide: 5))
+            XCTAssertEqual(r.map(\.text), [data], data)
+            XCTAssertEqual(r.first?.extendedText, "", data)
+        }
+        // Five or seven characters are never Code 32.
+        for data in ["3PRM8", "3PRM8NB"] {
+            XCTAssertEqual(read(try code39TestZint(8, data).c39Stretched(narrow: 2, wide: 5)).map(\.text), [data])
+        }
     }
 
     func testNoQuietZoneNoReading() throws {

@@ -239,6 +239,19 @@ final class ITFReaderTests: XCTestCase {
         return body(run)
     }
 
+    /// Decodes one line of element widths, in modules of `module` pixels
+    /// (a space first; no profile).
+    private func decodeWidths(_ widths: [Float], module: Float = 1, reader: ITFReader = ITFReader()) -> [String] {
+        var run = ElementRun()
+        defer { run.free() }
+        run.reserve(widths.count + 2)
+        var at: Float = 0
+        for (i, w) in widths.enumerated() { run.widths[i] = w * module; run.starts[i] = at; at += w * module }
+        run.count = widths.count
+        run.lineLength = at
+        return decode(run, reader: reader)
+    }
+
     private func decode(_ run: borrowing ElementRun, reader: ITFReader = ITFReader()) -> [String] {
         var sink = LinearHitSink()
         defer { sink.free() }
@@ -268,8 +281,13 @@ final class ITFReaderTests: XCTestCase {
         // Cut by the line's end, six narrow widths are enough (wider than
         // any element inside a symbol); no space at all is not.
         XCTAssertEqual(withRun(row, leading: 6, trailing: 6, atLineEnds: true) { decode($0) }, ["0829220875"])
-        XCTAssertEqual(withRun(row, leading: 4, atLineEnds: true) { decode($0) }, [])
-        XCTAssertEqual(withRun(row, trailing: 0, atLineEnds: true) { decode($0) }, [])
+        XCTAssertEqual(decodeWidths([4] + runs(row).map { Float($0) } + [12, 3, 20], module: 2), [])
+        XCTAssertEqual(decodeWidths([20, 3, 12] + runs(row).map { Float($0) } + [4], module: 2), [])
+        XCTAssertEqual(decodeWidths([12] + runs(row).map { Float($0) }, module: 2), [])
+        // Unless the symbol fills the line from one end to the other (a
+        // picture cropped to it), where the margins are what the crop left.
+        XCTAssertEqual(withRun(row, leading: 4, atLineEnds: true) { decode($0) }, ["0829220875"])
+        XCTAssertEqual(withRun(row, leading: 1, trailing: 1, atLineEnds: true) { decode($0) }, ["0829220875"])
         // Read backwards: the stop pattern is not a start pattern.
         XCTAssertEqual(withRun(row, reversed: true) { decode($0) }, [])
         // Four digits are too few for this reader.
@@ -313,6 +331,111 @@ final class ITFReaderTests: XCTestCase {
         XCTAssertEqual(decodeWithProfile(row) { p, end in
             for k in 0..<8 { p[end + k] = 20 + Float(k + 1) * 215 / 9 }
         }, [])
+    }
+
+    // MARK: - Pictures cropped to the symbol, steep perspective
+
+    /// A picture of `row` upright with `margin` modules of background on
+    /// either side: cropped to the symbol.
+    private func cropped(_ row: ZintRow, module: Double = 2, margin: Double = 1, height: Int = 60) -> TestPicture {
+        let n = Double(row.modules.count)
+        let width = Int(((n + 2 * margin) * module).rounded())
+        var pic = TestPicture(width: width, height: height)
+        pic.draw(row, .init(cx: Double(width) / 2, cy: Double(height) / 2, module: module,
+                            barHeight: Double(height) / module, quietZone: margin))
+        return pic
+    }
+
+    func testShortSymbolFillingTheFrame() throws {
+        // Four digits, the picture cropped to the symbol, at every quarter turn.
+        let short = try zint(ITFReaderTests.zintITF, "1515")
+        // (The scanner's lines end a pixel or two off the frame's far
+        // border: margins of two modules leave them some.)
+        for (module, margin) in [(2.0, 2.0), (3.0, 2.0), (2.0, 4.0)] {
+            let pic = cropped(short, module: module, margin: margin)
+            for turn in 0..<4 {
+                XCTAssertEqual(scan(pic.c39Turned(turn)).map(\.text), ["1515"],
+                               "module \(module), margin \(margin), \(turn * 90) degrees")
+                XCTAssertEqual(scan(pic.c39Turned(turn), effort: .thorough).map(\.text), ["1515"])
+            }
+        }
+        // Longer symbols cropped the same way read too.
+        XCTAssertEqual(scan(cropped(try zint(ITFReaderTests.zintITF, "070429"), margin: 2)).map(\.text), ["070429"])
+        XCTAssertEqual(scan(cropped(try zint(ITFReaderTests.zintITF14, "3071234500001"), margin: 2)).map(\.text),
+                       ["30712345000010"])
+        // Four digits anywhere else are too few: with quiet zones in a larger picture...
+        XCTAssertEqual(read(short).map(\.text), [])
+        XCTAssertEqual(read(short, effort: .thorough).map(\.text), [])
+        // ... or reaching only one border.
+        var oneSide = TestPicture(width: 200, height: 60)
+        oneSide.draw(short, .init(cx: Double(short.modules.count) + 4, cy: 30, module: 2, barHeight: 30, quietZone: 2))
+        XCTAssertEqual(scan(oneSide, effort: .thorough).map(\.text), [])
+        // Two digits are too few even filling the frame.
+        XCTAssertEqual(scan(cropped(try zint(ITFReaderTests.zintITF, "15"), margin: 2), effort: .thorough).map(\.text), [])
+    }
+
+    /// The run of one line across `row` (2 pixels a module) with a margin
+    /// of one module each side, read from a grey-level profile; the run
+    /// is told whether the line's ends lie on the frame's border.
+    private func decodeFillingLine(_ row: ZintRow, onBorder: Bool) -> [String] {
+        let modules = [false] + row.modules + [false]
+        var p: [Float] = []
+        for m in modules { p += [Float](repeating: m ? 25 : 230, count: 2) }
+        var edges = EdgeExtractor(), run = ElementRun()
+        defer { edges.free(); run.free() }
+        return p.withUnsafeBufferPointer { profile in
+            edges.extract(profile.baseAddress!, count: p.count, relative: 0.1, floor: 2)
+            run.fill(from: edges, lineLength: p.count, inverted: false,
+                     startsAtFrameBorder: onBorder, endsAtFrameBorder: onBorder)
+            run.profile = profile.baseAddress
+            return decode(run)
+        }
+    }
+
+    func testFillingTheLineCountsOnlyOnTheFrameBorder() throws {
+        let short = try zint(ITFReaderTests.zintITF, "1515")
+        XCTAssertEqual(decodeFillingLine(short, onBorder: true), ["1515"])
+        // A line cut short inside the frame: the margins are not the picture's.
+        XCTAssertEqual(decodeFillingLine(short, onBorder: false), [])
+        let long = try zint(ITFReaderTests.zintITF, "0829220875")
+        XCTAssertEqual(decodeFillingLine(long, onBorder: true), ["0829220875"])
+        XCTAssertEqual(decodeFillingLine(long, onBorder: false), [])
+    }
+
+    /// Element widths of `row` (quiet zones of 12 modules), each pair
+    /// `scale(k)` times as wide as drawn (k counts the pairs from 0; the
+    /// start pattern follows pair 0, the stop pattern the last pair).
+    private func scaledWidths(_ row: ZintRow, _ scale: (Int) -> Float) -> [Float] {
+        let r = runs(row).map { Float($0) }
+        let pairs = (r.count - 7) / 10
+        var out: [Float] = [12 * scale(0)]
+        for k in 0..<4 { out.append(r[k] * scale(0)) }
+        for p in 0..<pairs { for k in 0..<10 { out.append(r[4 + 10 * p + k] * scale(p)) } }
+        for k in 0..<3 { out.append(r[4 + 10 * pairs + k] * scale(pairs - 1)) }
+        out.append(12 * scale(pairs - 1))
+        return out
+    }
+
+    func testSteepPerspective() throws {
+        let row = try zint(ITFReaderTests.zintITF, "12345678901234567890")
+        // Each pair a fifth narrower than the one before, steadily (a
+        // symbol seen at a grazing angle): read, both ways.
+        let steady = scaledWidths(row) { pow(0.79, Float($0)) * 3 }
+        XCTAssertEqual(decodeWidths(steady), ["12345678901234567890"])
+        XCTAssertEqual(decodeWidths(steady.reversed()), [])  // the stop pattern is no start
+        let growing = scaledWidths(row) { pow(1 / 0.79, Float($0)) }
+        XCTAssertEqual(decodeWidths(growing), ["12345678901234567890"])
+        // The same steps, but not steadily: zigzag, or one jump alone.
+        let zigzag = scaledWidths(row) { $0 % 2 == 0 ? 2 : 1.58 }
+        XCTAssertEqual(decodeWidths(zigzag), [])
+        let jump = scaledWidths(row) { $0 < 5 ? 2 : 1.58 }
+        XCTAssertEqual(decodeWidths(jump), [])
+        // Four digits: a single steep step has no neighbour to confirm it.
+        let short = try zint(ITFReaderTests.zintITF, "1515")
+        let lenient = ITFReader()
+        lenient.minDigits = 4
+        XCTAssertEqual(decodeWidths(scaledWidths(short) { $0 == 0 ? 2 : 1.98 }, reader: lenient), ["1515"])
+        XCTAssertEqual(decodeWidths(scaledWidths(short) { $0 == 0 ? 2 : 1.58 }, reader: lenient), [])
     }
 
     func testInexactStartOrStopPatternIsRejected() throws {

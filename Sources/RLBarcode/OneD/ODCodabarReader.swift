@@ -17,8 +17,13 @@
 /// dropped), narrow and wide widths that change only slowly along the
 /// symbol (perspective), at least three data characters between start and
 /// stop, narrow inter-character gaps and quiet zones of ten narrow
-/// elements (judged on the grey levels when specks break them). The
-/// variants with start/stop characters `T`, `N`, `*`, `E` are not read.
+/// elements (judged on the grey levels when specks break them). A symbol
+/// may reach the frame's border, its outer bar cut by a line that ends on
+/// the border: the reader then reads the run with that bar as an element
+/// (``ElementRun/framed(into:)``) and takes the border for the quiet zone
+/// on that side; the cut bar is at least as wide as seen (the first bar of
+/// `A`-`D` is narrow, the last narrow or wide). The variants with
+/// start/stop characters `T`, `N`, `*`, `E` are not read.
 final class CodabarReader: LinearReader {
     var symbologies: Symbology { .codabar }
 
@@ -49,6 +54,8 @@ final class CodabarReader: LinearReader {
     private let lookup = UnsafeMutablePointer<Int8>.allocate(capacity: 128)
     /// Text of the reading under way.
     private let text = UnsafeMutablePointer<UInt8>.allocate(capacity: CodabarReader.capacity)
+    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
+    private var framed = ElementRun()
 
     init() {
         lookup.initialize(repeating: -1, count: 128)
@@ -56,7 +63,7 @@ final class CodabarReader: LinearReader {
         text.initialize(repeating: 0, count: CodabarReader.capacity)
     }
 
-    deinit { lookup.deallocate(); text.deallocate() }
+    deinit { lookup.deallocate(); text.deallocate(); framed.free() }
 
     /// Classifies the seven elements from `j` (a bar).
     ///
@@ -65,7 +72,10 @@ final class CodabarReader: LinearReader {
     /// error measures how far the widths lie from a model of narrow and wide
     /// elements with a uniform ink spread, how clearly the wide elements
     /// stand out and how far the wide-to-narrow ratio lies outside 1.8 to
-    /// 3.3 (blur brings wide and narrow elements closer). `minMargin` is the
+    /// 3.3 (blur brings wide and narrow elements closer). The narrow
+    /// elements must agree within a factor 2.2, as measured or once the ink
+    /// spread is taken off (thin bars between wide spaces are one printing,
+    /// not a misread wide element). `minMargin` is the
     /// least ratio of the narrowest wide element to the widest narrow one;
     /// `startStop` admits only `A`-`D`.
     /// - Returns: the character value, its error, its narrow and its wide width; `nil` when nothing fits.
@@ -119,7 +129,19 @@ final class CodabarReader: LinearReader {
         guard narrow > 0 else { return nil }
         let wide = ((wb - cwb * spread) + (ws + cws * spread)) / (cwb + cws)
         let ratio = wide / narrow
-        guard margin >= minMargin, ratio >= 1.3, ratio <= 4, maxNarrow <= 2.2 * minNarrow else { return nil }
+        // The narrow elements must agree, as measured or once the ink
+        // spread is taken off (bars thinner or thicker than spaces by one
+        // amount).
+        var agree = maxNarrow <= 2.2 * minNarrow
+        if !agree {
+            var spreadMax: Float = 0, spreadMin: Float = .infinity
+            for k in 0..<7 where mask & (1 << (6 - k)) == 0 {
+                let v = w[j + k] + (k % 2 == 0 ? -spread : spread)
+                spreadMax = max(spreadMax, v); spreadMin = min(spreadMin, v)
+            }
+            agree = spreadMin > 0 && spreadMax <= 2.2 * spreadMin
+        }
+        guard margin >= minMargin, ratio >= 1.3, ratio <= 4, agree else { return nil }
         let e = narrowWideError(w + j, count: 7, wideMask: mask, narrow: narrow, wide: wide, spread: spread,
                                 margin: margin)
         guard e <= maxCharError else { return nil }
@@ -128,21 +150,42 @@ final class CodabarReader: LinearReader {
 
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
         guard enabled.contains(.codabar) else { return }
+        decodeRun(run, borderOnly: false, into: &sink)
+        // A symbol may reach the frame's border, its outer bar cut by the
+        // line's end: read the run with the cut bars as elements, for the
+        // readings that reach the border.
+        let cutStart = run.cutBarAtStart, cutEnd = run.cutBarAtEnd
+        if cutStart > 0 || cutEnd > 0 {
+            run.framed(into: &framed)
+            decodeRun(framed, borderOnly: true, into: &sink)
+        }
+    }
+
+    /// Reads every symbol of `run`; with `borderOnly`, only those that
+    /// reach the frame's border.
+    private func decodeRun(_ run: borrowing ElementRun, borderOnly: Bool, into sink: inout LinearHitSink) {
         let n = run.count
         let w = run.widths.pointer
         let minElements = 8 * (minDataCharacters + 2) - 1
         var b = 1
         while b + minElements < n {
-            let used = read(run, w, b, &sink)
+            let used = read(run, w, b, borderOnly: borderOnly, &sink)
             b += used > 0 ? used : 2
         }
     }
 
     /// Tries a code whose start character begins at bar `b`.
     /// - Returns: the elements consumed, 0 when nothing was read.
-    private func read(_ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int,
+    private func read(_ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int, borderOnly: Bool,
                       _ sink: inout LinearHitSink) -> Int {
         let n = run.count
+        // The line sees nothing past the frame's border: a bar it starts
+        // inside is at least as wide as seen. `A`-`D` start with a narrow
+        // bar, and one of their other bars is narrow too.
+        let cutFirst = run.isFrameBorder(0) && b == 1
+        let seenFirst = w[b]
+        if cutFirst { w[b] = max(seenFirst, min(w[b + 2], min(w[b + 4], w[b + 6]))) }
+        defer { if cutFirst { w[b] = seenFirst } }
         // `A`-`D` all start with a narrow bar and have a wide middle space: a quick test first.
         guard w[b + 3] > w[b], let start = character(w, b, minMargin: 1.25, startStop: true) else { return 0 }
         let s = run.starts.pointer
@@ -157,7 +200,23 @@ final class CodabarReader: LinearReader {
         var stop = -1
         while c + 7 < n && count < CodabarReader.capacity {
             let gap = w[c - 1]
-            guard gap <= 5 * narrow, gap >= 0.3 * narrow, let ch = character(w, c, minMargin: 1.15) else { return 0 }
+            guard gap <= 5 * narrow, gap >= 0.3 * narrow else { return 0 }
+            var read = character(w, c, minMargin: 1.15)
+            if run.isFrameBorder(n - 1) && c + 7 == n - 1 {
+                // The stop character's last bar is cut by the frame's border,
+                // so it is at least as wide as seen: narrow (`A`, `D`; like
+                // their first bar) or wide (`B`, `C`).
+                let seen = w[c + 6]
+                for k in 0..<2 {
+                    if let ch = read, ch.value >= CodabarReader.firstStartStop { break }
+                    let width = k == 0 ? min(w[c], w[c + 2]) : wide
+                    guard width > seen else { continue }
+                    w[c + 6] = width
+                    read = character(w, c, minMargin: 1.15)
+                }
+                w[c + 6] = seen
+            }
+            guard let ch = read else { return 0 }
             // One narrow and one wide width along the symbol, changing slowly.
             let rn = ch.narrow / narrow, rw = ch.wide / wide
             guard rn > 0.7, rn < 1.43, rw > 0.7, rw < 1.43 else { return 0 }
@@ -170,6 +229,8 @@ final class CodabarReader: LinearReader {
             c += 8
         }
         guard stop > 0, count - 2 >= minDataCharacters else { return 0 }
+        let leadingBorder = run.isFrameBorder(b - 1), trailingBorder = run.isFrameBorder(stop + 7)
+        guard leadingBorder || trailingBorder || !borderOnly else { return 0 }
         guard run.isQuietZone(stop + 7, need: 0.9 * minQuietZone * narrow, leading: false,
                     from: s[stop], to: s[stop + 6] + w[stop + 6]) else { return 0 }
         let error = errorSum / Float(count)

@@ -19,13 +19,26 @@
 /// start and stop characters, at least one data character, inter-character
 /// gaps no wider than a few narrow elements, character widths that change
 /// slowly along the line, and quiet zones of ten narrow elements (judged on
-/// the grey levels when specks break them).
+/// the grey levels when specks break them). A symbol may reach the frame's
+/// border, its outer bar cut by a line that ends on the border: the
+/// reader then reads the run with that bar as an element
+/// (``ElementRun/framed(into:)``), takes the border for the quiet zone on
+/// that side and the cut bar, at least as wide as seen, for the narrow
+/// outer bar of `*`.
 ///
 /// The text is the data without start and stop characters. When its last
 /// character is a valid check character of the others, the text goes
 /// without it; when the text holds full ASCII shift characters and every
 /// one of them begins a valid pair, the pairs are decoded. Either way the
 /// raw characters (check character included) go to the extra text.
+///
+/// Code 32, the Italian pharmaceutical code, is a Code 39 symbol of six
+/// characters holding a nine-digit number in base 32 (``code32(_:into:)``).
+/// A reading of exactly six characters that are all Code 32 digits and
+/// whose number's check digit holds is reported as Code 32: text `A` and
+/// the nine digits, the six Code 39 characters as extra text, `]A0`. Any
+/// other reading, a six-character one whose Code 32 check fails included,
+/// stays plain Code 39.
 ///
 /// A reading's error is the mean character error: near 0 for sharp
 /// symbols, below 0.5 for clean photos, above 1.2 for doubtful widths; a
@@ -70,6 +83,8 @@ final class Code39Reader: LinearReader {
     private let values = UnsafeMutablePointer<UInt8>.allocate(capacity: Code39Reader.capacity)
     /// Text bytes: 0..<capacity decoded text, capacity..<2*capacity raw text.
     private let text = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * Code39Reader.capacity)
+    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
+    private var framed = ElementRun()
 
     init() {
         lookup.initialize(repeating: -1, count: 512)
@@ -78,7 +93,7 @@ final class Code39Reader: LinearReader {
         text.initialize(repeating: 0, count: 2 * Code39Reader.capacity)
     }
 
-    deinit { lookup.deallocate(); values.deallocate(); text.deallocate() }
+    deinit { lookup.deallocate(); values.deallocate(); text.deallocate(); framed.free() }
 
     /// Classifies the nine elements from `j` (a bar).
     ///
@@ -140,21 +155,42 @@ final class Code39Reader: LinearReader {
 
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
         guard enabled.contains(.code39) else { return }
+        decodeRun(run, borderOnly: false, into: &sink)
+        // A symbol may reach the frame's border, its outer bar cut by the
+        // line's end: read the run with the cut bars as elements, for the
+        // readings that reach the border.
+        let cutStart = run.cutBarAtStart, cutEnd = run.cutBarAtEnd
+        if cutStart > 0 || cutEnd > 0 {
+            run.framed(into: &framed)
+            decodeRun(framed, borderOnly: true, into: &sink)
+        }
+    }
+
+    /// Reads every symbol of `run`; with `borderOnly`, only those that
+    /// reach the frame's border.
+    private func decodeRun(_ run: borrowing ElementRun, borderOnly: Bool, into sink: inout LinearHitSink) {
         let n = run.count
         let w = run.widths.pointer
         var b = 1
         // Start, one data character, stop: 29 elements, then the quiet zone.
         while b + 29 < n {
-            let used = read(run, w, b, &sink)
+            let used = read(run, w, b, borderOnly: borderOnly, &sink)
             b += used > 0 ? used : 2
         }
     }
 
     /// Tries a code whose start character begins at bar `b`.
     /// - Returns: the elements consumed, 0 when nothing was read.
-    private func read(_ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int,
+    private func read(_ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int, borderOnly: Bool,
                       _ sink: inout LinearHitSink) -> Int {
         let n = run.count
+        // The line sees nothing past the frame's border: a bar it starts
+        // inside is at least as wide as seen. The first bar of `*` is narrow
+        // like its third and last, so a narrower cut bar counts as narrow.
+        let cutFirst = run.isFrameBorder(0) && b == 1
+        let seenFirst = w[b]
+        if cutFirst { w[b] = max(seenFirst, (w[b + 2] + w[b + 8]) / 2) }
+        defer { if cutFirst { w[b] = seenFirst } }
         // `*` is narrow, wide, narrow, narrow, wide, narrow, wide...: a quick test first.
         let w1 = w[b + 1], w4 = w[b + 4]
         guard w1 > w[b], w1 > w[b + 2], w4 > w[b + 3], w4 > w[b + 5],
@@ -172,8 +208,15 @@ final class Code39Reader: LinearReader {
         while c + 9 < n && count < Code39Reader.capacity - 1 {
             // The inter-character gap before this character.
             let gap = w[c - 1]
-            guard gap <= 6 * narrow, gap >= 0.25 * narrow,
-                  let ch = character(w, c, minMargin: 1.1) else { return 0 }
+            guard gap <= 6 * narrow, gap >= 0.25 * narrow else { return 0 }
+            // A character ending at the frame's border is the stop `*`; its
+            // last bar, cut by the border, is narrow like its first and third.
+            let cutLast = run.isFrameBorder(n - 1) && c + 9 == n - 1
+            let seenLast = w[c + 8]
+            if cutLast { w[c + 8] = max(seenLast, (w[c] + w[c + 2]) / 2) }
+            let read = character(w, c, minMargin: 1.1)
+            if cutLast { w[c + 8] = seenLast }
+            guard let ch = read else { return 0 }
             // Characters change width slowly along the line (perspective).
             let r = ch.width / previousWidth
             guard r > 0.75, r < 1.33 else { return 0 }
@@ -186,6 +229,8 @@ final class Code39Reader: LinearReader {
             c += 10
         }
         guard stop > 0, count >= 1 else { return 0 }
+        let leadingBorder = run.isFrameBorder(b - 1), trailingBorder = run.isFrameBorder(stop + 9)
+        guard leadingBorder || trailingBorder || !borderOnly else { return 0 }
         guard run.isQuietZone(stop + 9, need: 0.9 * minQuietZone * narrow, leading: false,
                     from: s[stop], to: s[stop + 8] + w[stop + 8]) else { return 0 }
         // Raw characters, then the check character and full ASCII.
@@ -193,7 +238,11 @@ final class Code39Reader: LinearReader {
         for k in 0..<count { raw[k] = Code39Reader.alphabet[Int(values[k])] }
         var dataCount = count
         var checked = false
-        if count >= 2 {
+        // Six characters forming a valid Code 32 number are Code 32 (its
+        // check digit verified), even when the last one also happens to be
+        // a modulo-43 check character of the others.
+        let pharmacode = count == Code39Reader.code32Length && Code39Reader.code32(values, into: text)
+        if count >= 2 && !pharmacode {
             var sum = 0
             for k in 0..<(count - 1) { sum += Int(values[k]) }
             if sum % 43 == Int(values[count - 1]) { checked = true; dataCount = count - 1 }
@@ -201,12 +250,12 @@ final class Code39Reader: LinearReader {
         // A verified check character makes a misread 43 times less likely.
         let error = errorSum / Float(count + 2) * (checked ? 0.7 : 1)
         guard error <= (!checked && count < 3 ? maxShortError : maxError) else { return 0 }
-        let textCount = Code39Reader.fullASCII(raw, count: dataCount, into: text)
+        let textCount = pharmacode ? -1 : Code39Reader.fullASCII(raw, count: dataCount, into: text)
         let converted = textCount >= 0
-        let length = converted ? textCount : dataCount
-        let textOffset = sink.store(UnsafeBufferPointer(start: converted ? text : raw, count: length))
+        let length = pharmacode ? Code39Reader.code32TextLength : converted ? textCount : dataCount
+        let textOffset = sink.store(UnsafeBufferPointer(start: converted || pharmacode ? text : raw, count: length))
         var extraOffset = 0, extraCount = 0
-        if checked || converted {
+        if checked || converted || pharmacode {
             extraOffset = sink.store(UnsafeBufferPointer(start: raw, count: count))
             extraCount = count
         }
@@ -218,6 +267,52 @@ final class Code39Reader: LinearReader {
                               start: s[b], end: s[last] + w[last], error: error,
                               aimModifier: UInt8(48 + (converted ? 4 : 0) + (checked ? 3 : 0))))
         return last - b + 1
+    }
+
+    /// The Code 39 characters of a Code 32 symbol.
+    static let code32Length = 6
+    /// The length of a Code 32 text: `A` and nine digits.
+    static let code32TextLength = 10
+    /// The base-32 digit of each Code 39 character value (``alphabet``
+    /// order), -1 for the characters Code 32 does not use: the vowels `A`,
+    /// `E`, `I`, `O` and the symbols.
+    static let code32Digits: [Int8] = {
+        var t = [Int8](repeating: -1, count: 44)
+        for (d, c) in "0123456789BCDFGHJKLMNPQRSTUVWXYZ".utf8.enumerated() {
+            t[alphabet.firstIndex(of: c)!] = Int8(d)
+        }
+        return t
+    }()
+
+    /// Reads six Code 39 character values as Code 32, the Italian
+    /// pharmaceutical code (Ministry of Health, "Specifiche PHARMACODE
+    /// (o CODE32)"): the characters are the base-32 digits of a
+    /// nine-digit number, most significant first, with the digits `0`-`9`
+    /// and the consonants `B`-`Z` (no vowels) as the values 0 to 31. The
+    /// ninth digit checks the first eight: the odd-placed digits plus the
+    /// digit sums of the doubled even-placed ones, modulo 10.
+    /// - Returns: whether the values form a valid Code 32 number; if so,
+    ///   `out` receives its text, `A` and the nine digits.
+    static func code32(_ values: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Bool {
+        var number = 0
+        for k in 0..<code32Length {
+            let digit = Int(code32Digits[Int(values[k])])
+            guard digit >= 0 else { return false }
+            number = number * 32 + digit
+        }
+        guard number < 1_000_000_000 else { return false }
+        out[0] = UInt8(ascii: "A")
+        var sum = 0
+        for k in 0..<9 {
+            let d = number % 10
+            number /= 10
+            out[9 - k] = UInt8(48 + d)
+            // Place 9 - k (1-based): 9 is the check digit, even places are doubled.
+            let place = 9 - k
+            if place == 9 { continue }
+            sum += place % 2 == 0 ? (2 * d) / 10 + (2 * d) % 10 : d
+        }
+        return sum % 10 == Int(out[9] - 48)
     }
 
     /// Decodes the full ASCII pairs of `raw` into `out`.

@@ -30,11 +30,24 @@
 /// the first and last bar as steep as their inner edges (a line leaving
 /// through the bars' ends smears them); exact start and stop patterns;
 /// wide and narrow elements of every pair cleanly apart, pair widths and
-/// narrow widths changing slowly along the symbol and a wide:narrow ratio
+/// narrow widths changing slowly along the symbol (a steep perspective
+/// may shrink them faster, but only steadily: such a step needs a
+/// neighbouring step of about the same ratio) and a wide:narrow ratio
 /// consistent along it; and, when the code has 14 digits (ITF-14, GS1
 /// General Specifications), a valid GS1 modulo 10 check digit: a 14-digit
 /// reading whose check fails is rejected. Other lengths are reported as
 /// read, with `]I0`.
+///
+/// One exception to the quiet zones and the length: a symbol that fills
+/// the scan line from the frame's border to the frame's border, its start
+/// pattern near the line's start and its stop pattern near the line's end
+/// with only plain background between them and the border (a picture
+/// cropped to the symbol), keeps whatever margin the crop left; when both
+/// margins are narrower than ``minQuietZoneAtLineEnd`` (a tight crop) it
+/// may have ``minDigitsFillingFrame`` (four) digits: nothing else on the
+/// line could have made up its bars. The other rules hold for it too. A
+/// view that cuts a longer symbol on both sides can look the same; this
+/// is the price of reading cropped pictures.
 ///
 /// Wide and narrow are decided per character pair from its own widths: the
 /// two widest of its five bars and the two widest of its five spaces are
@@ -46,6 +59,16 @@ final class ITFReader: LinearReader {
     /// The fewest digits accepted (the standard allows two; short ITF reads
     /// are the classic source of misreads).
     var minDigits = 6
+    /// The fewest digits of a symbol that fills the scan line from the
+    /// frame's border to the frame's border with margins narrower than
+    /// ``minQuietZoneAtLineEnd`` (a picture cropped tightly to the
+    /// symbol): nothing else on the line could have made up its bars.
+    var minDigitsFillingFrame = 4
+    /// The quiet zone, in narrow widths, that a symbol filling the scan
+    /// line from border to border needs on each side: the picture was cut
+    /// there, the margin is whatever the crop left (less the pixel the
+    /// scanner's lines keep off the frame's border).
+    var minQuietZoneFillingFrame: Float = 0.25
     /// The most digits read in one symbol.
     let maxDigits = 80
     /// Quiet zone required on each side, in narrow widths (the standard asks
@@ -207,11 +230,36 @@ final class ITFReader: LinearReader {
         return run.isClear(from: from, to: to, level: level)
     }
 
+    /// Whether space `i`, which runs from the symbol to the line's end on
+    /// the frame's border, is a quiet zone for a symbol that fills the line
+    /// from border to border (the picture is cropped to the symbol): at
+    /// least ``minQuietZoneFillingFrame`` narrow widths whose grey levels,
+    /// up to half a narrow width from the symbol, stay within
+    /// ``quietTolerance`` of the symbol's space level (see
+    /// ``quiet(_:_:x:leading:patternFrom:patternTo:)``).
+    private func borderQuiet(_ run: borrowing ElementRun, _ i: Int, x: Float, leading: Bool,
+                             patternFrom: Float, patternTo: Float) -> Bool {
+        let w = run.widths[i]
+        guard w >= minQuietZoneFillingFrame * x else { return false }
+        guard run.profile != nil else { return true }
+        guard let levels = run.levels(from: patternFrom, to: patternTo) else { return false }
+        guard abs(levels.space - levels.bar) > 8 else { return false }
+        let level = levels.space + (levels.bar - levels.space) * quietTolerance
+        let start = run.starts[i]
+        // Half a narrow width next to the symbol (at most half the space)
+        // holds its edge's blur.
+        let blur = min(x, w) / 2
+        let from = leading ? start : start + blur
+        let to = leading ? start + w - blur : start + w
+        guard to > from else { return false }
+        return run.isClear(from: from, to: to, level: level)
+    }
+
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
         guard enabled.contains(.itf) else { return }
         let n = run.count
-        // Start (4) + minDigits / 2 pairs (10 each) + stop (3) + trailing space.
-        let shortest = 4 + 5 * minDigits + 3
+        // Start (4) + the fewest digits / 2 pairs (10 each) + stop (3) + trailing space.
+        let shortest = 4 + 5 * min(minDigits, minDigitsFillingFrame) + 3
         var b = 1
         while b + shortest < n {
             let end = decode(run, at: b, into: &sink)
@@ -228,7 +276,11 @@ final class ITFReader: LinearReader {
         // it wider than them (noise can cut a quiet zone short; the profile
         // will decide).
         let x0 = (w[b] + w[b + 1] + w[b + 2] + w[b + 3]) / 4
-        guard x0 > 0, w[b - 1] >= 1.5 * x0 else { return 0 }
+        // A symbol filling the line from the frame's border may start
+        // closer to it; whether it fills the line is known at its end.
+        let cutAtStart = run.cutBarAtStart
+        let fromBorder = run.startsAtFrameBorder && cutAtStart == 0 && b == 1
+        guard x0 > 0, w[b - 1] >= (fromBorder ? minQuietZoneFillingFrame : 1.5) * x0 else { return 0 }
         for k in 0..<4 where !within(w[b + k] / x0, 0.5, 1.6) { return 0 }
 
         var count = 0
@@ -240,6 +292,11 @@ final class ITFReader: LinearReader {
         var narrowSum: Float = 0
         var barRatioMin: Float = .infinity, barRatioMax: Float = 0
         var spaceRatioMin: Float = .infinity, spaceRatioMax: Float = 0
+        // The width ratio of the last pair to the one before (0: none yet),
+        // whether it was steep, and a steep step still awaiting a neighbour
+        // that confirms it.
+        var lastStep: Float = 0
+        var lastSteep = false, unconfirmed = false
         var stopAt = -1
         while true {
             // Stop pattern: wide bar, narrow space, narrow bar, then the quiet zone.
@@ -272,11 +329,28 @@ final class ITFReader: LinearReader {
                 { return 0 }
                 if !within(bars.narrow / spaces.narrow, 0.45, 2.2) { return 0 }
             } else {
-                // Slow change along the symbol (perspective), no jumps.
-                if !within(width / pairWidth, 0.8, 1.25) { return 0 }
-                if !within(bars.narrow / barNarrow, 0.7, 1.43) || !within(spaces.narrow / spaceNarrow, 0.7, 1.43) {
+                // Slow change along the symbol, no jumps. A steep perspective
+                // (a symbol seen at a grazing angle) may shrink the pairs
+                // faster, but then steadily: a steeper step needs a
+                // neighbouring step of about the same ratio, the same way.
+                let step = width / pairWidth
+                let steep = !within(step, 0.8, 1.25)
+                if steep && !within(step, 0.7, 1.43) { return 0 }
+                if lastStep > 0 && (steep || lastSteep) {
+                    let steady = within(step / lastStep, 0.8, 1.25) && (step - 1) * (lastStep - 1) > 0
+                    if !steady { return 0 }
+                    unconfirmed = false
+                } else if steep {
+                    unconfirmed = true
+                }
+                // The narrow widths follow the pairs' scale.
+                let scale = steep || lastSteep ? step : 1
+                if !within(bars.narrow / barNarrow / scale, 0.7, 1.43)
+                    || !within(spaces.narrow / spaceNarrow / scale, 0.7, 1.43) {
                     return 0
                 }
+                lastStep = step
+                lastSteep = steep
             }
             let bd = table[bars.pattern], sd = table[spaces.pattern]
             guard bd < 10, sd < 10 else { return 0 }
@@ -294,7 +368,17 @@ final class ITFReader: LinearReader {
             spaceRatioMin = min(spaceRatioMin, sr); spaceRatioMax = max(spaceRatioMax, sr)
             i += 10
         }
-        guard count >= minDigits, stopAt > 0 else { return 0 }
+        guard stopAt > 0, !unconfirmed else { return 0 }
+        // The symbol fills the line from the frame's border to the frame's border.
+        let cutAtEnd = run.cutBarAtEnd
+        let endsAtBorder = run.endsAtFrameBorder && cutAtEnd == 0
+        let fillsFrame = fromBorder && stopAt + 3 == n - 1 && endsAtBorder
+        // Fewer digits only for a tight crop: where both margins are
+        // narrower than a quiet zone cut by the line's end could be.
+        let tightX = (w[b] + w[b + 2] + w[stopAt + 1] + w[stopAt + 2]) / 4
+        let tight = fillsFrame && w[b - 1] < minQuietZoneAtLineEnd * tightX
+            && w[stopAt + 3] < minQuietZoneAtLineEnd * tightX
+        guard count >= (tight ? min(minDigits, minDigitsFillingFrame) : minDigits) else { return 0 }
         // One printing: the wide:narrow ratio stays about the same along the symbol.
         guard barRatioMax <= maxRatioSpread * barRatioMin, spaceRatioMax <= maxRatioSpread * spaceRatioMin else { return 0 }
         let pairs = Float(count / 2)
@@ -304,9 +388,15 @@ final class ITFReader: LinearReader {
         let x = min(narrowSum / (2 * pairs), span(w, b + 4, count * 5) / (16 * pairs))
         let s = run.starts.pointer
         let last = stopAt + 2
-        guard quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]),
-              quiet(run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10], patternTo: s[stopAt + 3])
-        else { return 0 }
+        if fillsFrame {
+            guard borderQuiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]),
+                  borderQuiet(run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10], patternTo: s[stopAt + 3])
+            else { return 0 }
+        } else {
+            guard quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]),
+                  quiet(run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10], patternTo: s[stopAt + 3])
+            else { return 0 }
+        }
         // The line must leave through the quiet zones, not through the bars' ends.
         guard squareEnd(run, bar: b, outerEdge: s[b]), squareEnd(run, bar: last, outerEdge: s[last] + w[last])
         else { return 0 }
