@@ -51,6 +51,8 @@ public final class Scanner {
     /// its middle line (0 outside candidates).
     private var barReach = 0.0
     private let linearReaders: [any LinearReader]
+    /// The matrix (2D) symbologies' detectors and decoders.
+    private let matrix = MatrixReaders()
     /// The readers among them that assemble stacked symbols from rows.
     private let stackedReaders: [any StackedLinearReader]
     /// What the readers can read.
@@ -61,7 +63,7 @@ public final class Scanner {
         self.options = options
         linearReaders = makeLinearReaders()
         stackedReaders = linearReaders.compactMap { $0 as? any StackedLinearReader }
-        readable = linearReaders.reduce(Symbology()) { $0.union($1.symbologies) }
+        readable = linearReaders.reduce(MatrixReaders.symbologies) { $0.union($1.symbologies) }
     }
 
     /// Creates a scanner with the given readers (tests use it to run a
@@ -70,7 +72,7 @@ public final class Scanner {
         self.options = options
         self.linearReaders = linearReaders
         stackedReaders = linearReaders.compactMap { $0 as? any StackedLinearReader }
-        readable = linearReaders.reduce(Symbology()) { $0.union($1.symbologies) }
+        readable = linearReaders.reduce(MatrixReaders.symbologies) { $0.union($1.symbologies) }
     }
 
     deinit {
@@ -163,6 +165,15 @@ public final class Scanner {
             if bounds.width < 16 || bounds.height < 4 { return [] }
         }
 
+        // Only matrix codes wanted: no linear stage.
+        if enabled.isSubset(of: MatrixReaders.symbologies) {
+            var out: [BarcodeResult] = []
+            matrix.read(image, bounds: options.regionOnly && options.activeRegion?.isValid == true ? bounds : nil,
+                        enabled: enabled, into: &out)
+            lastCandidateCount = matrix.lastCandidateCount
+            return out
+        }
+
         // Stage 1: candidates.
         if image.height >= 8 && image.width >= 8 {
             detector.measure(image, cellSize: plan.cellSize, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1,
@@ -249,7 +260,12 @@ public final class Scanner {
             }
         }
         assembleRows(enabled: enabled)
-        return votes.results(minVotes: plan.minVotes)
+        var out = votes.results(minVotes: plan.minVotes)
+        // Matrix codes: their own detection (finder patterns), then decoding.
+        matrix.read(image, bounds: options.regionOnly && options.activeRegion?.isValid == true ? bounds : nil,
+                    enabled: enabled, into: &out)
+        lastCandidateCount += matrix.lastCandidateCount
+        return out
     }
 
     /// Lets the stacked readers assemble the rows read in the frame into

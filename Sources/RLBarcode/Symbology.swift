@@ -53,7 +53,7 @@ public struct Symbology: OptionSet, Sendable, Hashable {
     /// The EAN/UPC family with its add-ons.
     public static let eanUPC: Symbology = [.ean13, .upcA, .upcE, .ean8, .ean2, .ean5]
     /// The symbologies this version of the engine decodes.
-    public static let supported: Symbology = makeLinearReaders().reduce(Symbology()) { $0.union($1.symbologies) }
+    public static let supported: Symbology = makeLinearReaders().reduce(MatrixReaders.symbologies) { $0.union($1.symbologies) }
 
     /// The name users type (`ean-13`), for a single symbology; `nil` for a set.
     public var nick: String? {

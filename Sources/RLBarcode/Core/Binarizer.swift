@@ -1,0 +1,196 @@
+/// Block-adaptive thresholds for deciding dark from light under uneven
+/// light, computed only for a rectangle of the frame.
+///
+/// The rectangle is cut into square blocks (aligned to the frame's block
+/// grid, so two rectangles agree where they overlap). Each block's darkest
+/// and lightest pixel are measured; the threshold of a block is the middle
+/// of the darkest and lightest values in the 5x5 blocks around it. Where that
+/// neighbourhood is flat (less than `minContrast` between darkest and
+/// lightest: blank background, or the inside of a large module), the block
+/// takes the threshold of the nearest block that has contrast, so that a
+/// large dark module keeps the threshold of the edges around it.
+///
+/// All buffers are owned by the value and reused: once sized for the largest
+/// rectangle seen, ``prepare(_:rect:blockSize:minContrast:)`` allocates
+/// nothing.
+struct BlockThreshold {
+    /// Block side in pixels.
+    private(set) var blockSize = 8
+    /// log2 of `blockSize`.
+    private var shift = 3
+    /// First block column and row of the prepared grid (in frame blocks).
+    private(set) var bx0 = 0
+    private(set) var by0 = 0
+    /// Blocks per row and rows of blocks prepared.
+    private(set) var cols = 0
+    private(set) var rows = 0
+    /// The pixel rectangle covered by the prepared blocks.
+    private(set) var rect = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    private var lo = ScratchBuffer<UInt8>(capacity: 1024)
+    private var hi = ScratchBuffer<UInt8>(capacity: 1024)
+    private var rowLo = ScratchBuffer<UInt8>(capacity: 1024)
+    private var rowHi = ScratchBuffer<UInt8>(capacity: 1024)
+    /// The threshold of each block; 0 before `prepare`.
+    private(set) var thresholds = ScratchBuffer<UInt8>(capacity: 1024)
+    /// Whether the block's neighbourhood had contrast.
+    private var known = ScratchBuffer<Bool>(capacity: 1024)
+
+    func free() { lo.free(); hi.free(); rowLo.free(); rowHi.free(); thresholds.free(); known.free() }
+
+    /// Measures the blocks covering `rect` (clipped to the frame), on every
+    /// other row.
+    ///
+    /// - Parameters:
+    ///   - blockSize: block side, a power of two (8 or 16 suit 1 to 20 pixel modules).
+    ///   - minContrast: the grey-level difference below which a neighbourhood counts as flat.
+    /// - Complexity: one read of half the pixels inside `rect`.
+    mutating func prepare(_ img: LumaView, rect r: PixelRect, blockSize: Int, minContrast: Int) {
+        precondition(blockSize >= 2 && blockSize & (blockSize - 1) == 0, "block size must be a power of two")
+        self.blockSize = blockSize
+        shift = blockSize.trailingZeroBitCount
+        let x0 = max(0, r.x0), y0 = max(0, r.y0), x1 = min(img.width, r.x1), y1 = min(img.height, r.y1)
+        guard x0 < x1, y0 < y1 else { cols = 0; rows = 0; rect = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0); return }
+        bx0 = x0 >> shift; by0 = y0 >> shift
+        let bx1 = (x1 + blockSize - 1) >> shift, by1 = (y1 + blockSize - 1) >> shift
+        cols = bx1 - bx0; rows = by1 - by0
+        rect = PixelRect(x0: x0, y0: y0, x1: x1, y1: y1)
+        let n = cols * rows
+        lo.reserve(n); hi.reserve(n); thresholds.reserve(n); known.reserve(n)
+        rowLo.reserve(n); rowHi.reserve(n)
+        let base = img.base, stride = img.stride
+        let lop = lo.pointer, hip = hi.pointer
+        // Block extremes.
+        for by in 0..<rows {
+            let ys = max(y0, (by0 + by) << shift), ye = min(y1, (by0 + by + 1) << shift)
+            for bx in 0..<cols {
+                let xs = max(x0, (bx0 + bx) << shift), xe = min(x1, (bx0 + bx + 1) << shift)
+                var mn: UInt8 = 255, mx: UInt8 = 0
+                var y = ys
+                while y < ye {
+                    let row = base + y &* stride
+                    var x = xs
+                    while x < xe {
+                        let v = row[x]
+                        mn = min(mn, v); mx = max(mx, v)
+                        x &+= 1
+                    }
+                    y &+= 2
+                }
+                lop[by * cols + bx] = mn
+                hip[by * cols + bx] = mx
+            }
+        }
+        // 5x5 extremes, separable: along rows, then along columns.
+        let rl = rowLo.pointer, rh = rowHi.pointer
+        for by in 0..<rows {
+            for bx in 0..<cols {
+                var mn: UInt8 = 255, mx: UInt8 = 0
+                for k in max(0, bx - 2)...min(cols - 1, bx + 2) {
+                    mn = min(mn, lop[by * cols + k]); mx = max(mx, hip[by * cols + k])
+                }
+                rl[by * cols + bx] = mn; rh[by * cols + bx] = mx
+            }
+        }
+        let t = thresholds.pointer, kn = known.pointer
+        for by in 0..<rows {
+            for bx in 0..<cols {
+                var mn: UInt8 = 255, mx: UInt8 = 0
+                for k in max(0, by - 2)...min(rows - 1, by + 2) {
+                    mn = min(mn, rl[k * cols + bx]); mx = max(mx, rh[k * cols + bx])
+                }
+                let i = by * cols + bx
+                if Int(mx) - Int(mn) >= minContrast {
+                    t[i] = UInt8((Int(mn) + Int(mx) + 1) >> 1)
+                    kn[i] = true
+                } else {
+                    // Flat: everything counts as light until a neighbour says otherwise.
+                    t[i] = mn > 0 ? mn - 1 : 0
+                    kn[i] = false
+                }
+            }
+        }
+        // Flat blocks take the threshold of the nearest block with contrast:
+        // forward along rows and down, then backward and up.
+        for by in 0..<rows {
+            for bx in 0..<cols where !kn[by * cols + bx] {
+                let i = by * cols + bx
+                if bx > 0 && kn[i - 1] { t[i] = t[i - 1]; kn[i] = true } else if by > 0 && kn[i - cols] { t[i] = t[i - cols]; kn[i] = true }
+            }
+        }
+        var by = rows - 1
+        while by >= 0 {
+            var bx = cols - 1
+            while bx >= 0 {
+                let i = by * cols + bx
+                if !kn[i] {
+                    if bx + 1 < cols && kn[i + 1] { t[i] = t[i + 1]; kn[i] = true } else if by + 1 < rows && kn[i + cols] { t[i] = t[i + cols]; kn[i] = true }
+                }
+                bx -= 1
+            }
+            by -= 1
+        }
+    }
+
+    /// The threshold at pixel (`x`, `y`); outside the prepared blocks, that
+    /// of the nearest block.
+    @inline(__always)
+    func threshold(x: Int, y: Int) -> UInt8 {
+        var bx = (x >> shift) &- bx0, by = (y >> shift) &- by0
+        if bx < 0 { bx = 0 } else if bx >= cols { bx = cols &- 1 }
+        if by < 0 { by = 0 } else if by >= rows { by = rows &- 1 }
+        return thresholds.pointer[by &* cols &+ bx]
+    }
+
+    /// The threshold at a sub-pixel position.
+    @inline(__always)
+    func threshold(at p: Point) -> UInt8 {
+        threshold(x: Int(p.x.rounded(.down)), y: Int(p.y.rounded(.down)))
+    }
+
+    /// Whether the pixel (`x`, `y`), inside the frame, is darker than its threshold.
+    @inline(__always)
+    func isDark(_ img: LumaView, x: Int, y: Int) -> Bool {
+        img.base[y &* img.stride &+ x] < threshold(x: x, y: y)
+    }
+
+    /// Writes the runs of row `y` between `x0` and `x1` (inside the
+    /// prepared rectangle) as alternating run lengths into `runs`, and
+    /// returns how many runs there are; `firstDark` tells the colour of
+    /// the first run.
+    ///
+    /// The inner loop has no data-dependent branch: every pixel writes its
+    /// position as the start of the next run, and the count advances only
+    /// where the colour changes, so textured rows cost no more than flat ones.
+    ///
+    /// - Precondition: `runs` holds at least `x1 - x0 + 2` entries.
+    func rowRuns(_ img: LumaView, y: Int, x0: Int, x1: Int, runs: UnsafeMutablePointer<Int32>,
+                 firstDark: inout Bool) -> Int {
+        guard x0 < x1, cols > 0 else { return 0 }
+        let row = img.base + y &* img.stride
+        var by = (y >> shift) &- by0
+        if by < 0 { by = 0 } else if by >= rows { by = rows &- 1 }
+        let trow = thresholds.pointer + by &* cols
+        var dark = row[x0] < threshold(x: x0, y: y)
+        firstDark = dark
+        // Run starts first, lengths after.
+        runs[0] = Int32(x0)
+        var count = 0
+        var x = x0
+        while x < x1 {
+            var bx = (x >> shift) &- bx0
+            if bx < 0 { bx = 0 } else if bx >= cols { bx = cols &- 1 }
+            let t = trow[bx]
+            let end = min(x1, ((x >> shift) &+ 1) << shift)
+            while x < end {
+                let d = row[x] < t
+                runs[count &+ 1] = Int32(truncatingIfNeeded: x)
+                count &+= d != dark ? 1 : 0
+                dark = d
+                x &+= 1
+            }
+        }
+        runs[count &+ 1] = Int32(truncatingIfNeeded: x1)
+        for i in 0...count { runs[i] = runs[i &+ 1] &- runs[i] }
+        return count &+ 1
+    }
+}

@@ -1,0 +1,161 @@
+/// Finds areas of a frame where a matrix code (QR Code, Micro QR, and
+/// later Data Matrix and Aztec) may be, before any finder pattern search.
+///
+/// One pass over an eighth of the pixels (every other pixel of every fourth
+/// row; of every other row for cells under 16 pixels) measures, in square
+/// cells, the structure tensor of the image gradient, as ``RegionDetector``
+/// does for bars (whose cells it does not share: it measures its own, so
+/// that it can run alone or on other cell sizes). A second, coarser pass
+/// (64-pixel cells, every fourth pixel of every fourth row, differences
+/// over four pixels) finds codes whose modules are too large for the small
+/// cells to see two edge directions. A matrix code has edges
+/// in two directions at right angles, so its cells have strong gradients
+/// that do not point one way (low coherence), where the cells of a bar
+/// code point one way and blank areas are weak. Neighbouring 2D cells are
+/// grouped; each group's bounding box, widened by a margin for finder
+/// patterns, separators and quiet zones (whose cells can be flat), is a
+/// region. Overlapping regions are merged. Frames without codes usually end
+/// with few or no small regions, so the costlier finder search runs on a
+/// small part of the frame.
+///
+/// All buffers are owned and reused: after the first frame of a size,
+/// ``find(_:bounds:cellSize:minEnergy:maxCoherence:minCells:margin:keep:)``
+/// allocates nothing.
+struct MatrixRegionDetector {
+    /// Cell side in pixels.
+    private(set) var cellSize = 16
+    /// Cells per row and rows of cells.
+    private(set) var cols = 0
+    private(set) var rows = 0
+    /// 1 for a 2D cell, else 0; then region labels while grouping.
+    private var mark = ScratchBuffer<Int32>(capacity: 1024)
+    private var stack = ScratchBuffer<Int32>(capacity: 1024)
+    /// The regions found by the last ``find``, strongest first.
+    private(set) var regions = ScratchBuffer<PixelRect>(capacity: 32)
+    /// How many of ``regions`` are valid.
+    private(set) var regionCount = 0
+    /// How many 2D cells the last ``find`` marked.
+    private(set) var markedCells = 0
+
+    func free() { mark.free(); stack.free(); regions.free() }
+
+    /// Measures the cells inside `bounds` (the whole frame when `nil`) and
+    /// groups the 2D cells into ``regions``.
+    ///
+    /// - Parameters:
+    ///   - cellSize: cell side in pixels (16 suits modules from 2 to about 12 pixels, 64 larger ones).
+    ///   - minEnergy: the least mean squared gradient (both axes together) of a 2D cell.
+    ///   - maxCoherence: the most one-directional its gradients may be (0...1).
+    ///   - minCells: the fewest cells a region may have.
+    ///   - margin: cells added around each group.
+    /// - Complexity: one read of an eighth of the pixels in `bounds`, plus
+    ///   work linear in the number of cells.
+    ///   - keep: keep the regions of the previous call (a second pass with
+    ///     larger cells, for codes with large modules, adds to the first).
+    mutating func find(_ img: LumaView, bounds: PixelRect? = nil, cellSize: Int = 16, minEnergy: Int = 200,
+                       maxCoherence: Float = 0.75, minCells: Int = 2, margin: Int = 2, keep: Bool = false) {
+        if !keep { regionCount = 0 }
+        markedCells = 0
+        self.cellSize = cellSize
+        let b = bounds ?? PixelRect(x0: 0, y0: 0, x1: img.width, y1: img.height)
+        let reach = cellSize >= 32 ? 2 : 1
+        let x0 = max(reach, b.x0), y0 = max(reach, b.y0)
+        let x1 = min(img.width - reach, b.x1), y1 = min(img.height - reach, b.y1)
+        guard x1 - x0 >= 4, y1 - y0 >= 4 else { cols = 0; rows = 0; return }
+        cols = (x1 - x0 + cellSize - 1) / cellSize
+        rows = (y1 - y0 + cellSize - 1) / cellSize
+        let n = cols * rows
+        mark.reserve(n); stack.reserve(n)
+        let base = img.base, stride = img.stride
+        let vreach = reach * stride
+        let mp = mark.pointer
+        let maxCoherence2 = maxCoherence * maxCoherence
+        // Every other pixel of every fourth row in 16-pixel cells, every
+        // other row in smaller ones; every fourth pixel of every fourth row
+        // in larger ones, with differences over 4 pixels so that no edge
+        // falls between samples.
+        let rowSkip = cellSize >= 16 ? 4 : 2
+        let colSkip = cellSize >= 32 ? 4 : 2
+        for cy in 0..<rows {
+            let ys = y0 + cy * cellSize, ye = min(y1, ys + cellSize)
+            for cx in 0..<cols {
+                let xs = x0 + cx * cellSize, xe = min(x1, xs + cellSize)
+                var axx = 0, ayy = 0, axy = 0, samples = 0
+                var y = ys
+                while y < ye {
+                    let row = base + y &* stride
+                    var x = xs
+                    while x < xe {
+                        let gx = Int(row[x &+ reach]) &- Int(row[x &- reach])
+                        let gy = Int(row[x &+ vreach]) &- Int(row[x &- vreach])
+                        axx &+= gx &* gx; ayy &+= gy &* gy; axy &+= gx &* gy
+                        samples &+= 1
+                        x &+= colSkip
+                    }
+                    y &+= rowSkip
+                }
+                var is2D: Int32 = 0
+                let e = axx + ayy
+                if samples > 0 && e >= minEnergy * samples {
+                    // coherence² = ((sxx - syy)² + 4 sxy²) / (sxx + syy)²
+                    let d = Float(axx - ayy), c = Float(axy), ef = Float(e)
+                    if d * d + 4 * c * c <= maxCoherence2 * ef * ef { is2D = 1; markedCells += 1 }
+                }
+                mp[cy * cols + cx] = is2D
+            }
+        }
+        guard markedCells >= minCells else { return }
+        // Group 8-connected 2D cells; labels from 2 on.
+        let sp = stack.pointer
+        var label: Int32 = 2
+        for seed in 0..<n where mp[seed] == 1 {
+            mp[seed] = label
+            var top = 0
+            sp[top] = Int32(seed); top += 1
+            var minX = cols, minY = rows, maxX = -1, maxY = -1, count = 0
+            while top > 0 {
+                top -= 1
+                let i = Int(sp[top])
+                let cx = i % cols, cy = i / cols
+                minX = min(minX, cx); maxX = max(maxX, cx); minY = min(minY, cy); maxY = max(maxY, cy)
+                count += 1
+                for dy in -1...1 {
+                    let ny = cy + dy
+                    if ny < 0 || ny >= rows { continue }
+                    for dx in -1...1 {
+                        let nx = cx + dx
+                        if nx < 0 || nx >= cols { continue }
+                        let j = ny * cols + nx
+                        if mp[j] == 1 { mp[j] = label; sp[top] = Int32(j); top += 1 }
+                    }
+                }
+            }
+            label += 1
+            guard count >= minCells else { continue }
+            let r = PixelRect(x0: max(b.x0, x0 + (minX - margin) * cellSize), y0: max(b.y0, y0 + (minY - margin) * cellSize),
+                              x1: min(b.x1, x0 + (maxX + 1 + margin) * cellSize), y1: min(b.y1, y0 + (maxY + 1 + margin) * cellSize))
+            add(r)
+        }
+    }
+
+    /// Adds a region, merged with any it overlaps (repeatedly, since a
+    /// merged region can reach others).
+    private mutating func add(_ region: PixelRect) {
+        var r = region
+        var i = 0
+        while i < regionCount {
+            let o = regions[i]
+            if o.x0 < r.x1 && r.x0 < o.x1 && o.y0 < r.y1 && r.y0 < o.y1 {
+                r = PixelRect(x0: min(o.x0, r.x0), y0: min(o.y0, r.y0), x1: max(o.x1, r.x1), y1: max(o.y1, r.y1))
+                regions[i] = regions[regionCount - 1]
+                regionCount -= 1
+                i = 0
+            } else {
+                i += 1
+            }
+        }
+        regions.reserveKeeping(regionCount + 1)
+        regions[regionCount] = r
+        regionCount += 1
+    }
+}

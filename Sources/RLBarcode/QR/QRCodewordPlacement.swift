@@ -1,0 +1,158 @@
+/// Where the code words of QR Code and Micro QR symbols lie, and how they
+/// are masked (ISO/IEC 18004:2015, 6.3 symbol structure and function
+/// patterns, 7.7.3 codeword placement in the matrix, 7.8 data masking; the
+/// Micro QR structure, placement and masks in the same clauses).
+enum QRCodewordPlacement {
+    // MARK: Function patterns
+
+    /// The function-pattern modules of each QR Code version 1 ... 40 (index
+    /// version - 1): set where no data bit may be placed. Built once.
+    static let functionMasks: [BitMatrix] = QRVersion.all.map(buildFunctionMask)
+
+    /// The function-pattern modules of Micro QR M1 ... M4 (index version - 1).
+    static let microFunctionMasks: [BitMatrix] = (1...4).map { buildMicroFunctionMask(size: 9 + 2 * $0) }
+
+    /// Marks the finder patterns with their separators and the format
+    /// information (three 9 x 9 / 8 x 9 corners, 6.3 and 7.9), both timing
+    /// patterns (row and column 6, 6.3), the alignment patterns (6.3: a
+    /// 5 x 5 square at every pair of centre coordinates except the three that
+    /// fall on finder patterns) and, from version 7, the two 6 x 3 version
+    /// information blocks (7.10).
+    static func buildFunctionMask(_ version: QRVersion) -> BitMatrix {
+        let n = version.size
+        var m = BitMatrix(size: n)
+        func fill(_ x0: Int, _ y0: Int, _ w: Int, _ h: Int) {
+            for y in y0..<(y0 + h) { for x in x0..<(x0 + w) { m[x, y] = true } }
+        }
+        fill(0, 0, 9, 9)
+        fill(n - 8, 0, 8, 9)
+        fill(0, n - 8, 9, 8)
+        fill(0, 6, n, 1)
+        fill(6, 0, 1, n)
+        let centres = version.alignmentCenters
+        if let last = centres.last {
+            for cy in centres {
+                for cx in centres {
+                    if (cx == 6 && cy == 6) || (cx == 6 && cy == last) || (cx == last && cy == 6) { continue }
+                    fill(cx - 2, cy - 2, 5, 5)
+                }
+            }
+        }
+        if version.number >= 7 {
+            fill(n - 11, 0, 3, 6)
+            fill(0, n - 11, 6, 3)
+        }
+        return m
+    }
+
+    /// Marks the one finder pattern with its separator and the format
+    /// information (the 9 x 9 upper-left corner) and the timing patterns,
+    /// which in Micro QR run along row 0 and column 0 (6.3).
+    static func buildMicroFunctionMask(size n: Int) -> BitMatrix {
+        var m = BitMatrix(size: n)
+        for y in 0..<n {
+            for x in 0..<n where (x <= 8 && y <= 8) || x == 0 || y == 0 { m[x, y] = true }
+        }
+        return m
+    }
+
+    // MARK: Data masks
+
+    /// Whether data mask pattern `pattern` (0 ... 7, 7.8) inverts
+    /// the module in row `i`, column `j`.
+    @inline(__always)
+    static func masks(_ pattern: Int, row i: Int, column j: Int) -> Bool {
+        switch pattern {
+        case 0: return (i + j) & 1 == 0
+        case 1: return i & 1 == 0
+        case 2: return j % 3 == 0
+        case 3: return (i + j) % 3 == 0
+        case 4: return (i / 2 + j / 3) & 1 == 0
+        case 5: return (i * j) % 2 + (i * j) % 3 == 0
+        case 6: return ((i * j) % 2 + (i * j) % 3) & 1 == 0
+        default: return ((i + j) % 2 + (i * j) % 3) & 1 == 0
+        }
+    }
+
+    /// The QR Code mask pattern that Micro QR mask `pattern` (0 ... 3)
+    /// equals (7.8: Micro QR uses QR patterns 001, 100, 110 and 111).
+    @inline(__always)
+    static func microMaskAsQR(_ pattern: Int) -> Int { [1, 4, 6, 7][pattern & 3] }
+
+    // MARK: Placement
+
+    /// Visits the data modules in the order the bits are placed (7.7.3):
+    /// two-module-wide columns from the right edge, upwards in the first,
+    /// downwards in the next, alternately; within a column the right module
+    /// first; modules of `function` skipped; in QR Code the whole column 6
+    /// (the vertical timing pattern) skipped. `body` returns false to stop.
+    static func forEachDataModule(size n: Int, function: BitMatrix, micro: Bool,
+                                  _ body: (_ x: Int, _ y: Int) -> Bool) {
+        guard function.width == n, function.height == n else { return }
+        var x = n - 1, upward = true
+        while x > 0 {
+            if !micro && x == 6 { x -= 1 }
+            for step in 0..<n {
+                let y = upward ? n - 1 - step : step
+                for dx in 0..<2 where !function[x - dx, y] {
+                    if !body(x - dx, y) { return }
+                }
+            }
+            upward.toggle()
+            x -= 2
+        }
+    }
+
+    /// Every mask pattern repeats every 12 rows and 6 columns, so one table
+    /// of 8 x 12 x 6 entries answers `masks` with two look-ups: entry
+    /// pattern * 72 + (row % 12) * 6 + column % 6.
+    static let maskTable: [Bool] = (0..<(8 * 72)).map { k in
+        masks(k / 72, row: k % 72 / 6, column: k % 6)
+    }
+
+    /// Reads the code words of a symbol: each data module's value, unmasked
+    /// with QR mask pattern `mask`, appended most significant bit first, in
+    /// the order of `forEachDataModule`.
+    /// Every code word is 8 bits long except the one at `halfCodeword` (the
+    /// last data code word of M1 and M3), which is 4 bits long and is
+    /// returned in the high nibble (7.7). Fills `out` completely; the
+    /// remainder bits after the last code word are not read.
+    /// - Returns: false when the matrix has too few data modules for `out`
+    ///   (which a function mask of the matrix's size never gives).
+    static func readCodewords(_ matrix: BitMatrix, function: BitMatrix, micro: Bool, mask: Int,
+                              halfCodeword: Int = -1, into out: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        guard !out.isEmpty else { return true }
+        let n = matrix.width
+        guard n > 0, matrix.height == n, function.width == n, function.height == n else { return false }
+        return maskTable.withUnsafeBufferPointer { table in
+            let pattern = (mask & 7) * 72
+            var index = 0, bitsLeft = halfCodeword == 0 ? 4 : 8, value = 0
+            let count = out.count
+            var x = n - 1, upward = true
+            while x > 0 {
+                if !micro && x == 6 { x -= 1 }
+                for step in 0..<n {
+                    let y = upward ? n - 1 - step : step
+                    let rowBase = pattern + (y % 12) * 6
+                    for dx in 0..<2 {
+                        let xx = x - dx
+                        if function[xx, y] { continue }
+                        let dark = matrix[xx, y] != table[rowBase + xx % 6]
+                        value = value << 1 | (dark ? 1 : 0)
+                        bitsLeft -= 1
+                        if bitsLeft == 0 {
+                            out[index] = UInt8(truncatingIfNeeded: index == halfCodeword ? value << 4 : value)
+                            index += 1
+                            if index == count { return true }
+                            value = 0
+                            bitsLeft = index == halfCodeword ? 4 : 8
+                        }
+                    }
+                }
+                upward.toggle()
+                x -= 2
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,689 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Three finder patterns that may form one symbol, with how well they fit.
+struct QRFinderTriple {
+    var topLeft: Int32
+    var topRight: Int32
+    var bottomLeft: Int32
+    /// Lower is better.
+    var score: Double
+}
+
+extension QRDetector {
+    // MARK: - Grouping
+
+    /// Groups the finder patterns into symbols and samples each.
+    ///
+    /// Three patterns make a symbol when their module sizes agree, the
+    /// angle at the corner pattern is near a right angle and the two legs
+    /// are of similar length (ISO/IEC 18004:2015, Annex reference decode
+    /// algorithm, steps on finder pattern grouping). Triples are tried best
+    /// first; a pattern joins one symbol at most.
+    func groupFinders(_ img: LumaView, into out: inout [QRCandidate]) {
+        let n = finderCount
+        guard n >= 3 else { return }
+        var tripleCount = 0
+        let f = finders.pointer
+        for i in 0..<(n - 2) {
+            for j in (i + 1)..<(n - 1) where f[j].inverted == f[i].inverted {
+                for k in (j + 1)..<n where f[k].inverted == f[i].inverted {
+                    guard let t = QRDetector.triple(f, i, j, k) else { continue }
+                    triples.reserveKeeping(tripleCount + 1)
+                    triples[tripleCount] = t
+                    tripleCount += 1
+                }
+            }
+        }
+        // Best first (insertion sort: the lists are short).
+        let tp = triples.pointer
+        if tripleCount > 1 {
+            for a in 1..<tripleCount {
+                let t = tp[a]
+                var b = a - 1
+                while b >= 0 && tp[b].score > t.score { tp[b + 1] = tp[b]; b -= 1 }
+                tp[b + 1] = t
+            }
+        }
+        var attempts = 0
+        for a in 0..<tripleCount {
+            let t = tp[a]
+            if attempts == options.maxAttempts { break }
+            let tl = Int(t.topLeft), tr = Int(t.topRight), bl = Int(t.bottomLeft)
+            if f[tl].used || f[tr].used || f[bl].used { continue }
+            attempts += 1
+            for k in 0..<3 {
+                let i = k == 0 ? tl : k == 1 ? tr : bl
+                if f[i].quadMeasured { continue }
+                f[i].quad = finderCorners(img, f[i])
+                f[i].quadMeasured = true
+            }
+            if let c = fitSymbol(img, f[tl], f[tr], f[bl]) {
+                f[tl].used = true; f[tr].used = true; f[bl].used = true
+                out.append(c)
+            }
+        }
+    }
+
+    /// Whether finders `i`, `j`, `k` can be the corners of one symbol, and
+    /// in which roles.
+    static func triple(_ f: UnsafeMutablePointer<QRFinder>, _ i: Int, _ j: Int, _ k: Int) -> QRFinderTriple? {
+        let mMin = min(f[i].module, f[j].module, f[k].module), mMax = max(f[i].module, f[j].module, f[k].module)
+        guard mMax <= 1.7 * mMin else { return nil }
+        func d2(_ a: Int, _ b: Int) -> Double {
+            let dx = f[a].x - f[b].x, dy = f[a].y - f[b].y
+            return dx * dx + dy * dy
+        }
+        let ij = d2(i, j), ik = d2(i, k), jk = d2(j, k)
+        // The corner is opposite the longest side.
+        var corner = i, p = j, q = k
+        if ij >= ik && ij >= jk { corner = k; p = i; q = j } else if ik >= ij && ik >= jk { corner = j; p = i; q = k }
+        let ax = f[p].x - f[corner].x, ay = f[p].y - f[corner].y
+        let bx = f[q].x - f[corner].x, by = f[q].y - f[corner].y
+        let la = (ax * ax + ay * ay).squareRoot(), lb = (bx * bx + by * by).squareRoot()
+        guard la > 0, lb > 0 else { return nil }
+        let legRatio = max(la, lb) / min(la, lb)
+        guard legRatio < 1.6 else { return nil }
+        let cosine = (ax * bx + ay * by) / (la * lb)
+        guard abs(cosine) < 0.35 else { return nil }
+        let m = (f[i].module + f[j].module + f[k].module) / 3
+        let legModules = (la + lb) / 2 / m
+        guard legModules >= 9.5, legModules <= 175 else { return nil }
+        let cross = ax * by - ay * bx
+        let (tr, bl) = cross > 0 ? (p, q) : (q, p)
+        let score = abs(cosine) + (legRatio - 1) + (mMax / mMin - 1)
+        return QRFinderTriple(topLeft: Int32(corner), topRight: Int32(tr), bottomLeft: Int32(bl), score: score)
+    }
+
+    // MARK: - Symbol geometry
+
+    /// The nearest valid QR Code size (21, 25, ..., 177) to `modules`.
+    static func nearestQRSize(_ modules: Double) -> Int {
+        let v = ((modules - 17) / 4).rounded()
+        return 17 + 4 * Int(min(max(v, 1), 40))
+    }
+
+    /// Samples the symbol whose finder patterns are `tl`, `tr` and `bl`.
+    ///
+    /// The size comes from the finder distances over the module size along
+    /// each axis, confirmed by counting the modules of both timing patterns
+    /// (ISO/IEC 18004:2015, 6.3.5); when the two counts do not agree, the
+    /// neighbouring sizes are sampled too and the one whose timing pattern
+    /// reads best is kept.
+    func fitSymbol(_ img: LumaView, _ tl: QRFinder, _ tr: QRFinder, _ bl: QRFinder) -> QRCandidate? {
+        let inverted = tl.inverted
+        let pTL = tl.centre, pTR = tr.centre, pBL = bl.centre
+        let lx = pTL.distance(to: pTR), ly = pTL.distance(to: pBL)
+        let ux = (pTR.x - pTL.x) / lx, uy = (pTR.y - pTL.y) / lx
+        let vx = (pBL.x - pTL.x) / ly, vy = (pBL.y - pTL.y) / ly
+        let reach = 6 * max(tl.module, tr.module, bl.module)
+        // Module size along each axis: each pattern is 7 modules wide.
+        var sx = 0.0, nx = 0, sy = 0.0, ny = 0
+        func across(_ f: QRFinder, _ dx: Double, _ dy: Double) -> Double? {
+            let p = f.centre
+            guard let a = finderEdge(img, from: p, ux: dx, uy: dy, inverted: inverted, maxDistance: reach),
+                  let b = finderEdge(img, from: p, ux: -dx, uy: -dy, inverted: inverted, maxDistance: reach) else { return nil }
+            return (a + b) / 7
+        }
+        // Per pattern, along u and along v (they differ under perspective).
+        let tlu = across(tl, ux, uy), tru = across(tr, ux, uy), tlv = across(tl, vx, vy), blv = across(bl, vx, vy)
+        if let m = tlu { sx += m; nx += 1 }
+        if let m = tru { sx += m; nx += 1 }
+        if let m = tlv { sy += m; ny += 1 }
+        if let m = blv { sy += m; ny += 1 }
+        guard nx > 0, ny > 0 else { trace?("no module size across the finder patterns"); return nil }
+        let mx = sx / Double(nx), my = sy / Double(ny)
+        let trv = across(tr, vx, vy) ?? my, blu = across(bl, ux, uy) ?? mx
+        let estimate = (lx / mx + ly / my) / 2 + 7
+        guard estimate >= 17, estimate <= 185 else { trace?("size estimate \(estimate) out of range"); return nil }
+        let d0 = QRDetector.nearestQRSize(estimate)
+        // Cheap first: the three finder patterns and their separators must
+        // show through a grid spanned by their centres.
+        var rings = RingCount()
+        countRings(img, pTL, tlu ?? mx, tlv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted, into: &rings)
+        countRings(img, pTR, tru ?? mx, trv, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted, into: &rings)
+        countRings(img, pBL, blu, blv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted, into: &rings)
+        guard rings.total > 150 && Double(rings.good) >= 0.8 * Double(rings.total) else {
+            trace?("finder rings \(rings.good) of \(rings.total) at size \(d0)")
+            return nil
+        }
+
+        // Timing patterns: row 6 and column 6 between the finder patterns.
+        let s0 = Double(d0 - 7)
+        let ax = (pTR.x - pTL.x) / s0, ay = (pTR.y - pTL.y) / s0
+        let bx = (pBL.x - pTL.x) / s0, by = (pBL.y - pTL.y) / s0
+        let module = (mx + my) / 2
+        let rowStart = Point(x: pTL.x + 3 * ax + 3 * bx, y: pTL.y + 3 * ay + 3 * by)
+        let rowEnd = Point(x: pTR.x - 3 * ax + 3 * bx, y: pTR.y - 3 * ay + 3 * by)
+        let colEnd = Point(x: pBL.x + 3 * ax - 3 * bx, y: pBL.y + 3 * ay - 3 * by)
+        let dRow = countRuns(img, from: rowStart, to: rowEnd, module: mx, inverted: inverted) + 12
+        let dCol = countRuns(img, from: rowStart, to: colEnd, module: my, inverted: inverted) + 12
+        func valid(_ d: Int) -> Bool { d >= 21 && d <= 177 && d % 4 == 1 && abs(Double(d) - estimate) <= 8 }
+
+        var sizes: (Int, Int, Int, Int) = (0, 0, 0, 0)
+        var sizeCount = 0
+        func add(_ d: Int) {
+            guard d >= 21, d <= 177, d % 4 == 1 else { return }
+            if sizeCount > 0 && sizes.0 == d || sizeCount > 1 && sizes.1 == d || sizeCount > 2 && sizes.2 == d { return }
+            switch sizeCount {
+            case 0: sizes.0 = d
+            case 1: sizes.1 = d
+            case 2: sizes.2 = d
+            case 3: sizes.3 = d
+            default: return
+            }
+            sizeCount += 1
+        }
+        let confirmed = dRow == dCol && valid(dRow)
+        if confirmed {
+            add(dRow)
+        } else {
+            if valid(dRow) { add(dRow) }
+            if valid(dCol) { add(dCol) }
+            add(d0)
+            add(estimate > Double(d0) ? d0 + 4 : d0 - 4)
+            add(estimate > Double(d0) ? d0 - 4 : d0 + 4)
+        }
+        let outline = symbolOutline(img, tl, tr, bl, ux: ux, uy: uy, vx: vx, vy: vy)
+        // Sample each size; keep the one whose function patterns read best.
+        var best: QRCandidate? = nil
+        var bestScore = -1.0
+        var others: [(BitMatrix, Double)] = []
+        for s in 0..<sizeCount {
+            let d = s == 0 ? sizes.0 : s == 1 ? sizes.1 : s == 2 ? sizes.2 : sizes.3
+            // With the timing patterns' boundaries in the grid fit, and
+            // without (they mislead it on a bent symbol): the better reading wins.
+            for timing in [true, false] where outline != nil || !timing {
+                guard let (matrix, corners) = sampleQR(img, pTL, pTR, pBL, outline: outline, size: d, timing: timing,
+                                                       inverted: inverted) else {
+                    trace?("size \(d) reaches out of the frame")
+                    continue
+                }
+                let agreement = QRDetector.functionAgreement(matrix)
+                guard agreement.finder >= 0.7, agreement.timing >= 0.6 else {
+                    trace?("size \(d): finder patterns \(agreement.finder), timing \(agreement.timing), outline \(outline != nil)")
+                    continue
+                }
+                let score = agreement.finder + 2 * agreement.timing
+                let candidate = QRCandidate(matrix: matrix, topLeft: corners.0, topRight: corners.1,
+                                            bottomRight: corners.2, bottomLeft: corners.3,
+                                            moduleSize: module, isInverted: inverted, isMicro: false,
+                                            sizeConfirmed: confirmed, alternatives: [])
+                if score > bestScore {
+                    if let b = best, b.matrix.width != d { others.append((b.matrix, bestScore)) }
+                    best = candidate; bestScore = score
+                } else if best?.matrix.width != d && !others.contains(where: { $0.0.width == d }) {
+                    others.append((matrix, score))
+                }
+                if score >= 2.97 { break }  // nothing to gain from the other fit
+            }
+        }
+        guard var result = best else { return nil }
+        if !others.isEmpty {
+            others.sort { $0.1 > $1.1 }
+            result.alternatives = others.map { $0.0 }
+        }
+        return result
+    }
+
+    /// Modules of finder patterns and separators that read as they must, of how many.
+    struct RingCount {
+        var good = 0
+        var total = 0
+    }
+
+    /// Counts how many modules of a finder pattern (7x7 modules, 6.3.3)
+    /// and of the light separator around it (the ring of 9x9) read as they
+    /// must. The pattern is given by its centre and its module sizes along
+    /// the unit vectors u and v (from the top-left pattern towards the
+    /// top-right and bottom-left ones).
+    func countRings(_ img: LumaView, _ c: Point, _ mu: Double, _ mv: Double, ux: Double, uy: Double,
+                    vx: Double, vy: Double, inverted: Bool, into count: inout RingCount) {
+        let ax = ux * mu, ay = uy * mu, bx = vx * mv, by = vy * mv
+        for j in -4...4 {
+            for i in -4...4 {
+                let p = Point(x: c.x + Double(i) * ax + Double(j) * bx, y: c.y + Double(i) * ay + Double(j) * by)
+                guard QRDetector.inside(img, p) else { continue }
+                let ring = max(abs(i), abs(j))
+                if isDark(img, p, inverted: inverted) == (ring != 2 && ring != 4) { count.good += 1 }
+                count.total += 1
+            }
+        }
+    }
+
+    /// Counts the dark and light runs along a line, ignoring runs shorter
+    /// than 0.4 modules (noise).
+    func countRuns(_ img: LumaView, from a: Point, to b: Point, module: Double, inverted: Bool) -> Int {
+        let length = a.distance(to: b)
+        let step = min(1, max(0.25, module / 5))
+        let n = Int(length / step)
+        guard n > 1 else { return 0 }
+        let dx = (b.x - a.x) / Double(n), dy = (b.y - a.y) / Double(n)
+        let minRun = max(1, Int((0.4 * module / step).rounded()))
+        var current = true  // the line starts on a dark module
+        var pending = 0
+        var runs = 1
+        for i in 0...n {
+            let p = Point(x: a.x + Double(i) * dx, y: a.y + Double(i) * dy)
+            guard QRDetector.inside(img, p) else { return 0 }
+            let d = isDark(img, p, inverted: inverted)
+            if d == current {
+                pending = 0
+            } else {
+                pending += 1
+                if pending >= minRun { current = d; runs += 1; pending = 0 }
+            }
+        }
+        return runs
+    }
+
+    /// The luma contrast of a finder pattern: its light ring against its
+    /// centre, two modules out along both axes.
+    func finderContrast(_ img: LumaView, _ p: Point, ax: Double, ay: Double, bx: Double, by: Double) -> Double {
+        let centre = QRDetector.luma(img, p)
+        var ring = 0.0
+        ring += QRDetector.luma(img, Point(x: p.x + 2 * ax, y: p.y + 2 * ay))
+        ring += QRDetector.luma(img, Point(x: p.x - 2 * ax, y: p.y - 2 * ay))
+        ring += QRDetector.luma(img, Point(x: p.x + 2 * bx, y: p.y + 2 * by))
+        ring += QRDetector.luma(img, Point(x: p.x - 2 * bx, y: p.y - 2 * by))
+        return abs(ring / 4 - centre)
+    }
+
+    /// The outer corners of the symbol's three finder patterns (4 each, in
+    /// the order of ``Outline/moduleCorners(size:)``) and where the symbol's
+    /// fourth corner is: where the right edge of the top-right pattern
+    /// meets the bottom edge of the bottom-left one (straight lines stay
+    /// straight under perspective).
+    struct Outline {
+        var corners: [Point]
+        var bottomRight: Point
+
+        /// The module positions of ``corners`` in a symbol of `size` modules.
+        static func moduleCorners(size: Int) -> [Point] {
+            let s = Double(size), f = s - 7
+            return [Point(x: 0, y: 0), Point(x: 7, y: 0), Point(x: 7, y: 7), Point(x: 0, y: 7),
+                    Point(x: f, y: 0), Point(x: s, y: 0), Point(x: s, y: 7), Point(x: f, y: 7),
+                    Point(x: 0, y: f), Point(x: 7, y: f), Point(x: 7, y: s), Point(x: 0, y: s)]
+        }
+    }
+
+    /// Measures the finder patterns' outlines (see ``finderCorners(_:_:)``)
+    /// and extends their edges to the symbol's fourth corner.
+    ///
+    /// - Parameters: (`ux`, `uy`) and (`vx`, `vy`): unit vectors from the
+    ///   top-left pattern towards the top-right and bottom-left ones.
+    func symbolOutline(_ img: LumaView, _ tl: QRFinder, _ tr: QRFinder, _ bl: QRFinder,
+                       ux: Double, uy: Double, vx: Double, vy: Double) -> Outline? {
+        var corners: [Point] = []
+        corners.reserveCapacity(12)
+        /// The corners of `f`, from the one towards -u -v on, clockwise as read.
+        func add(_ f: QRFinder) -> Bool {
+            guard let c = f.quad ?? finderCorners(img, f) else { return false }
+            let centre = f.centre
+            for (su, sv) in [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)] {
+                var best = c.0, bestScore = -Double.infinity
+                for k in 0..<4 {
+                    let p = k == 0 ? c.0 : k == 1 ? c.1 : k == 2 ? c.2 : c.3
+                    let du = (p.x - centre.x) * ux + (p.y - centre.y) * uy
+                    let dv = (p.x - centre.x) * vx + (p.y - centre.y) * vy
+                    let score = su * du + sv * dv
+                    if score > bestScore { bestScore = score; best = p }
+                }
+                corners.append(best)
+            }
+            return true
+        }
+        guard add(tl), add(tr), add(bl) else { return nil }
+        // Right edge of the top-right pattern, bottom edge of the bottom-left one.
+        let b = corners[5], c = corners[6], d = corners[11], e = corners[10]
+        let rx = c.x - b.x, ry = c.y - b.y, bx = e.x - d.x, by = e.y - d.y
+        let den = rx * by - ry * bx
+        guard abs(den) > 1e-6 else { return nil }
+        let t = ((d.x - b.x) * by - (d.y - b.y) * bx) / den
+        let br = Point(x: b.x + t * rx, y: b.y + t * ry)
+        guard QRDetector.inside(img, br, margin: 4 * max(tl.module, 1)) else { return nil }
+        return Outline(corners: corners, bottomRight: br)
+    }
+
+    /// Samples a QR Code symbol of `size` modules whose finder pattern
+    /// centres are `tl`, `tr`, `bl`, locating the bottom-right alignment
+    /// pattern first for versions 2 and up (ISO/IEC 18004:2015, 6.3.6).
+    ///
+    /// With the finder patterns' outlines (`outline`), a first grid is
+    /// fitted (least squares) to the three centres, the twelve outer
+    /// corners and the fourth corner where the patterns' edges meet; it
+    /// tells where the alignment pattern should be. The final grid is fitted
+    /// to the centres, the corners and the alignment pattern's centre,
+    /// module (size - 6.5, size - 6.5), which outweighs the rest near it.
+    /// Version 1 has no alignment pattern: its grid is the first one.
+    /// Without outlines the grid maps the three centres and the alignment
+    /// pattern (or where a parallelogram puts it).
+    ///
+    /// - Returns: the matrix and the symbol's corners in the frame, or
+    ///   `nil` when the symbol reaches out of the frame.
+    func sampleQR(_ img: LumaView, _ tl: Point, _ tr: Point, _ bl: Point, outline: Outline?, size: Int,
+                  timing: Bool, inverted: Bool) -> (BitMatrix, (Point, Point, Point, Point))? {
+        let s = Double(size)
+        let span = s - 7
+        let ax = (tr.x - tl.x) / span, ay = (tr.y - tl.y) / span
+        let bx = (bl.x - tl.x) / span, by = (bl.y - tl.y) / span
+        var from: [Point] = [Point(x: 3.5, y: 3.5), Point(x: s - 3.5, y: 3.5), Point(x: 3.5, y: s - 3.5)]
+        var to: [Point] = [tl, tr, bl]
+        var rough: PerspectiveTransform
+        if let o = outline {
+            from += Outline.moduleCorners(size: size)
+            to += o.corners
+            rough = PerspectiveTransform.fitting(from: from + [Point(x: s, y: s)], to: to + [o.bottomRight])
+                ?? .quadrilateralToQuadrilateral(from: Point(x: 0, y: 0), Point(x: s, y: 0), Point(x: s, y: s), Point(x: 0, y: s),
+                                                 to: o.corners[0], o.corners[5], o.bottomRight, o.corners[11])
+        } else {
+            let br = Point(x: tr.x + bl.x - tl.x, y: tr.y + bl.y - tl.y)
+            rough = .quadrilateralToQuadrilateral(
+                from: Point(x: 3.5, y: 3.5), Point(x: s - 3.5, y: 3.5), Point(x: s - 3.5, y: s - 3.5), Point(x: 3.5, y: s - 3.5),
+                to: tl, tr, br, bl)
+        }
+        // The timing patterns (row and column 6) add points between the
+        // finder patterns: every boundary between two of their modules.
+        if outline != nil && timing {
+            let before = from.count
+            timingPoints(img, rough, size: size, column: false, inverted: inverted, from: &from, to: &to)
+            timingPoints(img, rough, size: size, column: true, inverted: inverted, from: &from, to: &to)
+            if from.count > before + 4, let refined = PerspectiveTransform.fitting(from: from, to: to) { rough = refined }
+        }
+        var transform = rough
+        if size >= 25 {
+            let c = s - 6.5
+            let predicted = rough.map(c, c)
+            let pu = rough.map(c + 1, c), pv = rough.map(c, c + 1)
+            let contrast = finderContrast(img, tl, ax: ax, ay: ay, bx: bx, by: by)
+            let found = findAlignment(img, near: predicted, ax: pu.x - predicted.x, ay: pu.y - predicted.y,
+                                      bx: pv.x - predicted.x, by: pv.y - predicted.y,
+                                      radius: outline == nil ? 4 + s / 25 : 2.5 + s / 50, inverted: inverted, contrast: contrast)
+            let ap = found ?? predicted
+            if outline != nil {
+                for _ in 0..<4 { from.append(Point(x: c, y: c)); to.append(ap) }
+                transform = PerspectiveTransform.fitting(from: from, to: to) ?? rough
+            } else {
+                transform = .quadrilateralToQuadrilateral(
+                    from: Point(x: 3.5, y: 3.5), Point(x: s - 3.5, y: 3.5), Point(x: c, y: c), Point(x: 3.5, y: s - 3.5),
+                    to: tl, tr, ap, bl)
+            }
+        }
+        // From version 7 on, every alignment pattern corrects the grid
+        // locally (lens distortion bends a large symbol's rows).
+        var local: QRLocalGrid? = nil
+        if size >= 45 {
+            let contrast = finderContrast(img, tl, ax: ax, ay: ay, bx: bx, by: by)
+            local = localGrid(img, transform, size: size, inverted: inverted, contrast: contrast)
+        }
+        guard let matrix = sampleGrid(img, transform, width: size, height: size, inverted: inverted, local: local)
+        else { return nil }
+        func corner(_ u: Double, _ v: Double) -> Point { local?.map(u, v) ?? transform.map(u, v) }
+        return (matrix, (corner(0, 0), corner(s, 0), corner(s, s), corner(0, s)))
+    }
+
+    /// The module centres of the alignment patterns' rows and columns of a
+    /// QR Code symbol of `version` (ISO/IEC 18004:2015, 6.3.6 and its table
+    /// of alignment pattern positions): the first at 6, the last 7 modules
+    /// in from the far edge, the others spaced evenly (an even spacing, the
+    /// odd remainder going to the first gap), 26 apart in version 32.
+    static func alignmentCoordinates(version: Int) -> [Int] {
+        guard version >= 2 else { return [] }
+        let size = 17 + 4 * version
+        let count = version / 7 + 2
+        let last = size - 7
+        let stepSize = version == 32 ? 26 : ((last - 6 + (count - 1) * 2 - 1) / ((count - 1) * 2)) * 2
+        var c = [6]
+        for k in stride(from: count - 2, through: 0, by: -1) { c.append(last - k * stepSize) }
+        return c
+    }
+
+    /// Locates every alignment pattern of a symbol of `size` modules near
+    /// where `transform` puts it (within 1.5 modules) and returns the grid
+    /// of local transforms between them; a pattern not found keeps the
+    /// place `transform` gives it, as do the three places under the finder
+    /// patterns.
+    func localGrid(_ img: LumaView, _ transform: PerspectiveTransform, size: Int, inverted: Bool,
+                   contrast: Double) -> QRLocalGrid? {
+        let coords = QRDetector.alignmentCoordinates(version: (size - 17) / 4)
+        let k = coords.count
+        guard k >= 3 else { return nil }
+        var control = [Point](repeating: Point(x: 0, y: 0), count: k * k)
+        var found = 0
+        for j in 0..<k {
+            for i in 0..<k {
+                let cx = Double(coords[i]) + 0.5, cy = Double(coords[j]) + 0.5
+                let predicted = transform.map(cx, cy)
+                control[j * k + i] = predicted
+                if (i == 0 && j == 0) || (i == k - 1 && j == 0) || (i == 0 && j == k - 1) { continue }
+                let pu = transform.map(cx + 1, cy), pv = transform.map(cx, cy + 1)
+                if let p = findAlignment(img, near: predicted, ax: pu.x - predicted.x, ay: pu.y - predicted.y,
+                                         bx: pv.x - predicted.x, by: pv.y - predicted.y, radius: 1.5,
+                                         inverted: inverted, contrast: contrast) {
+                    control[j * k + i] = p
+                    found += 1
+                }
+            }
+        }
+        guard found > 0 else { return nil }
+        var cells: [PerspectiveTransform] = []
+        cells.reserveCapacity((k - 1) * (k - 1))
+        for j in 0..<(k - 1) {
+            for i in 0..<(k - 1) {
+                let u0 = Double(coords[i]) + 0.5, u1 = Double(coords[i + 1]) + 0.5
+                let v0 = Double(coords[j]) + 0.5, v1 = Double(coords[j + 1]) + 0.5
+                cells.append(.quadrilateralToQuadrilateral(
+                    from: Point(x: u0, y: v0), Point(x: u1, y: v0), Point(x: u1, y: v1), Point(x: u0, y: v1),
+                    to: control[j * k + i], control[j * k + i + 1], control[(j + 1) * k + i + 1], control[(j + 1) * k + i]))
+            }
+        }
+        return QRLocalGrid(positions: coords.map { Double($0) + 0.5 }, cells: cells)
+    }
+
+    /// Finds the boundaries between the modules of a QR Code timing pattern
+    /// (row 6, or column 6 when `column`; ISO/IEC 18004:2015, 6.3.5), from
+    /// the top-left finder pattern's dark ring to the next pattern's, where
+    /// `grid` (module to frame coordinates) puts them, and appends each
+    /// boundary within 0.35 modules of a whole module position, as module
+    /// and frame position, to `from` and `to`.
+    func timingPoints(_ img: LumaView, _ grid: PerspectiveTransform, size: Int, column: Bool, inverted: Bool,
+                      from: inout [Point], to: inout [Point]) {
+        let step = 0.1
+        let sign: Double = inverted ? -1 : 1
+        func level(_ t: Double) -> Double? {
+            let p = column ? grid.map(6.5, t) : grid.map(t, 6.5)
+            guard QRDetector.inside(img, p) else { return nil }
+            let th = Double(thresholds.threshold(x: Int(p.x + 0.5), y: Int(p.y + 0.5)))
+            return sign * (QRDetector.luma(img, p) - th)  // > 0: light
+        }
+        var t = 6.5
+        let end = Double(size) - 6.5
+        guard var previous = level(t) else { return }
+        while t < end {
+            guard let next = level(t + step) else { return }
+            if (previous > 0) != (next > 0) {
+                let at = t + step * previous / (previous - next)
+                let k = at.rounded()
+                if abs(at - k) < 0.35 {
+                    from.append(column ? Point(x: 6.5, y: k) : Point(x: k, y: 6.5))
+                    to.append(column ? grid.map(6.5, at) : grid.map(at, 6.5))
+                }
+            }
+            previous = next
+            t += step
+        }
+    }
+
+    /// Samples every module centre of a `width` x `height` grid through
+    /// `transform` (module to frame coordinates), or through `local`'s
+    /// piecewise transforms when given.
+    ///
+    /// Each module's luma is compared with a threshold at the symbol's own
+    /// scale, the middle of the darkest and lightest module centres within
+    /// 3 modules (the pixel blocks' threshold where those are too alike),
+    /// after a
+    /// mild sharpening on the module grid (the luma plus half its difference
+    /// from the mean of its four neighbours), which restores the contrast
+    /// that blur takes from a lone light module among dark ones, and the
+    /// reverse.
+    func sampleGrid(_ img: LumaView, _ transform: PerspectiveTransform, width: Int, height: Int,
+                    inverted: Bool, local: QRLocalGrid? = nil) -> BitMatrix? {
+        // The symbol must lie in the frame (a module's width of slack).
+        let m = max(transform.map(0, 0).distance(to: transform.map(1, 0)), 0.5)
+        let w = Double(width), h = Double(height)
+        guard QRDetector.inside(img, transform.map(0, 0), margin: m), QRDetector.inside(img, transform.map(w, 0), margin: m),
+              QRDetector.inside(img, transform.map(w, h), margin: m), QRDetector.inside(img, transform.map(0, h), margin: m)
+        else { return nil }
+        let n = width * height
+        moduleLuma.reserve(n); moduleThreshold.reserve(n)
+        let lp = moduleLuma.pointer, tp = moduleThreshold.pointer
+        for y in 0..<height {
+            for x in 0..<width {
+                let u = Double(x) + 0.5, v = Double(y) + 0.5
+                let p = local?.map(u, v) ?? transform.map(u, v)
+                lp[y * width + x] = QRDetector.luma(img, p)
+                tp[y * width + x] = Double(thresholds.threshold(x: Int(p.x + 0.5), y: Int(p.y + 0.5)))
+            }
+        }
+        // Per module, the middle of the darkest and lightest module within
+        // 3 modules (separable: along rows, then columns), where there is
+        // contrast; else the pixel blocks' threshold.
+        moduleLow.reserve(n); moduleHigh.reserve(n)
+        let lo = moduleLow.pointer, hi = moduleHigh.pointer
+        for y in 0..<height {
+            for x in 0..<width {
+                var a = Double.infinity, b = -Double.infinity
+                for k in max(0, x - 3)...min(width - 1, x + 3) { a = min(a, lp[y * width + k]); b = max(b, lp[y * width + k]) }
+                lo[y * width + x] = a; hi[y * width + x] = b
+            }
+        }
+        let minContrast = Double(options.minContrast)
+        for x in 0..<width {
+            for y in 0..<height {
+                var a = Double.infinity, b = -Double.infinity
+                for k in max(0, y - 3)...min(height - 1, y + 3) { a = min(a, lo[k * width + x]); b = max(b, hi[k * width + x]) }
+                if b - a >= minContrast { tp[y * width + x] = (a + b) / 2 }
+            }
+        }
+        var matrix = BitMatrix(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * width + x
+                var sum = 0.0, count = 0.0
+                if x > 0 { sum += lp[i - 1]; count += 1 }
+                if x + 1 < width { sum += lp[i + 1]; count += 1 }
+                if y > 0 { sum += lp[i - width]; count += 1 }
+                if y + 1 < height { sum += lp[i + width]; count += 1 }
+                let v = count > 0 ? lp[i] + 0.5 * (lp[i] - sum / count) : lp[i]
+                if (v < tp[i]) != inverted { matrix[x, y] = true }
+            }
+        }
+        return matrix
+    }
+
+    /// Searches for the alignment pattern (a dark module in a light ring in
+    /// a dark ring, 5x5 modules; ISO/IEC 18004:2015, 6.3.6) near
+    /// `predicted`, by matching that template, with the local module
+    /// vectors (`ax`, `ay`) and (`bx`, `by`), at positions on a grid of a
+    /// third of a module within `radius` modules.
+    ///
+    /// - Returns: the best match, or `nil` when none reaches a third of
+    ///   the finder pattern's contrast.
+    func findAlignment(_ img: LumaView, near predicted: Point, ax: Double, ay: Double, bx: Double, by: Double,
+                       radius: Double, inverted: Bool, contrast: Double) -> Point? {
+        let module = ((ax * ax + ay * ay).squareRoot() + (bx * bx + by * by).squareRoot()) / 2
+        let sign: Double = inverted ? -1 : 1
+        func score(_ p: Point) -> Double {
+            var dark = 0.0, light = 0.0
+            for j in -2...2 {
+                for i in -2...2 {
+                    let q = Point(x: p.x + Double(i) * ax + Double(j) * bx, y: p.y + Double(i) * ay + Double(j) * by)
+                    let v = QRDetector.luma(img, q)
+                    if max(abs(i), abs(j)) == 1 { light += v } else { dark += v }
+                }
+            }
+            return sign * (light / 8 - dark / 17)
+        }
+        var best = predicted, bestScore = -Double.infinity
+        let step = max(0.5, module / 3)
+        let reach = radius * module
+        let n = Int(reach / step)
+        for j in -n...n {
+            for i in -n...n {
+                let p = Point(x: predicted.x + Double(i) * step, y: predicted.y + Double(j) * step)
+                guard QRDetector.inside(img, p) else { continue }
+                // A slight preference for the predicted place.
+                let d = (Double(i * i + j * j)).squareRoot() * step / module
+                let sc = score(p) * (1 - 0.02 * d)
+                if sc > bestScore { bestScore = sc; best = p }
+            }
+        }
+        // Refine on a finer grid.
+        let fine = step / 4
+        let centre = best
+        for j in -4...4 {
+            for i in -4...4 {
+                let p = Point(x: centre.x + Double(i) * fine, y: centre.y + Double(j) * fine)
+                let sc = score(p) * (1 - 0.02 * p.distance(to: predicted) / module)
+                if sc > bestScore { bestScore = sc; best = p }
+            }
+        }
+        guard bestScore > max(contrast / 3, Double(options.minContrast) / 2) else { return nil }
+        return best
+    }
+
+    /// How well a sampled QR Code matrix shows its function patterns: the
+    /// fraction of the three finder patterns' modules (6.3.3) and of the
+    /// two timing patterns' modules (6.3.5) that read as they must.
+    static func functionAgreement(_ m: BitMatrix) -> (finder: Double, timing: Double) {
+        let d = m.width
+        var good = 0, total = 0
+        for (ox, oy) in [(0, 0), (d - 7, 0), (0, d - 7)] {
+            for j in 0..<7 {
+                for i in 0..<7 {
+                    let ring = max(abs(i - 3), abs(j - 3))
+                    if m[ox + i, oy + j] == (ring != 2) { good += 1 }
+                    total += 1
+                }
+            }
+        }
+        let finder = Double(good) / Double(total)
+        good = 0; total = 0
+        if d > 16 {
+            for k in 8..<(d - 8) {
+                if m[k, 6] == (k % 2 == 0) { good += 1 }
+                if m[6, k] == (k % 2 == 0) { good += 1 }
+                total += 2
+            }
+        }
+        return (finder, total > 0 ? Double(good) / Double(total) : 0)
+    }
+}
+
+/// A QR Code sampling grid in pieces: one projective transform per cell
+/// between neighbouring alignment pattern centres (cells at the edges
+/// extend outwards), so that a symbol bent by lens distortion is followed.
+struct QRLocalGrid {
+    /// Module coordinates of the alignment patterns' centres, ascending.
+    var positions: [Double]
+    /// Row-major, `positions.count - 1` cells a row.
+    var cells: [PerspectiveTransform]
+
+    /// The cell along one axis that holds `t` (the first or last beyond).
+    @inline(__always)
+    func cell(_ t: Double) -> Int {
+        var i = 0
+        while i + 2 < positions.count && t >= positions[i + 1] { i += 1 }
+        return i
+    }
+
+    /// Maps module coordinates to frame pixels.
+    @inline(__always)
+    func map(_ u: Double, _ v: Double) -> Point {
+        cells[cell(v) * (positions.count - 1) + cell(u)].map(u, v)
+    }
+}
+

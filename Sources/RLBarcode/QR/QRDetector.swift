@@ -1,0 +1,457 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A QR Code or Micro QR symbol found in a frame and sampled into modules,
+/// ready for the decoder.
+struct QRCandidate {
+    /// The modules as read, `true` dark (after undoing any inversion),
+    /// (0, 0) the top-left module: the finder pattern's corner of a Micro
+    /// QR symbol, the corner of the finder pattern diagonally opposite the
+    /// missing one of a QR Code. A mirror image reads as the transposed
+    /// matrix (its top-right and bottom-left finder patterns swap roles),
+    /// which the decoder can try when the matrix does not decode.
+    var matrix: BitMatrix
+    /// The symbol's outer corners in frame pixels (pixel centres at integer
+    /// coordinates): its own top-left as read, then top-right, bottom-right
+    /// and bottom-left.
+    var topLeft: Point
+    var topRight: Point
+    var bottomRight: Point
+    var bottomLeft: Point
+    /// Estimated module size in pixels.
+    var moduleSize: Double
+    /// Light modules on a dark background.
+    var isInverted: Bool
+    /// A Micro QR symbol (one finder pattern).
+    var isMicro: Bool
+    /// Whether the symbol size was confirmed by counting the timing
+    /// pattern's modules; when not, ``alternatives`` may hold the matrices
+    /// sampled at neighbouring sizes.
+    var sizeConfirmed: Bool
+    /// QR Code matrices of neighbouring sizes (4 modules apart) or of the
+    /// size the timing patterns gave, most likely first, for the decoder to
+    /// try when ``matrix`` fails; empty when the size was confirmed.
+    var alternatives: [BitMatrix]
+
+    /// The four corners, top-left of the symbol first, clockwise as read.
+    var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
+}
+
+/// A finder pattern: three concentric squares of 7x7, 5x5 and 3x3
+/// modules, dark-light-dark, so that any line through its centre crosses
+/// runs in the ratio 1:1:3:1:1 (ISO/IEC 18004:2015, 6.3.3).
+struct QRFinder {
+    /// Centre in frame pixels.
+    var x: Double
+    var y: Double
+    /// Mean length of the horizontal and vertical cross sections, divided by
+    /// 7 (the module size for an upright pattern, up to sqrt(2) times it at 45 degrees).
+    var module: Double
+    /// The centre is light: a light-on-dark symbol.
+    var inverted: Bool
+    /// How many scan rows confirmed it.
+    var count: Int
+    /// Part of a symbol already.
+    var used: Bool
+    /// The outer corners of its dark ring, clockwise, once measured
+    /// (``QRDetector/finderCorners(_:_:)``).
+    var quad: (Point, Point, Point, Point)? = nil
+    /// Whether `quad` was measured (it may still be `nil`).
+    var quadMeasured = false
+
+    /// The centre: where the diagonals of `quad` cross (exact under
+    /// perspective), else the centre found by the cross sections.
+    var centre: Point {
+        guard let q = quad else { return Point(x: x, y: y) }
+        let ax = q.2.x - q.0.x, ay = q.2.y - q.0.y, bx = q.3.x - q.1.x, by = q.3.y - q.1.y
+        let den = ax * by - ay * bx
+        guard abs(den) > 1e-9 else { return Point(x: x, y: y) }
+        let t = ((q.1.x - q.0.x) * by - (q.1.y - q.0.y) * bx) / den
+        let c = Point(x: q.0.x + t * ax, y: q.0.y + t * ay)
+        // An outline far from the cross sections' centre was mismeasured.
+        return c.distance(to: Point(x: x, y: y)) < 1.5 * module ? c : Point(x: x, y: y)
+    }
+}
+
+/// Finds QR Code and Micro QR symbols in luma frames and samples their
+/// modules (ISO/IEC 18004:2015).
+///
+/// The steps follow the reference decode algorithm of the standard
+/// (ISO/IEC 18004:2015, Annex on the reference decode algorithm):
+///
+/// 0. ``scan(_:in:into:)`` first finds the areas with matrix-code texture
+///    (``MatrixRegionDetector``); the rest runs in each of them
+///    (``detect(_:in:into:)``).
+/// 1. Block-adaptive thresholds for the searched rectangle (``BlockThreshold``).
+/// 2. Every other row of the rectangle is cut into dark and light runs;
+///    five runs in the ratio 1:1:3:1:1, with a light run on either side, are
+///    a finder pattern candidate (6.3.3), confirmed by the same ratio
+///    vertically and diagonally through its centre, which holds at any
+///    rotation. Both polarities are found in the same pass.
+/// 3. Finder patterns are grouped in threes: similar module sizes, a near
+///    right angle at the corner pattern, legs of similar length. The sign of
+///    the cross product tells the top-right pattern from the bottom-left.
+/// 4. Each pattern's outline (its outer corners) is measured; its centre
+///    is where the outline's diagonals cross. The module size along the
+///    symbol's axes and the distance between the patterns give the symbol
+///    size; counting the modules of the timing patterns (6.3.5) confirms it,
+///    else the neighbouring sizes are sampled too and the one whose
+///    function patterns read best wins.
+/// 5. A first grid is fitted to the centres, the outlines and the
+///    boundaries between the timing patterns' modules. From version 2 on,
+///    the bottom-right alignment pattern (6.3.6) is searched where that grid
+///    puts it and the grid is fitted again with it
+///    (``PerspectiveTransform``); from version 7 on, every alignment pattern
+///    is located and the grid is built in pieces between them
+///    (``QRLocalGrid``), which follows lens distortion.
+/// 6. Every module centre is sampled and compared with a threshold at the
+///    symbol's own scale (``sampleGrid(_:_:width:height:inverted:local:)``).
+///    The three finder patterns and the timing patterns must read right in
+///    most of their modules, which rejects look-alikes.
+///
+/// Finder patterns left over are tried as Micro QR symbols, whose single
+/// finder pattern has timing patterns along its top and left sides
+/// (``fitMicro(_:_:)``).
+///
+/// The detector owns its scratch buffers and is reused from frame to frame;
+/// after the first frames it allocates only for the candidates it reports
+/// (and for symbols it samples, which frames without codes rarely reach).
+/// It is not thread-safe.
+final class QRDetector {
+    /// Tunables.
+    struct Options {
+        /// Rows scanned for finder patterns: every `rowStep`-th. The centre
+        /// square of a finder pattern is 3 modules tall, so 2 still crosses
+        /// those of 2-pixel modules on two rows or more.
+        var rowStep = 2
+        /// The most finder patterns kept per call.
+        var maxFinders = 256
+        /// The most finder patterns (those seen on most rows) grouped into symbols.
+        var maxGrouped = 40
+        /// The most finder triples sampled as symbols per call.
+        var maxAttempts = 24
+        /// Whether lone finder patterns are tried as Micro QR symbols.
+        var microQR = true
+        /// The least grey-level difference that counts as contrast.
+        var minContrast = 20
+        /// Block side for the thresholds; 0 chooses 8, or 16 for areas 720
+        /// pixels or more on their short side.
+        var blockSize = 0
+    }
+
+    /// The options used by the next call.
+    var options = Options()
+    /// Diagnostics: told why a group of finder patterns was not taken for
+    /// a symbol (`nil`, the default, costs nothing).
+    var trace: ((String) -> Void)? = nil
+
+    var thresholds = BlockThreshold()
+    private var runs = ScratchBuffer<Int32>(capacity: 4096)
+    /// Finder look-alikes rejected on the last two scanned rows.
+    private var rejected = ScratchBuffer<Int32>(capacity: 1024)
+    /// The finder patterns of the last call.
+    private(set) var finders = ScratchBuffer<QRFinder>(capacity: 64)
+    private(set) var finderCount = 0
+    /// Finder triples under consideration.
+    var triples = ScratchBuffer<QRFinderTriple>(capacity: 256)
+    /// Point pairs (module, frame) gathered for a grid fit.
+    var pairFrom = ScratchBuffer<Point>(capacity: 64)
+    var pairTo = ScratchBuffer<Point>(capacity: 64)
+    var pairCount = 0
+    /// Module lumas and thresholds of the grid being sampled.
+    var moduleLuma = ScratchBuffer<Double>(capacity: 1024)
+    var moduleThreshold = ScratchBuffer<Double>(capacity: 1024)
+    var moduleLow = ScratchBuffer<Double>(capacity: 1024)
+    var moduleHigh = ScratchBuffer<Double>(capacity: 1024)
+    /// The 2D pre-pass of ``scan(_:in:into:)``.
+    private(set) var regionFinder = MatrixRegionDetector()
+
+    init(options: Options = Options()) { self.options = options }
+
+    deinit {
+        thresholds.free(); runs.free(); rejected.free(); finders.free(); triples.free(); regionFinder.free()
+        moduleLuma.free(); moduleThreshold.free(); moduleLow.free(); moduleHigh.free(); pairFrom.free(); pairTo.free()
+    }
+
+    /// Finds symbols in a frame: first the areas with matrix-code texture
+    /// (``MatrixRegionDetector``), then the finder pattern search in each
+    /// (``detect(_:in:into:)``). This is what a scanner calls each frame.
+    ///
+    /// - Parameters:
+    ///   - bounds: where to look (the whole frame when `nil`).
+    ///   - out: receives the candidates (appended; the caller empties and
+    ///     reuses it from frame to frame).
+    /// - Complexity: a read of an eighth of the pixels in `bounds` (and a
+    ///   sixteenth for large modules); the finder search then costs in
+    ///   proportion to the textured area.
+    func scan(_ image: LumaView, in bounds: PixelRect? = nil, into out: inout [QRCandidate]) {
+        let cell = min(image.width, image.height) < 400 ? 8 : 16
+        regionFinder.find(image, bounds: bounds, cellSize: cell, margin: cell == 8 ? 4 : 2)
+        // Large modules leave small cells with one edge or none: a coarse pass.
+        if min(image.width, image.height) >= 256 {
+            regionFinder.find(image, bounds: bounds, cellSize: 64, margin: 1, keep: true)
+        }
+        for k in 0..<regionFinder.regionCount {
+            detect(image, in: regionFinder.regions[k], into: &out)
+        }
+    }
+
+    /// Finds symbols in `region` (the whole frame when `nil`) and appends
+    /// them to `out`.
+    ///
+    /// - Complexity: one read of the region's pixels for the thresholds,
+    ///   one threshold pass over every scanned row; the rest scales with the
+    ///   finder patterns found.
+    func detect(_ image: LumaView, in region: PixelRect? = nil, into out: inout [QRCandidate]) {
+        finderCount = 0
+        var r = region ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        r.x0 = max(0, r.x0); r.y0 = max(0, r.y0); r.x1 = min(image.width, r.x1); r.y1 = min(image.height, r.y1)
+        guard r.width >= 14, r.height >= 14 else { return }
+        let block = options.blockSize > 0 ? options.blockSize : (min(r.width, r.height) >= 720 ? 16 : 8)
+        thresholds.prepare(image, rect: r, blockSize: block, minContrast: options.minContrast)
+        findFinders(image, rect: r)
+        pruneFinders(rowStep: rowStep(for: r))
+        groupFinders(image, into: &out)
+        if options.microQR { findMicro(image, into: &out) }
+    }
+
+    // MARK: - Finder patterns
+
+    /// The module size if the five runs are in the ratio 1:1:3:1:1: each
+    /// outer run within 0.6 modules + 0.5 pixels of one module, the centre
+    /// within 2.5 times that of three (ISO/IEC 18004:2015, 6.3.3). Integer
+    /// arithmetic only, as it runs on every run of every scanned row.
+    @inline(__always)
+    static func finderModule(_ a: Int32, _ b: Int32, _ c: Int32, _ d: Int32, _ e: Int32) -> Double? {
+        let t = Int(a) &+ Int(b) &+ Int(c) &+ Int(d) &+ Int(e)
+        if t < 9 { return nil }
+        // |7r - t| < 0.6 t + 3.5, times 10; |7c - 3t| < 2.5 (0.6 t + 3.5), times 4.
+        let limit = 6 &* t &+ 35
+        if 10 &* abs(7 &* Int(a) &- t) >= limit || 10 &* abs(7 &* Int(b) &- t) >= limit
+            || 10 &* abs(7 &* Int(d) &- t) >= limit || 10 &* abs(7 &* Int(e) &- t) >= limit
+            || 4 &* abs(7 &* Int(c) &- 3 &* t) >= limit { return nil }
+        return Double(t) / 7
+    }
+
+    /// The distance between scanned rows in `rect`.
+    func rowStep(for rect: PixelRect) -> Int {
+        max(1, options.rowStep)
+    }
+
+    /// Drops finder patterns seen on too few rows for their size, and keeps
+    /// the `maxGrouped` seen on most rows.
+    func pruneFinders(rowStep: Int) {
+        var kept = 0
+        for k in 0..<finderCount {
+            let f = finders[k]
+            let need = f.module >= 2.5 * Double(rowStep) ? 2 : 1
+            if f.count >= need { finders[kept] = f; kept += 1 }
+        }
+        finderCount = kept
+        guard finderCount > options.maxGrouped else { return }
+        let p = finders.pointer
+        for i in 1..<finderCount {
+            let f = p[i]
+            var j = i - 1
+            while j >= 0 && p[j].count < f.count { p[j + 1] = p[j]; j -= 1 }
+            p[j + 1] = f
+        }
+        finderCount = options.maxGrouped
+    }
+
+    /// Scans rows of `rect` for finder patterns of both polarities.
+    func findFinders(_ img: LumaView, rect: PixelRect) {
+        let step = rowStep(for: rect)
+        runs.reserve(rect.width + 4)
+        rejected.reserve(2 * (rect.width + 4))
+        let rp = runs.pointer
+        // Centres rejected on the previous scanned row and on this one: a
+        // look-alike (a letter, say) rejected on one row is not checked on
+        // the next, only on the one after.
+        var previous = rejected.pointer, current = rejected.pointer + (rect.width + 4)
+        var previousCount = 0
+        var y = rect.y0 + 1
+        while y < rect.y1 - 1 {
+            var firstDark = false
+            var currentCount = 0
+            let n = thresholds.rowRuns(img, y: y, x0: rect.x0, x1: rect.x1, runs: rp, firstDark: &firstDark)
+            if n >= 5 {
+                var start = rect.x0 + Int(rp[0]) + Int(rp[1])  // start of run i = 2
+                var i = 2
+                var scan = 0  // into `previous`, whose centres ascend
+                while i + 2 < n {
+                    if let m = QRDetector.finderModule(rp[i - 2], rp[i - 1], rp[i], rp[i + 1], rp[i + 2]),
+                       // A separator or quiet zone of a module or more on either side.
+                       i < 3 || Double(rp[i - 3]) >= 0.5 * m, i + 3 >= n || Double(rp[i + 3]) >= 0.5 * m {
+                        // Run i's colour: runs alternate from the first.
+                        let dark = (i & 1 == 0) == firstDark
+                        let cx = Double(start) + Double(rp[i] - 1) / 2
+                        let key = Int32(cx.rounded(.down))
+                        while scan < previousCount && previous[scan] < key - 1 { scan += 1 }
+                        let seen = scan < previousCount && previous[scan] <= key + 1
+                        // Skipped once, checked again on the row after.
+                        if !seen && !confirm(img, x: cx, y: y, module: m, centreDark: dark) {
+                            current[currentCount] = key
+                            currentCount += 1
+                        }
+                    }
+                    start += Int(rp[i])
+                    i += 1
+                }
+            }
+            swap(&previous, &current)
+            previousCount = currentCount
+            y += step
+        }
+    }
+
+    /// Counts the five runs of a finder pattern through (`x`, `y`) along
+    /// the step (`dx`, `dy`), from the centre outwards both ways.
+    ///
+    /// - Returns: the offset of the centre run's middle from (`x`, `y`) in
+    ///   steps, and the module size in steps; `nil` when the runs are not in
+    ///   the ratio 1:1:3:1:1.
+    private func crossCheck(_ img: LumaView, x: Int, y: Int, dx: Int, dy: Int, centreDark: Bool,
+                            maxRun: Int) -> (offset: Double, module: Double)? {
+        let w = img.width, h = img.height
+        guard x >= 0, y >= 0, x < w, y < h, thresholds.isDark(img, x: x, y: y) == centreDark else { return nil }
+        var counts: (Int32, Int32, Int32, Int32, Int32) = (0, 0, 1, 0, 0)
+        var before = 0, after = 0
+        for dir in stride(from: -1, through: 1, by: 2) {
+            var px = x + dir * dx, py = y + dir * dy
+            var state = 0  // 0 centre run, 1 opposite, 2 outer ring
+            var len: Int32 = 0
+            var centreLen = 0
+            while px >= 0, py >= 0, px < w, py < h {
+                let d = thresholds.isDark(img, x: px, y: py)
+                let want = state == 1 ? !centreDark : centreDark
+                if d == want {
+                    len += 1
+                    if state == 0 { centreLen += 1 }
+                    if len > maxRun { return nil }
+                } else {
+                    if state == 0 {
+                        state = 1; len = 1
+                    } else if state == 1 {
+                        if dir < 0 { counts.1 = len } else { counts.3 = len }
+                        state = 2; len = 1
+                    } else {
+                        break
+                    }
+                }
+                px += dir * dx; py += dir * dy
+            }
+            guard state == 2, px >= 0, py >= 0, px < w, py < h else { return nil }
+            if dir < 0 { counts.0 = len; before = centreLen } else { counts.4 = len; after = centreLen }
+        }
+        counts.2 = Int32(before + after + 1)
+        guard let m = QRDetector.finderModule(counts.0, counts.1, counts.2, counts.3, counts.4) else { return nil }
+        return (Double(after - before) / 2, m)
+    }
+
+    /// Confirms a row hit vertically and diagonally, refines its centre, and
+    /// adds it to the finder list (or to a finder already there).
+    /// - Returns: whether the hit belongs to a finder pattern (new or known).
+    @discardableResult
+    private func confirm(_ img: LumaView, x: Double, y: Int, module m: Double, centreDark: Bool) -> Bool {
+        let inverted = !centreDark
+        // Another row through a finder already confirmed.
+        for k in 0..<finderCount where finders[k].inverted == inverted {
+            let f = finders[k]
+            if abs(f.x - x) < max(f.module, m) && abs(f.y - Double(y)) < 2 * max(f.module, m) {
+                finders[k].count += 1
+                return true
+            }
+        }
+        let maxRun = Int(5 * m) + 3
+        let ix = Int(x.rounded())
+        guard let v = crossCheck(img, x: ix, y: y, dx: 0, dy: 1, centreDark: centreDark, maxRun: maxRun) else { return false }
+        let cy = Double(y) + v.offset
+        let iy = Int(cy.rounded())
+        guard let hz = crossCheck(img, x: ix, y: iy, dx: 1, dy: 0, centreDark: centreDark, maxRun: maxRun) else { return false }
+        let cx = Double(ix) + hz.offset
+        let ratio = v.module / hz.module
+        guard ratio > 0.5, ratio < 2 else { return false }
+        let jx = Int(cx.rounded())
+        let d1 = crossCheck(img, x: jx, y: iy, dx: 1, dy: 1, centreDark: centreDark, maxRun: maxRun)
+        let d2 = crossCheck(img, x: jx, y: iy, dx: 1, dy: -1, centreDark: centreDark, maxRun: maxRun)
+        guard d1 != nil || d2 != nil else { return false }
+        let module = (v.module + hz.module) / 2
+        for k in 0..<finderCount where finders[k].inverted == inverted {
+            let f = finders[k]
+            if abs(f.x - cx) < max(f.module, module) && abs(f.y - cy) < max(f.module, module) {
+                let n = Double(f.count)
+                finders[k].x = (f.x * n + cx) / (n + 1)
+                finders[k].y = (f.y * n + cy) / (n + 1)
+                finders[k].module = (f.module * n + module) / (n + 1)
+                finders[k].count += 1
+                return true
+            }
+        }
+        guard finderCount < options.maxFinders else { return false }
+        finders.reserveKeeping(finderCount + 1)
+        finders[finderCount] = QRFinder(x: cx, y: cy, module: module, inverted: inverted, count: 1, used: false)
+        finderCount += 1
+        return true
+    }
+
+    // MARK: - Sampling
+
+    /// The luma at a sub-pixel position (pixel centres at integers),
+    /// bilinear, clamped to the frame.
+    @inline(__always)
+    static func luma(_ img: LumaView, _ p: Point) -> Double {
+        let maxX = Double(img.width) - 1.0001, maxY = Double(img.height) - 1.0001
+        let x = min(max(p.x, 0), maxX), y = min(max(p.y, 0), maxY)
+        let ix = Int(x), iy = Int(y)
+        let fx = x - Double(ix), fy = y - Double(iy)
+        let q = img.base + (iy &* img.stride &+ ix)
+        let a = Double(q[0]), b = Double(q[1]), c = Double(q[img.stride]), d = Double(q[img.stride + 1])
+        let top = a + (b - a) * fx, bottom = c + (d - c) * fx
+        return top + (bottom - top) * fy
+    }
+
+    /// Whether the position is dark in the symbol's polarity: darker than
+    /// the local threshold, or lighter for an inverted symbol.
+    @inline(__always)
+    func isDark(_ img: LumaView, _ p: Point, inverted: Bool) -> Bool {
+        let v = QRDetector.luma(img, p)
+        // Rounding half up (positions below -0.5 are clamped anyway).
+        let t = Double(thresholds.threshold(x: Int(p.x + 0.5), y: Int(p.y + 0.5)))
+        return (v < t) != inverted
+    }
+
+    /// Whether the point lies inside the frame.
+    @inline(__always)
+    static func inside(_ img: LumaView, _ p: Point, margin: Double = 0) -> Bool {
+        p.x >= -0.5 - margin && p.y >= -0.5 - margin
+            && p.x <= Double(img.width) - 0.5 + margin && p.y <= Double(img.height) - 0.5 + margin
+    }
+
+    /// The distance from `p` along the unit direction (`ux`, `uy`) to the
+    /// outer edge of the finder pattern centred there: through the centre
+    /// square, the light ring and the dark ring, to the first light
+    /// sample beyond (3.5 modules for a ray along a symbol axis).
+    func finderEdge(_ img: LumaView, from p: Point, ux: Double, uy: Double, inverted: Bool, maxDistance: Double) -> Double? {
+        let step = 0.5
+        var t = 0.0
+        var state = 0  // 0 centre, 1 light ring, 2 dark ring
+        var lastDark = 0.0
+        while t < maxDistance {
+            t += step
+            let q = Point(x: p.x + t * ux, y: p.y + t * uy)
+            guard QRDetector.inside(img, q) else { return nil }
+            let d = isDark(img, q, inverted: inverted)
+            switch state {
+            case 0: if !d { state = 1 }
+            case 1: if d { state = 2; lastDark = t }
+            default:
+                if d { lastDark = t } else { return lastDark + step / 2 }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,383 @@
+import Foundation
+import XCTest
+@testable import RLBarcode
+
+/// QR Code and Micro QR detection and sampling on pictures drawn from
+/// zint's module matrices.
+///
+/// Each test draws symbols, runs ``QRDetector`` and checks that every
+/// symbol is found, that the sampled matrix equals zint's (exactly on clean
+/// pictures; under heavy blur or noise at most `maxErrors` modules, which the
+/// decoder's Reed-Solomon correction absorbs) and that the corners are within
+/// `cornerTolerance` pixels of where the symbol was drawn.
+final class QRDetectorTests: XCTestCase {
+    /// One drawn symbol and what the detector should report for it.
+    struct Expected {
+        var matrix: BitMatrix
+        var corners: [Point]
+        var inverted = false
+        var micro = false
+    }
+
+    /// Checks that each expected symbol has a candidate; returns the candidates.
+    @discardableResult
+    func check(_ picture: QRPicture, _ expected: [Expected], maxErrors: Int = 0, cornerTolerance: Double = 2,
+               allowExtra: Bool = false, label: String = "", file: StaticString = #filePath, line: UInt = #line) -> [QRCandidate] {
+        // As a scanner calls it (2D regions first), and over the whole picture.
+        let whole = picture.detect(regions: false)
+        checkFound(whole, picture, expected, maxErrors: maxErrors, cornerTolerance: cornerTolerance, allowExtra: allowExtra,
+                   label: label + " (whole picture)", file: file, line: line)
+        let found = picture.detect()
+        checkFound(found, picture, expected, maxErrors: maxErrors, cornerTolerance: cornerTolerance, allowExtra: allowExtra,
+                   label: label, file: file, line: line)
+        return found
+    }
+
+    func checkFound(_ found: [QRCandidate], _ picture: QRPicture, _ expected: [Expected], maxErrors: Int, cornerTolerance: Double,
+                    allowExtra: Bool, label: String, file: StaticString, line: UInt) {
+        for (n, e) in expected.enumerated() {
+            let cx = e.corners.map(\.x).reduce(0, +) / 4, cy = e.corners.map(\.y).reduce(0, +) / 4
+            let near = found.filter { c in
+                let x = c.corners.map(\.x).reduce(0, +) / 4, y = c.corners.map(\.y).reduce(0, +) / 4
+                return abs(x - cx) < 10 && abs(y - cy) < 10
+            }
+            guard let c = near.first else {
+                XCTFail("\(label) symbol \(n) (\(e.matrix.width) modules) not found; \(found.count) candidates", file: file, line: line)
+                if let dir = ProcessInfo.processInfo.environment["QR_TEST_DUMP"] {
+                    picture.writePGM("\(dir)/\(label.filter { $0.isLetter || $0.isNumber })-\(n).pgm")
+                }
+                continue
+            }
+            XCTAssertEqual(c.isInverted, e.inverted, "\(label) symbol \(n) polarity", file: file, line: line)
+            XCTAssertEqual(c.isMicro, e.micro, "\(label) symbol \(n) kind", file: file, line: line)
+            let all = [c.matrix] + c.alternatives
+            let errors = all.map { $0.differences(from: e.matrix) }.min()!
+            XCTAssertLessThanOrEqual(errors, maxErrors, "\(label) symbol \(n): module errors (size \(c.matrix.width), expected \(e.matrix.width))",
+                                     file: file, line: line)
+            if c.matrix.width == e.matrix.width {
+                for k in 0..<4 {
+                    let d = c.corners[k].distance(to: e.corners[k])
+                    XCTAssertLessThanOrEqual(d, cornerTolerance, "\(label) symbol \(n) corner \(k): \(c.corners[k]) vs \(e.corners[k])",
+                                             file: file, line: line)
+                }
+            }
+        }
+        if !allowExtra {
+            XCTAssertEqual(found.count, expected.count, "\(label) candidates", file: file, line: line)
+        }
+    }
+
+    /// A picture holding one symbol with the placement, centred.
+    func single(_ symbol: QRTestSymbol, size: Int, _ place: (inout QRPicture.Placement) -> Void = { _ in })
+        -> (QRPicture, Expected) {
+        var picture = QRPicture(width: size, height: size)
+        var p = QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2)
+        place(&p)
+        let corners = picture.draw(symbol, p)
+        return (picture, Expected(matrix: symbol.bitMatrix, corners: corners))
+    }
+
+    // MARK: - Geometry
+
+    func testPerspectiveTransformMapsFourPoints() {
+        let from = [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]
+        let to = [Point(x: 100, y: 50), Point(x: 180, y: 70), Point(x: 170, y: 160), Point(x: 90, y: 140)]
+        let t = PerspectiveTransform.quadrilateralToQuadrilateral(from: from[0], from[1], from[2], from[3],
+                                                                  to: to[0], to[1], to[2], to[3])
+        for k in 0..<4 {
+            XCTAssertEqual(t.map(from[k]).distance(to: to[k]), 0, accuracy: 1e-9)
+            XCTAssertEqual(t.inverse.map(to[k]).distance(to: from[k]), 0, accuracy: 1e-9)
+        }
+        let mid = t.then(t.inverse).map(Point(x: 3, y: 7))
+        XCTAssertEqual(mid.distance(to: Point(x: 3, y: 7)), 0, accuracy: 1e-9)
+        // A parallelogram gives an affine map.
+        let a = PerspectiveTransform.squareToQuadrilateral(Point(x: 1, y: 1), Point(x: 3, y: 1), Point(x: 4, y: 3), Point(x: 2, y: 3))
+        XCTAssertEqual(a.a13, 0); XCTAssertEqual(a.a23, 0)
+        XCTAssertEqual(a.map(0.5, 0.5).distance(to: Point(x: 2.5, y: 2)), 0, accuracy: 1e-12)
+    }
+
+    // MARK: - Versions
+
+    func testVersions() throws {
+        for (version, module, size) in [(1, 4.0, 200), (2, 4.0, 220), (7, 3.0, 260), (10, 3.0, 300), (25, 3.0, 420), (40, 3.0, 600)] {
+            let symbol = try QRTestSymbol.qr(version == 1 ? "V1" : "rlbarcode version \(version)", version: version)
+            XCTAssertEqual(symbol.size, 17 + 4 * version)
+            let (picture, e) = single(symbol, size: size) { $0.module = module; $0.angle = 7 }
+            check(picture, [e], label: "version \(version)")
+        }
+    }
+
+    func testAlignmentPatternPositionsMatchZint() throws {
+        for version in [2, 6, 7, 10, 14, 21, 25, 32, 36, 40] {
+            let symbol = try QRTestSymbol.qr("A", version: version)
+            let coords = QRDetector.alignmentCoordinates(version: version)
+            XCTAssertEqual(coords.count, version / 7 + 2, "version \(version)")
+            for cy in coords {
+                for cx in coords {
+                    // Under a finder pattern: no alignment pattern there.
+                    if (cx < 9 && cy < 9) || (cx < 9 && cy > symbol.size - 10) || (cx > symbol.size - 10 && cy < 9) { continue }
+                    for j in -2...2 {
+                        for i in -2...2 {
+                            let dark = max(abs(i), abs(j)) != 1
+                            XCTAssertEqual(symbol.modules[cy + j][cx + i], dark, "version \(version) alignment (\(cx), \(cy))")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func testLensDistortionOfLargeSymbols() throws {
+        // Barrel distortion moves the corners 6% inwards: the grid must
+        // follow the alignment patterns between the finder patterns. Beyond
+        // the last alignment pattern (the outermost 6 modules of the
+        // bottom-right corner) the grid is extended, not measured: at most 8
+        // module errors there.
+        for (version, module, size) in [(10, 4.0, 300), (25, 3.0, 420)] {
+            let symbol = try QRTestSymbol.qr("distorted \(version)", version: version)
+            let (picture, e) = single(symbol, size: size) { $0.module = module; $0.angle = 15; $0.distortion = 0.06 }
+            check(picture, [e], maxErrors: 8, cornerTolerance: 3, label: "distortion version \(version)")
+        }
+    }
+
+    func testRotationsIn15DegreeSteps() throws {
+        let symbol = try QRTestSymbol.qr("https://example.com/rotate", version: 3)
+        for step in 0..<24 {
+            let angle = Double(step) * 15
+            let (picture, e) = single(symbol, size: 240) { $0.module = 4; $0.angle = angle }
+            check(picture, [e], label: "angle \(angle)")
+        }
+    }
+
+    func testPerspective() throws {
+        let symbol = try QRTestSymbol.qr("perspective", version: 4)
+        for (angle, taper, taperY) in [(0.0, 0.25, 0.0), (30, 0.2, 0.15), (100, 0.3, 0.1), (200, 0.15, 0.25), (315, 0.25, 0.2)] {
+            let (picture, e) = single(symbol, size: 300) { $0.module = 5; $0.angle = angle; $0.taper = taper; $0.taperY = taperY }
+            check(picture, [e], cornerTolerance: 2.5, label: "perspective \(angle) \(taper) \(taperY)")
+        }
+        // Version 1 has no alignment pattern: a mild perspective only.
+        let v1 = try QRTestSymbol.qr("v1", version: 1)
+        let (picture, e) = single(v1, size: 200) { $0.module = 5; $0.angle = 20; $0.taper = 0.1 }
+        check(picture, [e], cornerTolerance: 3, label: "perspective version 1")
+    }
+
+    func testSmallModules() throws {
+        for version in [1, 2, 5] {
+            let symbol = try QRTestSymbol.qr("small \(version)", version: version)
+            for angle in [0.0, 10, 45] {
+                let (picture, e) = single(symbol, size: 180) { $0.module = 2.5; $0.angle = angle }
+                check(picture, [e], label: "2.5 px version \(version) angle \(angle)")
+            }
+        }
+    }
+
+    func testTwoPixelModules() throws {
+        for (version, angle) in [(1, 0.0), (1, 20), (2, 45), (4, 10)] {
+            let symbol = try QRTestSymbol.qr("two \(version)", version: version)
+            let (picture, e) = single(symbol, size: 160) { $0.module = 2; $0.angle = angle }
+            check(picture, [e], label: "2 px version \(version) angle \(angle)")
+        }
+    }
+
+    func testLargeModules() throws {
+        // 14 and 25 pixels a module: finder centres wider than the threshold
+        // blocks' reach and than the 2D pre-pass's small cells.
+        for (version, module, size) in [(2, 14.0, 560), (1, 25.0, 700)] {
+            let symbol = try QRTestSymbol.qr("large", version: version)
+            let (picture, e) = single(symbol, size: size) { $0.module = module; $0.angle = 10 }
+            check(picture, [e], label: "\(module) px modules")
+        }
+    }
+
+    func testLowContrast() throws {
+        let symbol = try QRTestSymbol.qr("low contrast", version: 3)
+        for (dark, light, module, angle) in [(100.0, 160.0, 4.0, 20.0), (110, 150, 3, 70)] {
+            var picture = QRPicture(width: 200, height: 200, background: UInt8(light))
+            let corners = picture.draw(symbol, QRPicture.Placement(cx: 100, cy: 100, module: module, angle: angle, dark: dark, light: light))
+            picture.picture.blur(radius: 1, passes: 2)
+            picture.picture.addNoise(amplitude: 5)
+            check(picture, [Expected(matrix: symbol.bitMatrix, corners: corners)], label: "contrast \(light - dark)")
+        }
+    }
+
+    func testInverted() throws {
+        let symbol = try QRTestSymbol.qr("light on dark", version: 2)
+        var (picture, e) = single(symbol, size: 200) { $0.module = 4; $0.angle = 25 }
+        picture.picture.invert()
+        e.inverted = true
+        check(picture, [e], label: "inverted")
+    }
+
+    func testMirroredReadsTransposed() throws {
+        let symbol = try QRTestSymbol.qr("mirror", version: 2)
+        var (picture, e) = single(symbol.mirrored, size: 200) { $0.module = 4; $0.angle = 10 }
+        // The mirror image reads as the transposed matrix, starting at the
+        // drawn top-right corner and going down the drawn right edge.
+        e.matrix = symbol.bitMatrix.transposed()
+        e.corners = [e.corners[1], e.corners[2], e.corners[3], e.corners[0]]
+        check(picture, [e], label: "mirrored")
+        // Mirrored and inverted.
+        picture.picture.invert()
+        e.inverted = true
+        check(picture, [e], label: "mirrored, inverted")
+    }
+
+    func testUnevenLight() throws {
+        let symbol = try QRTestSymbol.qr("uneven light across the symbol", version: 5)
+        var (picture, e) = single(symbol, size: 300) { $0.module = 4; $0.angle = 12 }
+        picture.light(left: 1.0, right: 0.3, top: 1.0, bottom: 0.7)
+        check(picture, [e], label: "uneven light")
+        var (shaded, e2) = single(symbol, size: 300) { $0.module = 4; $0.angle = 80 }
+        // Light on one side, a dark shadow on the other: the shadow's light
+        // modules are darker than the lit side's dark ones.
+        shaded.light(left: 0.25, right: 1.0)
+        check(shaded, [e2], label: "shadow")
+    }
+
+    func testBlurAndNoise() throws {
+        let symbol = try QRTestSymbol.qr("blurred and noisy", version: 3)
+        // Modules of 4 pixels, blurred to about a module and noisy: at most
+        // 2 module errors in 841.
+        var (picture, e) = single(symbol, size: 240) { $0.module = 4; $0.angle = 33 }
+        picture.picture.blur(radius: 1, passes: 3)
+        picture.picture.addNoise(amplitude: 30)
+        check(picture, [e], maxErrors: 2, label: "blur and noise")
+        // Heavy blur (two passes of a 5-pixel box on 4-pixel modules): at
+        // most 20 module errors in 841, well within what level M corrects.
+        var heavy = QRPicture(width: 240, height: 240)
+        let corners = heavy.draw(symbol, QRPicture.Placement(cx: 120, cy: 120, module: 4, angle: 20))
+        heavy.picture.blur(radius: 2, passes: 2)
+        check(heavy, [Expected(matrix: symbol.bitMatrix, corners: corners)], maxErrors: 20, label: "heavy blur")
+        // Small modules, blurred: at most 8 module errors.
+        var (small, e2) = single(symbol, size: 200) { $0.module = 3; $0.angle = 5 }
+        small.picture.blur(radius: 1, passes: 2)
+        small.picture.addNoise(amplitude: 12, seed: 5)
+        check(small, [e2], maxErrors: 8, label: "small, blurred")
+    }
+
+    func testSeveralSymbolsInOneFrame() throws {
+        var picture = QRPicture(width: 760, height: 560)
+        var expected: [Expected] = []
+        let specs: [(String, Int, Double, Double, Double, Double)] = [
+            ("first", 1, 150, 140, 5, 0), ("second symbol", 3, 560, 150, 4, 30),
+            ("third", 2, 170, 420, 3, 200), ("fourth one here", 6, 520, 400, 3, 290),
+        ]
+        for (data, version, x, y, module, angle) in specs {
+            let s = try QRTestSymbol.qr(data, version: version)
+            let c = picture.draw(s, QRPicture.Placement(cx: x, cy: y, module: module, angle: angle))
+            expected.append(Expected(matrix: s.bitMatrix, corners: c))
+        }
+        let m = try QRTestSymbol.micro("12345", version: 2)
+        let c = picture.draw(m, QRPicture.Placement(cx: 370, cy: 290, module: 4, angle: 60))
+        expected.append(Expected(matrix: m.bitMatrix, corners: c, micro: true))
+        check(picture, expected, label: "several")
+    }
+
+    // MARK: - Micro QR
+
+    func testMicroQR() throws {
+        for version in 1...4 {
+            let symbol = try QRTestSymbol.micro(version == 1 ? "123" : "M\(version)", version: version)
+            XCTAssertEqual(symbol.size, 9 + 2 * version)
+            for angle in [0.0, 30, 135, 270] {
+                var (picture, e) = single(symbol, size: 160) { $0.module = 5; $0.angle = angle }
+                e.micro = true
+                check(picture, [e], label: "M\(version) angle \(angle)")
+            }
+        }
+    }
+
+    func testMicroQRRotationsIn15DegreeSteps() throws {
+        let symbol = try QRTestSymbol.micro("ROTATE", version: 3)
+        for step in 0..<24 {
+            let angle = Double(step) * 15
+            var (picture, e) = single(symbol, size: 130) { $0.module = 4; $0.angle = angle }
+            e.micro = true
+            check(picture, [e], label: "M3 angle \(angle)")
+        }
+    }
+
+    func testMicroQRSmallInvertedAndTilted() throws {
+        let symbol = try QRTestSymbol.micro("HELLO", version: 3)
+        var (small, e) = single(symbol, size: 120) { $0.module = 3; $0.angle = 15 }
+        e.micro = true
+        check(small, [e], label: "M3 small")
+        var (inv, e2) = single(symbol, size: 160) { $0.module = 4; $0.angle = 200 }
+        inv.picture.invert()
+        e2.micro = true; e2.inverted = true
+        check(inv, [e2], label: "M3 inverted")
+        var (tilted, e3) = single(symbol, size: 160) { $0.module = 5; $0.angle = 40; $0.taper = 0.15 }
+        e3.micro = true
+        check(tilted, [e3], cornerTolerance: 3, label: "M3 tilted")
+    }
+
+    // MARK: - Pictures without symbols
+
+    func testNothingInPicturesWithoutSymbols() {
+        var text = QRPicture(width: 400, height: 300)
+        text.textClutter()
+        XCTAssertEqual(text.detect().count + text.detect(regions: false).count, 0, "text")
+
+        var grid = QRPicture(width: 300, height: 300)
+        for y in 0..<300 { for x in 0..<300 where x % 12 < 2 || y % 12 < 2 { grid.picture.pixels[y * 300 + x] = 30 } }
+        XCTAssertEqual(grid.detect().count + grid.detect(regions: false).count, 0, "grid")
+
+        for cell in [3, 4, 8] {
+            var board = QRPicture(width: 300, height: 300)
+            for y in 0..<300 { for x in 0..<300 where (x / cell + y / cell) % 2 == 0 { board.picture.pixels[y * 300 + x] = 20 } }
+            XCTAssertEqual(board.detect().count + board.detect(regions: false).count, 0, "checkerboard \(cell)")
+        }
+
+        var noise = QRPicture(width: 300, height: 300, background: 128)
+        noise.picture.addNoise(amplitude: 120, seed: 3)
+        XCTAssertEqual(noise.detect().count + noise.detect(regions: false).count, 0, "noise")
+
+        var blank = QRPicture(width: 300, height: 300, background: 200)
+        blank.light(left: 1, right: 0.4)
+        XCTAssertEqual(blank.detect().count + blank.detect(regions: false).count, 0, "blank")
+    }
+
+    // MARK: - Timing (information only)
+
+    func testTimingOnFullHDFrames() throws {
+        let width = 1920, height = 1080
+        // A camera-like frame: smooth shading, sensor noise, a block of text.
+        var scene = QRPicture(width: width, height: height, background: 200)
+        scene.light(left: 1.0, right: 0.6, top: 0.9, bottom: 1.1)
+        var plain = scene
+        plain.picture.addNoise(amplitude: 6)
+        var text = QRPicture(width: 420, height: 180, background: 220)
+        text.textClutter(seed: 11)
+        for y in 0..<180 {
+            for x in 0..<420 { scene.picture.pixels[(700 + y) * width + 1300 + x] = text.picture.pixels[y * 420 + x] }
+        }
+        scene.picture.addNoise(amplitude: 6)
+        var withCode = scene
+        let s = try QRTestSymbol.qr("https://example.com/timing", version: 4)
+        withCode.draw(s, QRPicture.Placement(cx: 900, cy: 500, module: 6, angle: 20))
+        var page = QRPicture(width: width, height: height, background: 220)
+        page.textClutter(seed: 3)
+        let detector = QRDetector()
+        for (name, pic) in [("plain shaded frame", plain), ("scene", scene), ("scene with a code", withCode),
+                            ("page of text", page)] {
+            for regions in [true, false] {
+                var out: [QRCandidate] = []
+                out.reserveCapacity(8)
+                var times: [Double] = []
+                pic.picture.pixels.withUnsafeBufferPointer { buf in
+                    let view = LumaView(base: buf.baseAddress!, width: width, height: height, stride: width)
+                    for _ in 0..<15 {
+                        out.removeAll(keepingCapacity: true)
+                        let start = Date()
+                        if regions { detector.scan(view, into: &out) } else { detector.detect(view, in: nil, into: &out) }
+                        times.append(Date().timeIntervalSince(start) * 1000)
+                    }
+                }
+                times.sort()
+                let ms = times[times.count / 2], best = times[0]
+                print("QRDetector 1920x1080 \(name), \(regions ? "2D regions" : "whole frame"): median \(String(format: "%.2f", ms)) ms, best \(String(format: "%.2f", best)) ms per frame, "
+                      + "\(out.count) candidates, \(detector.regionFinder.regionCount) regions")
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import XCTest
+@testable import RLBarcode
+
+/// The module grid of a 2D symbol, made by the `zint` command at test time.
+enum ZintMatrix {
+    /// zint's symbology numbers for the matrix codes these tests use.
+    enum Kind: Int {
+        case qrCode = 58, microQR = 97
+    }
+
+    /// Runs `zint -b KIND [ARGUMENTS] -d DATA --dump` and parses the dump:
+    /// one line per row, hexadecimal digits (space separated in groups of
+    /// two) whose bits, most significant first, are the modules; the bits
+    /// past the symbol's width are padding. Skips the test when zint is not
+    /// installed; returns nil (after failing the test) when zint refuses the
+    /// data.
+    static func make(_ kind: Kind, _ data: String, arguments: [String] = [],
+                     file: StaticString = #filePath, line: UInt = #line) throws -> BitMatrix? {
+        guard let zint = ZintRow.executable else {
+            throw XCTSkip("zint is not installed (apt-get install zint); symbol tests need it to make their symbols")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: zint)
+        p.arguments = ["-b", String(kind.rawValue)] + arguments + ["-d", data, "--dump"]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let dump = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 || (p.terminationStatus < 5 && !dump.isEmpty) else {
+            XCTFail("zint -b \(kind.rawValue) \(arguments) failed for \(data): \(message)", file: file, line: line)
+            return nil
+        }
+        return parse(dump)
+    }
+
+    /// The square matrix of a `--dump` text: as many columns as rows.
+    static func parse(_ dump: String) -> BitMatrix? {
+        let rows = dump.split(separator: "\n").filter { $0.contains(where: \.isHexDigit) }
+        let n = rows.count
+        guard n > 0 else { return nil }
+        var m = BitMatrix(size: n)
+        for (y, row) in rows.enumerated() {
+            var x = 0
+            for ch in row where ch.isHexDigit {
+                let v = Int(String(ch), radix: 16)!
+                for bit in (0..<4).reversed() where x < n {
+                    if v >> bit & 1 == 1 { m[x, y] = true }
+                    x += 1
+                }
+            }
+            guard x >= n else { return nil }
+        }
+        return m
+    }
+}
+
+/// A small deterministic random number generator (SplitMix64), so that a
+/// failing seed can be run again.
+struct DecoderTestRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
