@@ -47,6 +47,8 @@ public final class Scanner {
     private var rows = RowTable()
     /// Numbers the scan lines of a frame, so that votes count lines, not readings.
     private var lineSerial = 0
+    /// How many rows of stacked symbols the lines have read so far.
+    private var fragmentsRead = 0
     /// How far the bars of the candidate being read reach on either side of
     /// its middle line (0 outside candidates).
     private var barReach = 0.0
@@ -212,6 +214,7 @@ public final class Scanner {
                 // have read needs no more.
                 var reading = 0
                 let rowsBefore = rows.count
+                let fragmentsBefore = fragmentsRead
                 for j in 0..<lines {
                     let k = lines / 2 + (j % 2 == 0 ? j / 2 : -(j + 1) / 2)
                     let f = (Double(k) + 0.5) / Double(lines) - 0.5
@@ -227,10 +230,32 @@ public final class Scanner {
                     if scanLine(image, line, plan: plan, enabled: enabled, retries: retries) > 0 {
                         reading += 1
                         if reading >= plan.enoughReadings && !votes.latestWantsMoreLines { break }
-                    } else if reading == 0 && j + 1 >= plan.giveUpLines && rows.count == rowsBefore {
+                    } else if reading == 0 && j + 1 >= plan.giveUpLines && !rows.hasRepeatedRow(since: rowsBefore) {
                         // The middle lines read nothing, not even a row of a
                         // stacked symbol: not a code we can read.
                         break
+                    }
+                }
+                // Rows of a stacked symbol (a row read alike by two lines,
+                // not stray readings): each row must be read alike by two lines
+                // at least, so lines halfway between the first ones; rows a
+                // few modules high are read only by lines running along
+                // them, so these lines also turn a little either way from
+                // the candidate's direction.
+                if fragmentsRead - fragmentsBefore >= 2 && rows.hasRepeatedRow(since: rowsBefore) {
+                    for k in 0..<(lines - 1) {
+                        let t = (Double(k + 1) / Double(lines) - 0.5) * spread
+                        barReach = max(0, spread / 2 - abs(t))
+                        let center = Point(x: c.cx + t * vx, y: c.cy + t * vy)
+                        for variant in 0..<5 {
+                            // 0, then about 2.3 and 4.6 degrees either way.
+                            let turn = Double((variant + 1) / 2) * (variant % 2 == 0 ? 0.04 : -0.04)
+                            let dx = c.ux - turn * c.uy, dy = c.uy + turn * c.ux
+                            let norm = (dx * dx + dy * dy).squareRoot()
+                            guard let line = ScanLine.clipped(center: center, dx: dx / norm, dy: dy / norm,
+                                                              halfLength: half, bounds: bounds) else { continue }
+                            scanLine(image, line, plan: plan, enabled: enabled)
+                        }
                     }
                 }
             }
@@ -411,6 +436,7 @@ public final class Scanner {
                     guard detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
                                                dx: line.dx, dy: line.dy, maxAngle: 0.45) else { continue }
                     rows.add(f, values: sink.values(of: f), p0: p0, p1: p1, inverted: inverted, line: lineSerial)
+                    fragmentsRead += 1
                 }
             }
         }

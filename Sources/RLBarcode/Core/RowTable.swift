@@ -79,6 +79,39 @@ struct RowTable: ~Copyable {
         return ((a.p1.x - a.p0.x) * (b.p1.x - b.p0.x) + (a.p1.y - a.p0.y) * (b.p1.y - b.p0.y)) / (la * lb)
     }
 
+    /// Whether a row added at index `first` or later was read alike by
+    /// two lines at least: a stacked symbol is there, not stray readings.
+    func hasRepeatedRow(since first: Int) -> Bool {
+        var i = max(0, first)
+        while i < count {
+            if rows[i].support >= 2 { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// Whether another reading of the same row (same symbology and
+    /// polarity, reading the same way, its middle within `along` and
+    /// `across` pixels of row `i`'s) read other values on more lines: the
+    /// lines disagree about the row, and the majority wins. Readings of
+    /// the same kind are told apart by their first `kindValues` values.
+    func isOutvoted(_ i: Int, along: Double, across: Double, kindValues: Int = 0) -> Bool {
+        let a = rows[i]
+        let va = values(of: i)
+        for j in 0..<count where j != i {
+            let b = rows[j]
+            guard b.support > a.support, b.symbology == a.symbology, b.inverted == a.inverted,
+                  b.valueCount >= kindValues, a.valueCount >= kindValues, parallelism(i, j) > 0.9 else { continue }
+            let vb = values(of: j)
+            var sameKind = true
+            for k in 0..<kindValues where va[k] != vb[k] { sameKind = false }
+            guard sameKind else { continue }
+            let o = offset(of: j, from: i)
+            if abs(o.along) < along, abs(o.across) < across { return true }
+        }
+        return false
+    }
+
     /// Adds a row read by scan line `line`; a row with the same values
     /// read nearby in the same direction joins it instead.
     mutating func add(_ f: LinearFragment, values v: UnsafeBufferPointer<Int32>, p0: Point, p1: Point,

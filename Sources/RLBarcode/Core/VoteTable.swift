@@ -155,9 +155,11 @@ struct VoteTable {
         votes[index] = v
     }
 
-    /// Adds a stacked symbol assembled from `used` rows of `rows` as a code
-    /// of its own: every line that read one of its rows counts as a
-    /// reading, and the outline spans all the rows.
+    /// Adds a stacked symbol assembled from `used` rows of `rows`: every
+    /// line that read one of its rows counts as a reading, and the outline
+    /// spans all the rows. The same symbol assembled again from other
+    /// readings of its rows, or read whole by single lines, is one code:
+    /// a code with the same content whose readings lie on the rows joins.
     mutating func addAssembled(_ hit: LinearHit, from sink: LinearHitSink, rows: borrowing RowTable, used: [Int]) {
         let first = rows[used[0]]
         let length = first.length
@@ -170,13 +172,39 @@ struct VoteTable {
             minAcross = min(minAcross, across); maxAcross = max(maxAcross, across)
         }
         let reach = used.count > 1 ? 0.5 * (maxAcross - minAcross) / Double(used.count - 1) : 0
-        votes.reserveKeeping(count + 1)
-        let t = store(sink.text(of: hit))
-        let e = store(sink.extra(of: hit))
-        var v = Vote(symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
-                     extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
-                     addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, aimModifier: hit.aimModifier, weight: 0,
-                     lastLine: -1, lastLineWeight: 0, length: length, axisX: ux, axisY: uy, shortest: length)
+        let text = sink.text(of: hit)
+        var index = -1
+        // A reading of the same code overlaps one of the rows: their bars
+        // (each reaching across as far as its reading says) meet.
+        search: for i in 0..<count where votes[i].symbology == hit.symbology
+            && equal(votes[i].textOffset, votes[i].textCount, text) {
+            for k in 0..<endsCount where ends[k].vote == i {
+                let e = ends[k]
+                let ex = (e.p0.x + e.p1.x) / 2, ey = (e.p0.y + e.p1.y) / 2
+                for r in used {
+                    let m = rows[r].middle
+                    let dx = ex - m.x, dy = ey - m.y
+                    let along = dx * ux + dy * uy, across = -dx * uy + dy * ux
+                    if abs(along) < 0.6 * length, abs(across) < e.reach + reach + 0.5 * length {
+                        index = i
+                        break search
+                    }
+                }
+            }
+        }
+        if index < 0 {
+            votes.reserveKeeping(count + 1)
+            let t = store(text)
+            let e = store(sink.extra(of: hit))
+            votes[count] = Vote(symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
+                                extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
+                                addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, aimModifier: hit.aimModifier,
+                                weight: 0, lastLine: -1, lastLineWeight: 0, length: length, axisX: ux, axisY: uy,
+                                shortest: length)
+            index = count
+            count += 1
+        }
+        var v = votes[index]
         for r in used {
             let row = rows[r]
             v.count += row.support
@@ -185,11 +213,10 @@ struct VoteTable {
             v.weight += VoteTable.weight(ofError: row.error, hit.symbology)
             v.length = max(v.length, row.length)
             ends.reserveKeeping(endsCount + 1)
-            ends[endsCount] = VoteEnds(vote: count, p0: row.p0, p1: row.p1, reach: reach)
+            ends[endsCount] = VoteEnds(vote: index, p0: row.p0, p1: row.p1, reach: reach)
             endsCount += 1
         }
-        votes[count] = v
-        count += 1
+        votes[index] = v
     }
 
     private func string(_ off: Int, _ len: Int) -> String {

@@ -94,7 +94,9 @@ enum DataBar {
             var fit: Float = 0.15 * abs(spread)
             for k in 0..<count {
                 let c = scaled[k] + (k & 1 == 0 ? spread : -spread)
-                fit += abs(c - max(1, c.rounded()))
+                // Nearest whole number of modules, at least 1 (c > -1 here:
+                // truncating c + 0.5 is rounding, without a libm call).
+                fit += abs(c - max(1, Float(Int(c + 0.5))))
             }
             if fit < bestFit { bestFit = fit; bestSpread = spread }
             spread += 0.05
@@ -153,6 +155,25 @@ enum DataBar {
         var sum = 0
         for i in 0..<13 { sum += Int(d[i]) * (i % 2 == 0 ? 3 : 1) }
         d[13] = UInt8((10 - sum % 10) % 10)
+    }
+
+    /// Appends a hit for a symbol assembled from rows (no run: its ends
+    /// come from the rows), with the raw element string `01` + the GTIN
+    /// at `gtin` and `(01)` + GTIN as its extra text.
+    static func emitGTIN(_ gtin: UnsafeMutablePointer<UInt8>, symbology: Symbology, error: Float,
+                         bytes: UnsafeMutablePointer<UInt8>, sink: inout LinearHitSink) {
+        bytes[0] = 48; bytes[1] = 49
+        bytes[16] = 40; bytes[17] = 48; bytes[18] = 49; bytes[19] = 41
+        for i in 0..<14 {
+            bytes[2 + i] = gtin[i] + 48
+            bytes[20 + i] = gtin[i] + 48
+        }
+        let textOffset = sink.store(UnsafeBufferPointer(start: bytes, count: 16))
+        let extraOffset = sink.store(UnsafeBufferPointer(start: bytes + 16, count: 18))
+        sink.append(LinearHit(symbology: symbology, textOffset: textOffset, textCount: 16,
+                              addOnOffset: textOffset, addOnCount: 0,
+                              extraOffset: extraOffset, extraCount: 18,
+                              firstElement: 0, lastElement: 0, start: 0, end: 0, error: error, aimModifier: 48))
     }
 
     /// Stores the raw element string `01` + the 14-digit GTIN at `gtin`

@@ -1,4 +1,4 @@
-/// GS1 DataBar Expanded, single row.
+/// GS1 DataBar Expanded and Expanded Stacked.
 ///
 /// Implements ISO/IEC 24724:2011, clause "GS1 DataBar Expanded":
 /// - Symbol structure: left guard, then pairs of data characters (8
@@ -23,8 +23,20 @@
 ///   alphanumeric and ISO/IEC 646 modes; FNC1 becomes GS (0x1D), a final
 ///   FNC1 is dropped.
 ///
+/// - Expanded Stacked, clause "GS1 DataBar Expanded Stacked": 2 to 11
+///   rows of pairs between guards, every row but the last as long as the
+///   first. A row may begin with an odd pair (its guard bar then followed
+///   by a narrow space) and may be printed right to left; lines read each
+///   row the way its pairs run in the symbol, as a ``LinearFragment`` with
+///   its pairs' finder values, character values and shares of the
+///   checksum. At the frame's end rows are chained from the one that holds
+///   the check character downwards while their finders continue one of the
+///   standard's sequences; a chain that completes a sequence and agrees
+///   with the check character is decoded like a single row, and must
+///   parse as GS1 element strings.
+///
 /// Text: the raw element string; extra: its human-readable form; `]e0`.
-final class DataBarExpandedReader: LinearReader {
+final class DataBarExpandedReader: StackedLinearReader {
     var symbologies: Symbology { .dataBarExpanded }
 
     /// Finder patterns A to F, outermost element first.
@@ -58,10 +70,16 @@ final class DataBarExpandedReader: LinearReader {
     private let values = UnsafeMutablePointer<Int>.allocate(capacity: 24)
     private let finderValues = UnsafeMutablePointer<Int>.allocate(capacity: 12)
     private let bits = UnsafeMutablePointer<UInt8>.allocate(capacity: 24 * 12)
+    /// 3^k modulo 211 for the 23 weight rows of 8 elements.
+    private let weights211 = UnsafeMutablePointer<Int>.allocate(capacity: 23 * 8)
+    /// The values of a row's fragment.
+    private let rowValues = UnsafeMutablePointer<Int32>.allocate(capacity: 3 + 5 * 11)
     private let out = UnsafeMutablePointer<UInt8>.allocate(capacity: 512)
     private var bitCount = 0
     /// The run's widths with a rebuilt first width (left guard cut off).
     private var leading = ScratchBuffer<Float>(capacity: 128)
+    /// How many more whole chains of rows the assembly may check.
+    private var checksLeft = 0
     /// Skip a numeric latch right after an FNC1 in alphanumeric or ISO/IEC 646 mode.
     private var lenientLatch = false
     private var outCount = 0
@@ -74,11 +92,15 @@ final class DataBarExpandedReader: LinearReader {
         finderValues.initialize(repeating: 0, count: 12)
         bits.initialize(repeating: 0, count: 24 * 12)
         out.initialize(repeating: 0, count: 512)
+        rowValues.initialize(repeating: 0, count: 3 + 5 * 11)
+        var p = 1
+        for k in 0..<(23 * 8) { weights211[k] = p; p = p * 3 % 211 }
     }
 
     deinit {
         moduleWidths.deallocate(); split.deallocate(); scaled.deallocate(); values.deallocate()
         finderValues.deallocate(); bits.deallocate(); out.deallocate(); leading.free()
+        weights211.deallocate(); rowValues.deallocate()
     }
 
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
@@ -87,14 +109,34 @@ final class DataBarExpandedReader: LinearReader {
         // A symbol whose left guard bar the line's start cut off begins with
         // the check character at element 0, its first width lost in the
         // leading space: it is rebuilt from the character's 17 modules.
+        let hitsBefore = sink.hitCount
         if n > 28, let f = finder(run.widths.pointer, 8, step: 1), f.value == 0,
            rebuildCutFirstWidth(run.widths.pointer, count: n, modules: 17, into: &leading) {
             _ = decodeAt(run, -1, &sink, widths: leading.pointer)
         }
+        // A row that starts with an even pair, its left guard bar cut off
+        // by the line's start, when it is not a whole symbol.
+        if n > 16, sink.hitCount == hitsBefore, finder(run.widths.pointer, 8, step: 1) != nil,
+           rebuildCutFirstWidth(run.widths.pointer, count: n, modules: 17, into: &leading) {
+            readRow(run, -1, &sink, widths: leading.pointer)
+        }
+        // A row that starts with an odd pair, cut off the same way: its guard
+        // bar and space are lost in the leading space, its first character
+        // (bar first) is intact.
+        if n > 16 { readRow(run, -1, &sink, widths: run.widths.pointer, oddStart: true) }
         var b = 1
         while b + 30 < n {
             let used = decodeAt(run, b, &sink, widths: run.widths.pointer)
-            b += used > 0 ? used : 2
+            if used > 0 { b += used; continue }
+            readRow(run, b, &sink, widths: run.widths.pointer)
+            readRow(run, b, &sink, widths: run.widths.pointer, oddStart: true)
+            b += 2
+        }
+        // Rows too short to be whole symbols: a single pair, or a pair and a half.
+        while b + 14 < n {
+            readRow(run, b, &sink, widths: run.widths.pointer)
+            readRow(run, b, &sink, widths: run.widths.pointer, oddStart: true)
+            b += 2
         }
     }
 
@@ -140,6 +182,286 @@ final class DataBarExpandedReader: LinearReader {
         let vEven = DataBar.value(even, count: 4, maxWidth: ew, narrowRequired: false)
         values[index] = vOdd * DataBarExpandedReader.evenTotal[group] + vEven + DataBarExpandedReader.offset[group]
         return e
+    }
+
+    /// One row of a DataBar Expanded Stacked symbol (clause "GS1 DataBar
+    /// Expanded Stacked"), as a ``LinearFragment``: the left guard bar at
+    /// `b` (-1: the line's start cut it off), then pairs, then the right
+    /// guard. A row is read the way its pairs run in the symbol (a row
+    /// printed right to left is read by the lines running that way); a row
+    /// that begins with an odd pair (a bar-first character) has a narrow
+    /// space after its guard bar (`oddStart`). The finder of an even pair
+    /// has its outer element (a space) on the left, that of an odd pair
+    /// (a bar) on the right, so the pairs' positions in the symbol are
+    /// known up to their finders' values.
+    ///
+    /// Values: the first pair's parity (0 even, 1 odd), the pair count, the
+    /// character count, then for each pair its finder value, its left
+    /// character's value and share of the modulo-211 checksum, its right
+    /// character's value (-1 when the pair ends the symbol without one)
+    /// and share.
+    private func readRow(_ run: borrowing ElementRun, _ b: Int, _ sink: inout LinearHitSink,
+                         widths: UnsafeMutablePointer<Float>, oddStart: Bool = false) {
+        let w = UnsafePointer(widths)
+        let n = run.count
+        let s0 = oddStart ? b + 2 : b + 1
+        guard s0 >= 0, s0 + 14 < n else { return }
+        let firstOdd = s0 & 1 == 1
+        guard let f0 = firstOdd ? finder(w, s0 + 12, step: -1) : finder(w, s0 + 8, step: 1),
+              f0.error < 0.4 else { return }
+        var fw: Float = 0
+        for k in 8...12 { fw += w[s0 + k] }
+        var m = fw / 15
+        if b >= 0 {
+            let g = w[b] / m
+            guard g > 0.35, g < 2.0, b == 1 || w[b - 1] > 0.5 * m else { return }
+            if oddStart { guard w[b + 1] / m > 0.35, w[b + 1] / m < 2.0 else { return } }
+        }
+        var count = 0, pairs = 0
+        var errorSum: Float = 0
+        var end = -1
+        rowValues[0] = firstOdd ? 1 : 0
+        while pairs < 11 {
+            let s = s0 + 21 * pairs
+            guard s + 12 < n else { break }
+            let odd = s & 1 == 1
+            guard let f = odd ? finder(w, s + 12, step: -1) : finder(w, s + 8, step: 1), f.error < 0.4 else { break }
+            var thisWidth: Float = 0
+            for k in 8...12 { thisWidth += w[s + k] }
+            guard thisWidth > 0.75 * 15 * m, thisWidth < 1.33 * 15 * m,
+                  let el = character(w, s, step: 1, index: count, module: m) else { break }
+            m = 0.5 * m + 0.5 * thisWidth / 15
+            let v = rowValues + 3 + 5 * pairs
+            v[0] = Int32(f.value)
+            v[1] = Int32(values[count])
+            v[2] = Int32(weightedSum(count, finder: f.value, odd: odd, right: false))
+            v[3] = -1
+            v[4] = 0
+            pairs += 1
+            count += 1
+            errorSum += el + f.error
+            end = s + 12
+            if s + 20 < n, let er = character(w, s + 20, step: -1, index: count, module: m) {
+                v[3] = Int32(values[count])
+                v[4] = Int32(weightedSum(count, finder: f.value, odd: odd, right: true))
+                count += 1
+                errorSum += er
+                end = s + 20
+            } else {
+                break
+            }
+        }
+        guard pairs >= 1, count < 24 else { return }
+        // The right guard, as for a whole symbol.
+        var guardBar = end + 1
+        if guardBar % 2 == 0 {
+            guard guardBar < n, w[guardBar] / m > 0.35, w[guardBar] / m < 2.0 else { return }
+            guardBar += 1
+        }
+        if guardBar == n {
+            guardBar = n - 1
+        } else {
+            guard guardBar < n, w[guardBar] / m > 0.35, w[guardBar] / m < 2.0 else { return }
+            if guardBar + 2 < n { guard w[guardBar + 1] > 0.5 * m else { return } }
+        }
+        // Its finders must occur in one of the standard's sequences, at a
+        // position of the first pair's parity.
+        var fits = false
+        for sequence in DataBarExpandedReader.sequences {
+            var at = firstOdd ? 1 : 0
+            while at + pairs <= sequence.count && !fits {
+                var same = true
+                for k in 0..<pairs where sequence[at + k] != Int(rowValues[3 + 5 * k]) { same = false; break }
+                if same { fits = true }
+                at += 2
+            }
+            if fits { break }
+        }
+        guard fits else { return }
+        rowValues[1] = Int32(pairs)
+        rowValues[2] = Int32(count)
+        let starts = run.starts.pointer
+        let first = max(b, 0)
+        sink.appendFragment(.dataBarExpanded, values: UnsafeBufferPointer(start: rowValues, count: 3 + 5 * pairs),
+                            start: starts[first], end: starts[guardBar] + w[guardBar],
+                            error: min(2, 3 * errorSum / Float(count)))
+    }
+
+    /// Character `c`'s share of the modulo-211 checksum: its module widths
+    /// weighted by the standard's weights for its finder, the finder's
+    /// orientation (`odd` pairs are mirrored) and its side (clause "Check
+    /// character calculation"); 0 for the check character itself.
+    @inline(__always)
+    private func weightedSum(_ c: Int, finder: Int, odd: Bool, right: Bool) -> Int {
+        let row = 4 * finder + (odd ? 2 : 0) + (right ? 1 : 0) - 1
+        guard row >= 0 else { return 0 }
+        let cw = moduleWidths + 8 * c
+        var sum = 0
+        for k in 0..<8 { sum += cw[k] * weights211[8 * row + k] }
+        return sum % 211
+    }
+
+    /// Assembles the rows of DataBar Expanded Stacked symbols: from a row
+    /// that begins with the check character, the rows below it (parallel,
+    /// overlapping along the row, each a little below the previous) whose
+    /// pairs continue one of the standard's finder sequences, every row
+    /// but the last full and as long as the first, until a sequence is
+    /// complete and the modulo-211 check character agrees; then the
+    /// characters' bit stream is decoded as for a single row.
+    func assemble(_ rows: borrowing RowTable, enabled: Symbology, into sink: inout LinearHitSink) -> [[Int]] {
+        guard enabled.contains(.dataBarExpanded) else { return [] }
+        var all: [Int] = []
+        // Rows one line read alone may be misread: each row of a symbol must
+        // be read alike by two lines at least, and not be outvoted by another
+        // reading of the same row (within a few modules of it).
+        for r in 0..<rows.count where rows[r].symbology == .dataBarExpanded && rows[r].valueCount >= 8
+            && rows[r].support >= 2 {
+            let v = rows.values(of: r)
+            let module = rows[r].length / Double(17 * Int(v[2]) + 15 * Int(v[1]) + 2)
+            if !rows.isOutvoted(r, along: 0.2 * rows[r].length, across: 4 * module, kindValues: 3) { all.append(r) }
+        }
+        guard all.count >= 2 else { return [] }
+        var starts = all.filter {
+            let v = rows.values(of: $0)
+            return v[0] == 0 && v[3] == 0
+        }
+        starts.sort { rows[$0].support > rows[$1].support }
+        var taken = Set<Int>()
+        var made: [[Int]] = []
+        var madeStarts: [Int] = []
+        for st in starts where !taken.contains(st) {
+            // Another reading of a first row already assembled.
+            var again = false
+            for o in madeStarts where abs(rows.parallelism(o, st)) > 0.9 {
+                let d = rows.offset(of: st, from: o)
+                if abs(d.along) < 0.3 * rows[o].length && abs(d.across) < 0.5 * rows[o].length { again = true }
+            }
+            if again { continue }
+            var chain = [st]
+            var budget = 40
+            checksLeft = 4
+            if extend(rows, all, &chain, taken: taken, budget: &budget, into: &sink) {
+                for r in chain { taken.insert(r) }
+                made.append(chain)
+                madeStarts.append(st)
+            }
+        }
+        return made
+    }
+
+    /// Extends `chain` (rows top to bottom) by rows of `all` below its last
+    /// one until it makes a symbol; true when it did (the hit is appended).
+    private func extend(_ rows: borrowing RowTable, _ all: [Int], _ chain: inout [Int], taken: Set<Int>,
+                        budget: inout Int, into sink: inout LinearHitSink) -> Bool {
+        budget -= 1
+        guard budget > 0 else { return false }
+        let top = chain[0], last = chain[chain.count - 1]
+        let tv = rows.values(of: top)
+        let rowPairs = Int(tv[1])
+        var pairsSoFar = 0
+        for r in chain { pairsSoFar += Int(rows.values(of: r)[1]) }
+        let topRow = rows[top]
+        let topLength = topRow.length
+        guard topLength > 0 else { return false }
+        let module = topLength / Double(17 * Int(tv[2]) + 15 * rowPairs + 2)
+        let ux = (topRow.p1.x - topRow.p0.x) / topLength, uy = (topRow.p1.y - topRow.p0.y) / topLength
+        func span(_ r: Int) -> (Double, Double) {
+            let row = rows[r]
+            let a = (row.p0.x - topRow.p0.x) * ux + (row.p0.y - topRow.p0.y) * uy
+            let b = (row.p1.x - topRow.p0.x) * ux + (row.p1.y - topRow.p0.y) * uy
+            return (min(a, b), max(a, b))
+        }
+        let lastAcross = rows.offset(of: last, from: top).across
+        let (l0, l1) = span(last)
+        var total = 0
+        for r in chain { total += Int(rows.values(of: r)[2]) }
+        // Candidates: the next row's first pair continues the count's parity
+        // and the finder sequence; the best supported first (the finder
+        // sequence keeps rows in order), then the nearest.
+        var next: [(Int, Double)] = []
+        for c in all where !taken.contains(c) && !chain.contains(c) {
+            let row = rows[c]
+            guard row.inverted == topRow.inverted, abs(rows.parallelism(top, c)) > 0.94 else { continue }
+            let cv = rows.values(of: c)
+            guard Int(cv[0]) == pairsSoFar % 2, Int(cv[1]) <= rowPairs,
+                  pairsSoFar + Int(cv[1]) <= 11, total + Int(cv[2]) < 24 else { continue }
+            let across = rows.offset(of: c, from: top).across - lastAcross
+            guard across > 3 * module, across < 120 * module else { continue }
+            let (c0, c1) = span(c)
+            let overlap = min(l1, c1) - max(l0, c0)
+            guard overlap > 0.5 * min(l1 - l0, c1 - c0) else { continue }
+            var seqOK = false
+            for sequence in DataBarExpandedReader.sequences where sequence.count >= pairsSoFar + Int(cv[1]) {
+                var same = true
+                var k = 0
+                for r in chain + [c] {
+                    let v = rows.values(of: r)
+                    for p in 0..<Int(v[1]) {
+                        if sequence[k] != Int(v[3 + 5 * p]) { same = false }
+                        k += 1
+                    }
+                }
+                if same { seqOK = true; break }
+            }
+            if seqOK { next.append((c, across)) }
+        }
+        next.sort { rows[$0.0].support > rows[$1.0].support || (rows[$0.0].support == rows[$1.0].support && $0.1 < $1.1) }
+        // One row read alike at several heights is one candidate.
+        var distinct: [Int] = []
+        for (c, _) in next where distinct.count < 3 {
+            let cv = rows.values(of: c)
+            if !distinct.contains(where: { rows.values(of: $0).elementsEqual(cv) }) { distinct.append(c) }
+        }
+        for c in distinct {
+            let cv = rows.values(of: c)
+            let cPairs = Int(cv[1]), cChars = Int(cv[2])
+            let finders = pairsSoFar + cPairs
+            let characters = total + cChars
+            chain.append(c)
+            // Complete: a sequence of exactly this many finders, and the check.
+            if finders >= 2, finders - 2 < DataBarExpandedReader.sequences.count,
+               characters >= 4, symbol(rows, chain, finders: finders, characters: characters, into: &sink) {
+                return true
+            }
+            let full = cChars == 2 * cPairs && cPairs == rowPairs
+            if full, extend(rows, all, &chain, taken: taken, budget: &budget, into: &sink) { return true }
+            chain.removeLast()
+            if budget <= 0 { return false }
+        }
+        return false
+    }
+
+    /// Whether the rows of `chain` make a whole symbol: their finders are
+    /// the sequence for `finders` finders and the check character agrees;
+    /// if so its element string is appended to `sink`.
+    private func symbol(_ rows: borrowing RowTable, _ chain: [Int], finders: Int, characters: Int,
+                        into sink: inout LinearHitSink) -> Bool {
+        let sequence = DataBarExpandedReader.sequences[finders - 2]
+        // Each whole chain tried is a chance for misread rows to pass the
+        // check character: few are tried from one first row.
+        guard checksLeft > 0 else { return false }
+        var k = 0, c = 0, sum = 0
+        var errorSum: Float = 0
+        for r in chain {
+            let v = rows.values(of: r)
+            errorSum += rows[r].error
+            for p in 0..<Int(v[1]) {
+                let pv = UnsafeBufferPointer(rebasing: v[(3 + 5 * p)...])
+                guard sequence[k] == Int(pv[0]) else { return false }
+                k += 1
+                values[c] = Int(pv[1]); c += 1
+                sum += Int(pv[2])
+                if pv[3] >= 0 {
+                    values[c] = Int(pv[3]); c += 1
+                    sum += Int(pv[4])
+                }
+            }
+        }
+        guard k == finders, c == characters else { return false }
+        checksLeft -= 1
+        guard values[0] == 211 * (c - 4) + sum % 211 else { return false }
+        return appendElementString(count: c, firstElement: 0, lastElement: 0, start: 0, end: 0,
+                                   error: min(2, errorSum / Float(chain.count)), strict: true, into: &sink)
     }
 
     /// A symbol whose left guard bar is element `b` (-1: cut off by the
@@ -217,6 +539,21 @@ final class DataBarExpandedReader: LinearReader {
             for k in 0..<8 { sum += cw[k] * weight; weight = weight * 3 % 211 }
         }
         guard values[0] == 211 * (count - 4) + sum % 211 else { return 0 }
+        let starts = run.starts.pointer
+        let error = min(2, 3 * errorSum / Float(count))
+        guard appendElementString(count: count, firstElement: max(b, 0), lastElement: guardBar, start: starts[max(b, 0)],
+                                  end: starts[guardBar] + w[guardBar], error: error, into: &sink) else { return 0 }
+        return guardBar - b
+    }
+
+    /// Decodes the data characters `values[1..<count]` (clause "Encodation")
+    /// and appends the element string as a hit; false when the bit stream
+    /// is not valid.
+    /// With `strict` the data must also parse as GS1 element strings (the
+    /// symbols assembled from rows, where several readings of each row
+    /// may be tried).
+    private func appendElementString(count: Int, firstElement: Int, lastElement: Int, start: Float, end: Float,
+                                     error: Float, strict: Bool = false, into sink: inout LinearHitSink) -> Bool {
         // The bit stream: 12 bits per data character.
         bitCount = 0
         for c in 1..<count {
@@ -224,7 +561,7 @@ final class DataBarExpandedReader: LinearReader {
             for k in (0..<12).reversed() { bits[bitCount] = UInt8((v >> k) & 1); bitCount += 1 }
         }
         lenientLatch = false
-        guard decodeBits(), outCount > 0 else { return 0 }
+        guard decodeBits(), outCount > 0 else { return false }
         var readable = GS1.humanReadable(UnsafeBufferPointer(start: out, count: outCount))
         if readable == nil {
             // Some generators follow an FNC1 by an explicit numeric latch,
@@ -236,9 +573,10 @@ final class DataBarExpandedReader: LinearReader {
             }
             if readable == nil {
                 lenientLatch = false
-                guard decodeBits(), outCount > 0 else { return 0 }
+                guard decodeBits(), outCount > 0 else { return false }
             }
         }
+        if strict && readable == nil { return false }
         let raw = UnsafeBufferPointer(start: out, count: outCount)
         let textOffset = sink.store(raw)
         var extraOffset = 0, extraCount = 0
@@ -248,13 +586,11 @@ final class DataBarExpandedReader: LinearReader {
             extraOffset = bytes.withUnsafeMutableBufferPointer { sink.store(UnsafeBufferPointer($0)) }
             bytes.removeAll()
         }
-        let starts = run.starts.pointer
-        let error = min(2, 3 * errorSum / Float(count))
         sink.append(LinearHit(symbology: .dataBarExpanded, textOffset: textOffset, textCount: outCount,
                               addOnOffset: textOffset, addOnCount: 0, extraOffset: extraOffset, extraCount: extraCount,
-                              firstElement: max(b, 0), lastElement: guardBar, start: starts[max(b, 0)],
-                              end: starts[guardBar] + w[guardBar], error: error, aimModifier: 48))
-        return guardBar - b
+                              firstElement: firstElement, lastElement: lastElement, start: start,
+                              end: end, error: error, aimModifier: 48))
+        return true
     }
 
     // MARK: - Bit stream to element string

@@ -1,4 +1,5 @@
-/// GS1 DataBar Omnidirectional, Truncated and Limited, single row.
+/// GS1 DataBar Omnidirectional, Truncated, Stacked, Stacked
+/// Omnidirectional and Limited.
 ///
 /// Implements ISO/IEC 24724:2011 (GS1 DataBar bar code symbology
 /// specification):
@@ -25,10 +26,28 @@
 ///   symbol value `2013571 * left + right` (13 digits led by 0 or 1), and the
 ///   modulo-89 checksum, weights 3^k over the 28 data elements.
 ///
+/// - DataBar Stacked and Stacked Omnidirectional, clause "GS1 DataBar
+///   Stacked": the left half (outside character 1, left finder, inside
+///   character 2) above the right half (inside character 4, right finder,
+///   outside character 3), each row between its own guards. A line reads
+///   one half as a ``LinearFragment`` (the left finder's outer element is a
+///   space, the right finder's a bar, so the two are told apart in either
+///   reading direction); at the frame's end a left half and a right half
+///   below it, or beside it on the same row when no line read the row
+///   whole, assemble when the modulo-79 checksum over both agrees with
+///   their finders. Halves one line read alone, or that other readings of
+///   the same place outvote, are not used.
+/// - Guards against other symbols' bars: each character must span its
+///   module count at its finder's module size (two DataBar Expanded pairs
+///   have the Omnidirectional element structure with 17-module
+///   characters), and DataBar Limited's right guard must end in a space of
+///   five modules or more (inside an EAN-13 the check character and both
+///   data characters can pass the modulo-89 check).
+///
 /// Both give the GTIN with its modulo-10 check digit as the raw element
 /// string `01` + 14 digits, and `(01)` + 14 digits as the extra text;
 /// symbology identifier `]e0`.
-final class DataBarReader: LinearReader {
+final class DataBarReader: StackedLinearReader {
     var symbologies: Symbology { .dataBar }
 
     /// The finder patterns by value, widths in reading order (outermost first).
@@ -84,6 +103,10 @@ final class DataBarReader: LinearReader {
     private let weights89 = UnsafeMutablePointer<Int>.allocate(capacity: 28)
     private let digits = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
     private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 40)
+    /// The values of a half's fragment.
+    private let halfValues = UnsafeMutablePointer<Int32>.allocate(capacity: 5)
+    /// Where the line's whole symbols lie (their left finders).
+    private let fullReads = UnsafeMutablePointer<Int>.allocate(capacity: 8)
     /// The run's widths with a rebuilt first width (left guard cut off).
     private var leading = ScratchBuffer<Float>(capacity: 128)
 
@@ -92,6 +115,8 @@ final class DataBarReader: LinearReader {
         scaled.initialize(repeating: 0, count: 16)
         digits.initialize(repeating: 0, count: 16)
         bytes.initialize(repeating: 0, count: 40)
+        halfValues.initialize(repeating: 0, count: 5)
+        fullReads.initialize(repeating: 0, count: 8)
         var p = 1
         for k in 0..<32 { weights79[k] = p; p = p * 3 % 79 }
         p = 1
@@ -101,6 +126,7 @@ final class DataBarReader: LinearReader {
     deinit {
         modules.deallocate(); scaled.deallocate(); weights79.deallocate(); weights89.deallocate()
         digits.deallocate(); bytes.deallocate(); leading.free()
+        halfValues.deallocate(); fullReads.deallocate()
     }
 
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
@@ -111,13 +137,36 @@ final class DataBarReader: LinearReader {
         // A symbol whose left guard bar the line's start cut off begins with
         // character 1 at element 0, its first width lost in the leading
         // space: it is rebuilt from the character's 16 modules.
-        if n > 42, finder(run.widths.pointer, 8, step: 1) != nil,
+        if n > 20, finder(run.widths.pointer, 8, step: 1) != nil,
            rebuildCutFirstWidth(run.widths.pointer, count: n, modules: 16, into: &leading) {
-            _ = decodeOmni(run, 8, &sink, widths: leading.pointer, cutLeft: true)
+            var whole = false
+            if n > 42 { whole = decodeOmni(run, 8, &sink, widths: leading.pointer, cutLeft: true) }
+            if !whole {
+                decodeHalf(run, 8, right: false, &sink, widths: leading.pointer, cut: true)
+            }
         }
         var i = 10
-        while i + 34 < n {
-            if decodeOmni(run, i, &sink, widths: run.widths.pointer) { i += 36 } else { i += 2 }
+        var fullCount = 0
+        while i + 12 < n {
+            // Both need the left finder here.
+            guard finder(run.widths.pointer, i, step: 1) != nil else { i += 2; continue }
+            if i + 34 < n, decodeOmni(run, i, &sink, widths: run.widths.pointer) {
+                if fullCount < 8 { fullReads[fullCount] = i; fullCount += 1 }
+                i += 36
+                continue
+            }
+            // Not a whole symbol here: maybe its left half (the top row of
+            // a stacked symbol, or a row whose middle this line lost).
+            decodeHalf(run, i, right: false, &sink, widths: run.widths.pointer)
+            i += 2
+        }
+        // Right halves: the finder's outer element is a bar (odd index).
+        var j = 13
+        while j + 9 < n {
+            var inFull = false
+            for k in 0..<fullCount where fullReads[k] + 25 == j { inFull = true }
+            if !inFull { decodeHalf(run, j, right: true, &sink, widths: run.widths.pointer) }
+            j += 2
         }
         // Limited: the left guard bar (odd index) and 44 elements after it
         // (the last, the right guard bar, possibly cut off by the line's end).
@@ -125,6 +174,117 @@ final class DataBarReader: LinearReader {
         while b + 43 < n {
             if decodeLimited(run, b, &sink) { b += 44 } else { b += 2 }
         }
+    }
+
+    /// One half of a DataBar Omnidirectional, Truncated or Stacked symbol
+    /// (clause "GS1 DataBar Stacked": each row of a stacked symbol is one
+    /// half) as a ``LinearFragment``: outside character, finder and inside
+    /// character. A left half has its finder's outer element (a space) at
+    /// `f`, outside character 1 before it behind the left guard bar, inside
+    /// character 2 after it; a right half has its finder's outer element (a
+    /// bar) at `f`, inside character 4 before it and outside character 3
+    /// after it, then the right guard. The values: 0 (left) or 1 (right),
+    /// the finder value, the outside and inside character values, and the
+    /// half's share of the modulo-79 checksum.
+    /// With `cut` the line's start cut off the left guard bar and `widths`
+    /// holds the run's widths with the first character's first rebuilt.
+    private func decodeHalf(_ run: borrowing ElementRun, _ f: Int, right: Bool, _ sink: inout LinearHitSink,
+                            widths: UnsafeMutablePointer<Float>, cut: Bool = false) {
+        let w = UnsafePointer(widths)
+        let n = run.count
+        let outerFirst = right ? f + 8 : f - 8, innerFirst = right ? f - 12 : f + 12
+        let outerStep = right ? -1 : 1, innerStep = right ? 1 : -1
+        guard let fv = finder(w, f, step: right ? -1 : 1), fv.error < 0.33 else { return }
+        var fw: Float = 0
+        for k in 0..<5 { fw += w[right ? f - k : f + k] }
+        let m = fw / 15
+        // The guard: a narrow bar (and, on the right, a narrow space before
+        // it) and no bar right outside it.
+        if right {
+            guard narrow(w, f + 9, m), f + 10 == n || (narrow(w, f + 10, m) && (f + 11 >= n - 1 || w[f + 11] > 0.5 * m))
+            else { return }
+        } else {
+            guard cut || (narrow(w, f - 9, m) && (f == 10 || w[f - 10] > 0.5 * m)) else { return }
+        }
+        let outerLow = right ? f + 1 : f - 8, innerLow = right ? f - 12 : f + 5
+        guard span(w, outerLow, 8, m, 16), span(w, innerLow, 8, m, 15) else { return }
+        let outsideSums: UInt64 = (1 << 4) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 12)
+        let insideSums: UInt64 = (1 << 5) | (1 << 7) | (1 << 9) | (1 << 11)
+        let co = modules, ci = modules + 8
+        guard let eo = DataBar.quantize(w, first: outerFirst, step: outerStep, count: 8, modules: 16,
+                                        oddSums: outsideSums, scaled: scaled, out: co), eo <= maxCharError,
+              let ei = DataBar.quantize(w, first: innerFirst, step: innerStep, count: 8, modules: 15,
+                                        oddSums: insideSums, scaled: scaled, out: ci), ei <= maxCharError,
+              let vo = outsideValue(co), let vi = insideValue(ci)
+        else { return }
+        // Left: characters 1 and 2 (weights 3^0...3^15); right: 3 and 4 (3^16...3^31).
+        let base = right ? 16 : 0
+        var sum = 0
+        for k in 0..<8 { sum += co[k] * weights79[base + k] + ci[k] * weights79[base + 8 + k] }
+        halfValues[0] = right ? 1 : 0
+        halfValues[1] = Int32(fv.value)
+        halfValues[2] = Int32(vo)
+        halfValues[3] = Int32(vi)
+        halfValues[4] = Int32(sum % 79)
+        let s = run.starts.pointer
+        let first = right ? f - 12 : f - 8, last = right ? f + 8 : f + 12
+        sink.appendFragment(.dataBar, values: UnsafeBufferPointer(start: halfValues, count: 5),
+                            start: s[first], end: s[last] + w[last],
+                            error: min(2, 3 * (eo + ei) / 2 + fv.error))
+    }
+
+    /// Assembles halves read on different lines into symbols: a left half
+    /// with a right half below it, reading the same way and overlapping
+    /// along the row (DataBar Stacked and Stacked Omnidirectional, clause
+    /// "GS1 DataBar Stacked"), or to its right on the same row (a single
+    /// row whose middle no line read whole). The modulo-79 checksum over
+    /// both halves must agree with their finders.
+    func assemble(_ rows: borrowing RowTable, enabled: Symbology, into sink: inout LinearHitSink) -> [[Int]] {
+        guard enabled.contains(.dataBar) else { return [] }
+        var lefts: [Int] = [], rights: [Int] = []
+        // Halves read alike by two lines at least, and not outvoted by
+        // another reading of the same half.
+        for r in 0..<rows.count where rows[r].symbology == .dataBar && rows[r].valueCount == 5 && rows[r].support >= 2 {
+            let len = rows[r].length
+            guard !rows.isOutvoted(r, along: 0.2 * len, across: 0.15 * len, kindValues: 1) else { continue }
+            if rows.values(of: r)[0] == 0 { lefts.append(r) } else { rights.append(r) }
+        }
+        guard !lefts.isEmpty, !rights.isEmpty else { return [] }
+        lefts.sort { rows[$0].support > rows[$1].support }
+        var taken = Set<Int>()
+        var made: [[Int]] = []
+        for l in lefts where !taken.contains(l) {
+            let lrow = rows[l]
+            let lv = rows.values(of: l)
+            let len = lrow.length
+            var best = -1, bestScore = -1
+            for r in rights where !taken.contains(r) {
+                let rrow = rows[r]
+                guard rrow.inverted == lrow.inverted, rows.parallelism(l, r) > 0.94,
+                      rrow.length > 0.75 * len, rrow.length < 1.33 * len else { continue }
+                let o = rows.offset(of: r, from: l)
+                let stacked = o.across > 0.04 * len && o.across < 1.8 * len && abs(o.along) < 0.2 * len
+                let sameRow = abs(o.across) < 0.25 * len && o.along > 0.8 * len && o.along < 1.25 * len
+                guard stacked || sameRow else { continue }
+                let rv = rows.values(of: r)
+                var target = 9 * Int(lv[1]) + Int(rv[1])
+                if target > 72 { target -= 1 }
+                if target > 8 { target -= 1 }
+                guard (Int(lv[4]) + Int(rv[4])) % 79 == target else { continue }
+                let score = lrow.support + rrow.support
+                if score > bestScore { bestScore = score; best = r }
+            }
+            guard best >= 0 else { continue }
+            let rv = rows.values(of: best)
+            let value = 4537077 * (1597 * Int(lv[2]) + Int(lv[3])) + 1597 * Int(rv[2]) + Int(rv[3])
+            guard value < 10_000_000_000_000 else { continue }
+            setDigits(value)
+            DataBar.emitGTIN(digits, symbology: .dataBar, error: min(2, lrow.error + rows[best].error),
+                             bytes: bytes, sink: &sink)
+            taken.insert(l); taken.insert(best)
+            made.append([l, best])
+        }
+        return made
     }
 
     /// The finder value of the five elements from `w[first]` read with `step`, and its error.
@@ -147,6 +307,15 @@ final class DataBarReader: LinearReader {
         }
         guard best < 3.2 else { return nil }
         return (bestValue, best / 7)
+    }
+
+    /// Whether the `count` elements from `first` span `modules` modules of
+    /// `m` pixels, give or take 1.7 (perspective).
+    @inline(__always)
+    private func span(_ w: UnsafePointer<Float>, _ first: Int, _ count: Int, _ m: Float, _ modules: Float) -> Bool {
+        var t: Float = 0
+        for k in 0..<count { t += w[first + k] }
+        return abs(t / m - modules) < 1.7
     }
 
     /// Whether element `i` measures about one module `m`.
@@ -176,6 +345,11 @@ final class DataBarReader: LinearReader {
         let outsideSums: UInt64 = (1 << 4) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 12)
         let insideSums: UInt64 = (1 << 5) | (1 << 7) | (1 << 9) | (1 << 11)
         let c1 = modules, c2 = modules + 8, c3 = modules + 16, c4 = modules + 24
+        // Each character spans its module count at its finder's module
+        // size: outside 16, inside 15 (two DataBar Expanded pairs, whose
+        // characters are 17 modules, have the same element structure).
+        guard span(w, i - 8, 8, m, 16), span(w, i + 5, 8, m, 15),
+              span(w, i + 13, 8, rw / 15, 15), span(w, i + 26, 8, rw / 15, 16) else { return false }
         guard let e1 = DataBar.quantize(w, first: i - 8, step: 1, count: 8, modules: 16, oddSums: outsideSums,
                                         scaled: scaled, out: c1), e1 <= maxCharError,
               let e2 = DataBar.quantize(w, first: i + 12, step: -1, count: 8, modules: 15, oddSums: insideSums,
@@ -263,6 +437,11 @@ final class DataBarReader: LinearReader {
         let cut = b + 44 == run.count
         guard narrow(w, b, m1), narrow(w, b + 43, m2), cut || narrow(w, b + 44, m2), b == 1 || w[b - 1] > 0.5 * m1
         else { return false }
+        // The right guard ends in a space of at least five modules (clause
+        // "GS1 DataBar Limited", right guard pattern), unless the line ends
+        // there: inside another symbol's bars the space after the 44th
+        // element is as narrow as any other.
+        if b + 45 < run.count - 1 { guard w[b + 45] > 4 * mc else { return false } }
         var limitedSums: UInt64 = 0
         for s in DataBarReader.limitedOddModules { limitedSums |= 1 << UInt64(s) }
         let c1 = modules, c2 = modules + 14

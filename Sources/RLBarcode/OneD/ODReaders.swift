@@ -1,11 +1,10 @@
 /// The linear readers a scanner runs on every scan line, cheapest and most
 /// common first. Each symbology has its own reader behind the
-/// ``LinearReader`` contract; adding one is adding it here.
-///
-/// `DataBarReader` (Omnidirectional, Truncated, Limited) is not listed yet:
-/// on the public corpus it still reads an EAN-13 photo as a DataBar, and
-/// a reader that misreads stays out until it does not.
+/// ``LinearReader`` contract; adding one is adding it here. The DataBar
+/// readers also leave the rows of stacked symbols (DataBar Stacked and
+/// Stacked Omnidirectional, Expanded Stacked) for the end of the frame,
+/// when they assemble them (``StackedLinearReader``).
 func makeLinearReaders() -> [any LinearReader] {
     [EANReader(), Code128Reader(), Code39Reader(), Code93Reader(), ITFReader(), CodabarReader(),
-     DataBarExpandedReader()]
+     DataBarReader(), DataBarExpandedReader()]
 }
