@@ -13,24 +13,8 @@ struct QRTestSymbol {
     /// Skips the test when zint is not installed.
     static func make(symbology: Int, _ data: String, arguments: [String] = [],
                      file: StaticString = #filePath, line: UInt = #line) throws -> QRTestSymbol {
-        guard let zint = ZintRow.executable else {
-            throw XCTSkip("zint is not installed (apt-get install zint); QR tests need it to make their pictures")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: zint)
-        p.arguments = ["-b", String(symbology)] + arguments + ["-d", data, "--dump"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            XCTFail("zint -b \(symbology) failed for \(data): "
-                    + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                    file: file, line: line)
-            return QRTestSymbol(modules: [])
-        }
+        guard let text = try ZintRow.dump(symbology: symbology, data, arguments: arguments, file: file, line: line)
+        else { return QRTestSymbol(modules: []) }
         let rows = text.split(separator: "\n").filter { !$0.isEmpty }
         let n = rows.count
         var modules: [[Bool]] = []

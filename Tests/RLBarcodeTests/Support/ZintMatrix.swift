@@ -17,23 +17,8 @@ enum ZintMatrix {
     /// data.
     static func make(_ kind: Kind, _ data: String, arguments: [String] = [],
                      file: StaticString = #filePath, line: UInt = #line) throws -> BitMatrix? {
-        guard let zint = ZintRow.executable else {
-            throw XCTSkip("zint is not installed (apt-get install zint); symbol tests need it to make their symbols")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: zint)
-        p.arguments = ["-b", String(kind.rawValue)] + arguments + ["-d", data, "--dump"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let dump = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 || (p.terminationStatus < 5 && !dump.isEmpty) else {
-            XCTFail("zint -b \(kind.rawValue) \(arguments) failed for \(data): \(message)", file: file, line: line)
-            return nil
-        }
+        guard let dump = try ZintRow.dump(symbology: kind.rawValue, data, arguments: arguments, file: file, line: line)
+        else { return nil }
         return parse(dump)
     }
 

@@ -31,24 +31,8 @@ struct ZintStack {
     /// draws them), separators one. Skips the test when zint is missing.
     static func make(symbology: Int, _ data: String, arguments: [String] = [], rowHeight: Double? = nil,
                      file: StaticString = #filePath, line: UInt = #line) throws -> ZintStack {
-        guard let zint = ZintRow.executable else {
-            throw XCTSkip("zint is not installed (apt-get install zint); symbol tests need it to make their pictures")
-        }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: zint)
-        p.arguments = ["-b", String(symbology)] + arguments + ["-d", data, "--dump"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            XCTFail("zint -b \(symbology) failed for \(data): "
-                    + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                    file: file, line: line)
-            return ZintStack(rows: [])
-        }
+        guard let text = try ZintRow.dump(symbology: symbology, data, arguments: arguments, file: file, line: line)
+        else { return ZintStack(rows: []) }
         let lines = text.split(separator: "\n").filter { $0.contains(where: \.isHexDigit) }
         var rows: [Row] = []
         for (k, lineText) in lines.enumerated() {
