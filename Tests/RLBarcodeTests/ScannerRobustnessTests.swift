@@ -152,3 +152,28 @@ final class OrientationHintTests: XCTestCase {
         XCTAssertEqual(upright.scan(ScanOptions(orientation: .down)).map(\.text), ["5901234123457"])
     }
 }
+
+/// Symbologies without a check character are reported only when two scan
+/// lines agree, even where the frame is too thin for more than one line.
+final class AgreeingLinesTests: XCTestCase {
+    /// A frame of `rows` rows, each the module pattern of `row` at 3 pixels a module.
+    private func strip(_ row: ZintRow, rows: Int) -> TestPicture {
+        let quiet = 40
+        var pic = TestPicture(width: row.modules.count * 3 + 2 * quiet, height: rows)
+        for y in 0..<rows {
+            for (i, bar) in row.modules.enumerated() where bar {
+                for k in 0..<3 { pic.pixels[y * pic.stride + quiet + 3 * i + k] = 20 }
+            }
+        }
+        return pic
+    }
+
+    func testOneLineIsNotEnoughWithoutACheckCharacter() throws {
+        let codabar = try ZintRow.make(symbology: 18, "A40156B")
+        XCTAssertTrue(strip(codabar, rows: 1).scan().isEmpty, "Codabar has no check character: one line is not enough")
+        XCTAssertEqual(strip(codabar, rows: 2).scan().map(\.text), ["A40156B"], "two agreeing lines are")
+        // A code with a check character is read from a single row.
+        let ean = try ZintRow.make(.eanx, "590123412345")
+        XCTAssertEqual(strip(ean, rows: 1).scan().map(\.text), ["5901234123457"])
+    }
+}

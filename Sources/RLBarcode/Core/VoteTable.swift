@@ -232,6 +232,19 @@ struct VoteTable {
         max(0, (symbology == .upcE ? 1.5 : 1.8) - e)
     }
 
+    /// Whether a reading carries a check character that verified it:
+    /// Codabar never, ITF and Code 39 only when their AIM modifier says a
+    /// check digit was verified (`]I1`; `]A1`, `]A3`, `]A5`, `]A7`:
+    /// ISO/IEC 15424).
+    static func hasCheck(_ s: Symbology, aimModifier: UInt8) -> Bool {
+        switch s {
+        case .codabar: false
+        case .itf: aimModifier == UInt8(ascii: "1")
+        case .code39: aimModifier & 1 == 1
+        default: true
+        }
+    }
+
     /// The summed weight a code needs to be reported.
     static let minWeight: Float = 1.4
 
@@ -316,7 +329,10 @@ struct VoteTable {
         var out: [BarcodeResult] = []
         for i in 0..<count {
             let v = votes[i]
-            guard v.count >= max(1, minVotes), v.weight >= VoteTable.minWeight else { continue }
+            // Symbologies without a check character need two lines at least,
+            // whatever the caller allows.
+            let least = VoteTable.hasCheck(v.symbology, aimModifier: v.aimModifier) ? max(1, minVotes) : max(2, minVotes)
+            guard v.count >= least, v.weight >= VoteTable.minWeight else { continue }
             let bytes = Array(UnsafeBufferPointer(start: arena.pointer + v.textOffset, count: v.textCount))
             let addOn = v.addOnVotes >= 2 || (v.addOnVotes >= 1 && v.count <= 3) ? string(v.addOnOffset, v.addOnCount) : ""
             // Corners: the box around every reading's ends, in the frame of
