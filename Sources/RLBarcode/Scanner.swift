@@ -230,7 +230,7 @@ public final class Scanner {
                     if scanLine(image, line, plan: plan, enabled: enabled, retries: retries) > 0 {
                         reading += 1
                         if reading >= plan.enoughReadings && !votes.latestWantsMoreLines { break }
-                    } else if reading == 0 && j + 1 >= plan.giveUpLines && !rows.hasRepeatedRow(since: rowsBefore) {
+                    } else if reading == 0 && j + 1 >= plan.giveUpLines && rows.count == rowsBefore {
                         // The middle lines read nothing, not even a row of a
                         // stacked symbol: not a code we can read.
                         break
@@ -242,12 +242,15 @@ public final class Scanner {
                 // few modules high are read only by lines running along
                 // them, so these lines also turn a little either way from
                 // the candidate's direction.
-                if fragmentsRead - fragmentsBefore >= 2 && rows.hasRepeatedRow(since: rowsBefore) {
+                if fragmentsRead - fragmentsBefore >= 2 {
+                    // Turned lines only once a row was read alike twice:
+                    // stray fragments of other codes or text are common.
+                    let variants = rows.hasRepeatedRow(since: rowsBefore) ? 5 : 1
                     for k in 0..<(lines - 1) {
                         let t = (Double(k + 1) / Double(lines) - 0.5) * spread
                         barReach = max(0, spread / 2 - abs(t))
                         let center = Point(x: c.cx + t * vx, y: c.cy + t * vy)
-                        for variant in 0..<5 {
+                        for variant in 0..<variants {
                             // 0, then about 2.3 and 4.6 degrees either way.
                             let turn = Double((variant + 1) / 2) * (variant % 2 == 0 ? 0.04 : -0.04)
                             let dx = c.ux - turn * c.uy, dy = c.uy + turn * c.ux
