@@ -226,7 +226,55 @@ extension QRDetector {
             others.sort { $0.1 > $1.1 }
             result.alternatives = others.map { $0.0 }
         }
+        // A symbol found whose readings all fail Reed-Solomon decoding is
+        // sampled again in other ways before it is given up.
+        if let d = QRDetector.decodeFirst(result) {
+            result.decoded = d
+        } else {
+            rescue(img, pTL, pTR, pBL, outline: outline, sizes: [result.matrix.width] + result.alternatives.map(\.width),
+                   inverted: inverted, into: &result)
+        }
+        result.decodeTried = true
         return result
+    }
+
+    /// The first of a candidate's matrices (``QRCandidate/matrix``, then
+    /// its ``QRCandidate/alternatives``) that decodes.
+    static func decodeFirst(_ c: QRCandidate) -> QRDecodeResult? {
+        if let d = QRDecoder.decode(c.matrix) { return d }
+        for m in c.alternatives {
+            if let d = QRDecoder.decode(m) { return d }
+        }
+        return nil
+    }
+
+    /// Samples a QR Code symbol that was found but did not decode again:
+    /// for each of the first two `sizes`, with both grid fits (with and
+    /// without the timing patterns' boundaries, ISO/IEC 18004:2015, 6.3.5)
+    /// and with each ``SampleRule``; the first matrix whose function
+    /// patterns read well and that decodes (its Reed-Solomon check, 7.5,
+    /// passing) goes into `candidate`, with its corners. Runs only on
+    /// symbols whose readings failed, never on frames without symbols.
+    func rescue(_ img: LumaView, _ pTL: Point, _ pTR: Point, _ pBL: Point, outline: Outline?, sizes: [Int],
+                inverted: Bool, into candidate: inout QRCandidate) {
+        var tried: [Int] = []
+        for d in sizes where !tried.contains(d) && tried.count < 2 {
+            tried.append(d)
+            for rule in [SampleRule.moduleScale, .plain, .pixelBlocks] {
+                for timing in [true, false] where outline != nil || !timing {
+                    guard let (matrix, corners) = sampleQR(img, pTL, pTR, pBL, outline: outline, size: d, timing: timing,
+                                                           inverted: inverted, rule: rule) else { continue }
+                    let agreement = QRDetector.functionAgreement(matrix)
+                    guard agreement.finder >= 0.7, agreement.timing >= 0.6 else { continue }
+                    guard let decoded = QRDecoder.decode(matrix) else { continue }
+                    candidate.matrix = matrix
+                    candidate.topLeft = corners.0; candidate.topRight = corners.1
+                    candidate.bottomRight = corners.2; candidate.bottomLeft = corners.3
+                    candidate.decoded = decoded
+                    return
+                }
+            }
+        }
     }
 
     /// Modules of finder patterns and separators that read as they must, of how many.
@@ -365,7 +413,7 @@ extension QRDetector {
     /// - Returns: the matrix and the symbol's corners in the frame, or
     ///   `nil` when the symbol reaches out of the frame.
     func sampleQR(_ img: LumaView, _ tl: Point, _ tr: Point, _ bl: Point, outline: Outline?, size: Int,
-                  timing: Bool, inverted: Bool) -> (BitMatrix, (Point, Point, Point, Point))? {
+                  timing: Bool, inverted: Bool, rule: SampleRule = .moduleScale) -> (BitMatrix, (Point, Point, Point, Point))? {
         let s = Double(size)
         let span = s - 7
         let ax = (tr.x - tl.x) / span, ay = (tr.y - tl.y) / span
@@ -419,7 +467,7 @@ extension QRDetector {
             let contrast = finderContrast(img, tl, ax: ax, ay: ay, bx: bx, by: by)
             local = localGrid(img, transform, size: size, inverted: inverted, contrast: contrast)
         }
-        guard let matrix = sampleGrid(img, transform, width: size, height: size, inverted: inverted, local: local)
+        guard let matrix = sampleGrid(img, transform, width: size, height: size, inverted: inverted, local: local, rule: rule)
         else { return nil }
         func corner(_ u: Double, _ v: Double) -> Point { local?.map(u, v) ?? transform.map(u, v) }
         return (matrix, (corner(0, 0), corner(s, 0), corner(s, s), corner(0, s)))
@@ -530,7 +578,7 @@ extension QRDetector {
     /// that blur takes from a lone light module among dark ones, and the
     /// reverse.
     func sampleGrid(_ img: LumaView, _ transform: PerspectiveTransform, width: Int, height: Int,
-                    inverted: Bool, local: QRLocalGrid? = nil) -> BitMatrix? {
+                    inverted: Bool, local: QRLocalGrid? = nil, rule: SampleRule = .moduleScale) -> BitMatrix? {
         // The symbol must lie in the frame (a module's width of slack).
         let m = max(transform.map(0, 0).distance(to: transform.map(1, 0)), 0.5)
         let w = Double(width), h = Double(height)
@@ -565,7 +613,7 @@ extension QRDetector {
             for y in 0..<height {
                 var a = Double.infinity, b = -Double.infinity
                 for k in max(0, y - 3)...min(height - 1, y + 3) { a = min(a, lo[k * width + x]); b = max(b, hi[k * width + x]) }
-                if b - a >= minContrast { tp[y * width + x] = (a + b) / 2 }
+                if b - a >= minContrast && rule != .pixelBlocks { tp[y * width + x] = (a + b) / 2 }
             }
         }
         var matrix = BitMatrix(width: width, height: height)
@@ -577,11 +625,25 @@ extension QRDetector {
                 if x + 1 < width { sum += lp[i + 1]; count += 1 }
                 if y > 0 { sum += lp[i - width]; count += 1 }
                 if y + 1 < height { sum += lp[i + width]; count += 1 }
-                let v = count > 0 ? lp[i] + 0.5 * (lp[i] - sum / count) : lp[i]
+                let v = count > 0 && rule == .moduleScale ? lp[i] + 0.5 * (lp[i] - sum / count) : lp[i]
                 if (v < tp[i]) != inverted { matrix[x, y] = true }
             }
         }
         return matrix
+    }
+
+    /// How ``sampleGrid(_:_:width:height:inverted:local:rule:)`` tells dark
+    /// modules from light ones.
+    enum SampleRule {
+        /// The threshold at the symbol's own scale, after the mild
+        /// sharpening on the module grid: the first reading.
+        case moduleScale
+        /// The same threshold without the sharpening, which can invent
+        /// modules where the print bleeds or the paper bends.
+        case plain
+        /// The pixel blocks' threshold (``BlockThreshold``), unsharpened:
+        /// follows light that changes faster than 7 modules.
+        case pixelBlocks
     }
 
     /// Searches for the alignment pattern (a dark module in a light ring in

@@ -35,6 +35,13 @@ struct QRCandidate {
     /// size the timing patterns gave, most likely first, for the decoder to
     /// try when ``matrix`` fails; empty when the size was confirmed.
     var alternatives: [BitMatrix]
+    /// The symbol, when the detector already decoded it (a QR Code whose
+    /// first readings failed and that it sampled again; see
+    /// ``QRDetector/rescue(_:_:_:_:outline:sizes:inverted:into:)``).
+    var decoded: QRDecodeResult? = nil
+    /// Whether the detector tried to decode ``matrix`` and ``alternatives``
+    /// already: the caller need not try them again.
+    var decodeTried = false
 
     /// The four corners, top-left of the symbol first, clockwise as read.
     var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
@@ -108,7 +115,7 @@ struct QRFinder {
 ///    is located and the grid is built in pieces between them
 ///    (``QRLocalGrid``), which follows lens distortion.
 /// 6. Every module centre is sampled and compared with a threshold at the
-///    symbol's own scale (``sampleGrid(_:_:width:height:inverted:local:)``).
+///    symbol's own scale (``sampleGrid(_:_:width:height:inverted:local:rule:)``).
 ///    The three finder patterns and the timing patterns must read right in
 ///    most of their modules, which rejects look-alikes.
 ///
