@@ -351,7 +351,9 @@ final class QRDetector {
                 }
                 px += dir * dx; py += dir * dy
             }
-            guard state == 2, px >= 0, py >= 0, px < w, py < h else { return nil }
+            // The outer ring may end at the frame's edge: a symbol printed
+            // or cropped without its quiet zone.
+            guard state == 2 else { return nil }
             if dir < 0 { counts.0 = len; before = centreLen } else { counts.4 = len; after = centreLen }
         }
         counts.2 = Int32(before + after + 1)
@@ -450,7 +452,8 @@ final class QRDetector {
         while t < maxDistance {
             t += step
             let q = Point(x: p.x + t * ux, y: p.y + t * uy)
-            guard QRDetector.inside(img, q) else { return nil }
+            // The frame's edge ends a dark ring as a light module would.
+            guard QRDetector.inside(img, q) else { return state == 2 ? lastDark + step / 2 : nil }
             let d = isDark(img, q, inverted: inverted)
             switch state {
             case 0: if !d { state = 1 }
