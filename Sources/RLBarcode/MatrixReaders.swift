@@ -32,13 +32,7 @@ final class MatrixReaders {
         lastCandidateCount = qrCandidates.count
         let first = out.count
         for c in qrCandidates {
-            var decoded: QRDecodeResult? = QRDecoder.decode(c.matrix)
-            if decoded == nil {
-                for m in c.alternatives {
-                    decoded = QRDecoder.decode(m)
-                    if decoded != nil { break }
-                }
-            }
+            let decoded = c.decodeTried ? c.decoded : QRDetector.decodeFirst(c)
             guard let d = decoded else { continue }
             // The same symbol found twice (both polarities, two finder triples).
             let centre = Point(x: (c.topLeft.x + c.bottomRight.x) / 2, y: (c.topLeft.y + c.bottomRight.y) / 2)

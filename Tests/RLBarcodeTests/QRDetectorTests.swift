@@ -140,6 +140,21 @@ final class QRDetectorTests: XCTestCase {
         }
     }
 
+    func testSymbolsWithoutQuietZone() throws {
+        // Printed or cropped without a quiet zone: the finder patterns'
+        // outer rings end at the frame's edges.
+        for (version, module) in [(2, 3.0), (4, 2.0), (7, 2.0)] {
+            let text = "no quiet zone \(version)"
+            let symbol = try QRTestSymbol.qr(text, version: version)
+            let side = Int(Double(symbol.size) * module)
+            var picture = QRPicture(width: side, height: side)
+            let corners = picture.draw(symbol, QRPicture.Placement(cx: Double(side) / 2 - 0.5, cy: Double(side) / 2 - 0.5,
+                                                                   module: module, quietZone: 0))
+            let found = check(picture, [Expected(matrix: symbol.bitMatrix, corners: corners)], label: "no quiet zone, version \(version)")
+            XCTAssertEqual(found.first?.decoded?.text, text, "no quiet zone, version \(version)")
+        }
+    }
+
     func testRotationsIn15DegreeSteps() throws {
         let symbol = try QRTestSymbol.qr("https://example.com/rotate", version: 3)
         for step in 0..<24 {

@@ -226,7 +226,56 @@ extension QRDetector {
             others.sort { $0.1 > $1.1 }
             result.alternatives = others.map { $0.0 }
         }
+        // A symbol found whose readings all fail Reed-Solomon decoding is
+        // sampled again in other ways before it is given up.
+        if let d = QRDetector.decodeFirst(result) {
+            result.decoded = d
+        } else {
+            rescue(img, pTL, pTR, pBL, outline: outline, sizes: [result.matrix.width] + result.alternatives.map(\.width),
+                   inverted: inverted, into: &result)
+        }
+        result.decodeTried = true
         return result
+    }
+
+    /// The first of a candidate's matrices (``QRCandidate/matrix``, then
+    /// its ``QRCandidate/alternatives``) that decodes.
+    static func decodeFirst(_ c: QRCandidate) -> QRDecodeResult? {
+        if let d = QRDecoder.decode(c.matrix) { return d }
+        for m in c.alternatives {
+            if let d = QRDecoder.decode(m) { return d }
+        }
+        return nil
+    }
+
+    /// Samples a QR Code symbol that was found but did not decode again:
+    /// for each of the first two `sizes`, with both grid fits (with and
+    /// without the timing patterns' boundaries, ISO/IEC 18004:2015, 6.3.5)
+    /// and with each ``SampleRule``; the first matrix whose function
+    /// patterns read well and that decodes (its Reed-Solomon check, 7.5,
+    /// passing) goes into `candidate`, with its corners. Runs only on
+    /// symbols whose readings failed, never on frames without symbols.
+    func rescue(_ img: LumaView, _ pTL: Point, _ pTR: Point, _ pBL: Point, outline: Outline?, sizes: [Int],
+                inverted: Bool, into candidate: inout QRCandidate) {
+        var tried: [Int] = []
+        for d in sizes where !tried.contains(d) && tried.count < 2 {
+            tried.append(d)
+            for (rule, bend) in [(SampleRule.moduleScale, false), (.plain, false), (.pixelBlocks, false),
+                                 (.moduleScale, true), (.plain, true)] {
+                for timing in [true, false] where outline != nil || !timing {
+                    guard let (matrix, corners) = sampleQR(img, pTL, pTR, pBL, outline: outline, size: d, timing: timing,
+                                                           inverted: inverted, rule: rule, bend: bend) else { continue }
+                    let agreement = QRDetector.functionAgreement(matrix)
+                    guard agreement.finder >= 0.7, agreement.timing >= 0.6 else { continue }
+                    guard let decoded = QRDecoder.decode(matrix) else { continue }
+                    candidate.matrix = matrix
+                    candidate.topLeft = corners.0; candidate.topRight = corners.1
+                    candidate.bottomRight = corners.2; candidate.bottomLeft = corners.3
+                    candidate.decoded = decoded
+                    return
+                }
+            }
+        }
     }
 
     /// Modules of finder patterns and separators that read as they must, of how many.
@@ -365,7 +414,8 @@ extension QRDetector {
     /// - Returns: the matrix and the symbol's corners in the frame, or
     ///   `nil` when the symbol reaches out of the frame.
     func sampleQR(_ img: LumaView, _ tl: Point, _ tr: Point, _ bl: Point, outline: Outline?, size: Int,
-                  timing: Bool, inverted: Bool) -> (BitMatrix, (Point, Point, Point, Point))? {
+                  timing: Bool, inverted: Bool, rule: SampleRule = .moduleScale,
+                  bend: Bool = false) -> (BitMatrix, (Point, Point, Point, Point))? {
         let s = Double(size)
         let span = s - 7
         let ax = (tr.x - tl.x) / span, ay = (tr.y - tl.y) / span
@@ -419,7 +469,10 @@ extension QRDetector {
             let contrast = finderContrast(img, tl, ax: ax, ay: ay, bx: bx, by: by)
             local = localGrid(img, transform, size: size, inverted: inverted, contrast: contrast)
         }
-        guard let matrix = sampleGrid(img, transform, width: size, height: size, inverted: inverted, local: local)
+        var shifts: QRTimingShifts? = nil
+        if bend && local == nil { shifts = timingShifts(img, transform, size: size, inverted: inverted) }
+        guard let matrix = sampleGrid(img, transform, width: size, height: size, inverted: inverted, local: local, rule: rule,
+                                      shifts: shifts)
         else { return nil }
         func corner(_ u: Double, _ v: Double) -> Point { local?.map(u, v) ?? transform.map(u, v) }
         return (matrix, (corner(0, 0), corner(s, 0), corner(s, s), corner(0, s)))
@@ -517,6 +570,42 @@ extension QRDetector {
         }
     }
 
+    /// How far the timing patterns' module boundaries (row 6 and column
+    /// 6, ISO/IEC 18004:2015, 6.3.5) lie from where `grid` puts them, as
+    /// one shift per column (from row 6) and one per row (from column 6),
+    /// interpolated between the boundaries found and zero at the finder
+    /// pattern centres. Added to every module of its column and row, they
+    /// follow paper bent about one axis, which no single projective grid
+    /// fits. `nil` when either timing pattern shows too few boundaries.
+    func timingShifts(_ img: LumaView, _ grid: PerspectiveTransform, size: Int, inverted: Bool) -> QRTimingShifts? {
+        func table(column: Bool) -> [Point]? {
+            var from: [Point] = [], to: [Point] = []
+            timingPoints(img, grid, size: size, column: column, inverted: inverted, from: &from, to: &to)
+            guard from.count >= (size - 14) / 2 else { return nil }
+            // Known shifts by module position, the finder centres fixed.
+            var at: [(Double, Point)] = [(3.5, Point(x: 0, y: 0))]
+            for k in 0..<from.count {
+                let t = column ? from[k].y : from[k].x
+                let q = column ? grid.map(6.5, t) : grid.map(t, 6.5)
+                at.append((t, Point(x: to[k].x - q.x, y: to[k].y - q.y)))
+            }
+            at.append((Double(size) - 3.5, Point(x: 0, y: 0)))
+            at.sort { $0.0 < $1.0 }
+            var out = [Point](repeating: Point(x: 0, y: 0), count: size)
+            var j = 0
+            for i in 0..<size {
+                let t = Double(i) + 0.5
+                while j + 2 < at.count && at[j + 1].0 <= t { j += 1 }
+                let (t0, a) = at[j], (t1, b) = at[j + 1]
+                let f = t1 > t0 ? min(max((t - t0) / (t1 - t0), 0), 1) : 0
+                out[i] = Point(x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f)
+            }
+            return out
+        }
+        guard let column = table(column: false), let row = table(column: true) else { return nil }
+        return QRTimingShifts(column: column, row: row)
+    }
+
     /// Samples every module centre of a `width` x `height` grid through
     /// `transform` (module to frame coordinates), or through `local`'s
     /// piecewise transforms when given.
@@ -530,7 +619,8 @@ extension QRDetector {
     /// that blur takes from a lone light module among dark ones, and the
     /// reverse.
     func sampleGrid(_ img: LumaView, _ transform: PerspectiveTransform, width: Int, height: Int,
-                    inverted: Bool, local: QRLocalGrid? = nil) -> BitMatrix? {
+                    inverted: Bool, local: QRLocalGrid? = nil, rule: SampleRule = .moduleScale,
+                    shifts: QRTimingShifts? = nil) -> BitMatrix? {
         // The symbol must lie in the frame (a module's width of slack).
         let m = max(transform.map(0, 0).distance(to: transform.map(1, 0)), 0.5)
         let w = Double(width), h = Double(height)
@@ -543,7 +633,11 @@ extension QRDetector {
         for y in 0..<height {
             for x in 0..<width {
                 let u = Double(x) + 0.5, v = Double(y) + 0.5
-                let p = local?.map(u, v) ?? transform.map(u, v)
+                var p = local?.map(u, v) ?? transform.map(u, v)
+                if let sh = shifts {
+                    p.x += sh.column[x].x + sh.row[y].x
+                    p.y += sh.column[x].y + sh.row[y].y
+                }
                 lp[y * width + x] = QRDetector.luma(img, p)
                 tp[y * width + x] = Double(thresholds.threshold(x: Int(p.x + 0.5), y: Int(p.y + 0.5)))
             }
@@ -565,7 +659,7 @@ extension QRDetector {
             for y in 0..<height {
                 var a = Double.infinity, b = -Double.infinity
                 for k in max(0, y - 3)...min(height - 1, y + 3) { a = min(a, lo[k * width + x]); b = max(b, hi[k * width + x]) }
-                if b - a >= minContrast { tp[y * width + x] = (a + b) / 2 }
+                if b - a >= minContrast && rule != .pixelBlocks { tp[y * width + x] = (a + b) / 2 }
             }
         }
         var matrix = BitMatrix(width: width, height: height)
@@ -577,11 +671,25 @@ extension QRDetector {
                 if x + 1 < width { sum += lp[i + 1]; count += 1 }
                 if y > 0 { sum += lp[i - width]; count += 1 }
                 if y + 1 < height { sum += lp[i + width]; count += 1 }
-                let v = count > 0 ? lp[i] + 0.5 * (lp[i] - sum / count) : lp[i]
+                let v = count > 0 && rule == .moduleScale ? lp[i] + 0.5 * (lp[i] - sum / count) : lp[i]
                 if (v < tp[i]) != inverted { matrix[x, y] = true }
             }
         }
         return matrix
+    }
+
+    /// How ``sampleGrid(_:_:width:height:inverted:local:rule:)`` tells dark
+    /// modules from light ones.
+    enum SampleRule {
+        /// The threshold at the symbol's own scale, after the mild
+        /// sharpening on the module grid: the first reading.
+        case moduleScale
+        /// The same threshold without the sharpening, which can invent
+        /// modules where the print bleeds or the paper bends.
+        case plain
+        /// The pixel blocks' threshold (``BlockThreshold``), unsharpened:
+        /// follows light that changes faster than 7 modules.
+        case pixelBlocks
     }
 
     /// Searches for the alignment pattern (a dark module in a light ring in
@@ -661,6 +769,15 @@ extension QRDetector {
         }
         return (finder, total > 0 ? Double(good) / Double(total) : 0)
     }
+}
+
+/// Shifts of a QR Code sampling grid taken from its timing patterns
+/// (``QRDetector/timingShifts(_:_:size:inverted:)``), in frame pixels.
+struct QRTimingShifts {
+    /// Per module column, measured along the timing row.
+    var column: [Point]
+    /// Per module row, measured along the timing column.
+    var row: [Point]
 }
 
 /// A QR Code sampling grid in pieces: one projective transform per cell

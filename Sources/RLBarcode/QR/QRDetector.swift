@@ -35,6 +35,13 @@ struct QRCandidate {
     /// size the timing patterns gave, most likely first, for the decoder to
     /// try when ``matrix`` fails; empty when the size was confirmed.
     var alternatives: [BitMatrix]
+    /// The symbol, when the detector already decoded it (a QR Code whose
+    /// first readings failed and that it sampled again; see
+    /// ``QRDetector/rescue(_:_:_:_:outline:sizes:inverted:into:)``).
+    var decoded: QRDecodeResult? = nil
+    /// Whether the detector tried to decode ``matrix`` and ``alternatives``
+    /// already: the caller need not try them again.
+    var decodeTried = false
 
     /// The four corners, top-left of the symbol first, clockwise as read.
     var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
@@ -108,7 +115,7 @@ struct QRFinder {
 ///    is located and the grid is built in pieces between them
 ///    (``QRLocalGrid``), which follows lens distortion.
 /// 6. Every module centre is sampled and compared with a threshold at the
-///    symbol's own scale (``sampleGrid(_:_:width:height:inverted:local:)``).
+///    symbol's own scale (``sampleGrid(_:_:width:height:inverted:local:rule:)``).
 ///    The three finder patterns and the timing patterns must read right in
 ///    most of their modules, which rejects look-alikes.
 ///
@@ -344,7 +351,9 @@ final class QRDetector {
                 }
                 px += dir * dx; py += dir * dy
             }
-            guard state == 2, px >= 0, py >= 0, px < w, py < h else { return nil }
+            // The outer ring may end at the frame's edge: a symbol printed
+            // or cropped without its quiet zone.
+            guard state == 2 else { return nil }
             if dir < 0 { counts.0 = len; before = centreLen } else { counts.4 = len; after = centreLen }
         }
         counts.2 = Int32(before + after + 1)
@@ -443,7 +452,8 @@ final class QRDetector {
         while t < maxDistance {
             t += step
             let q = Point(x: p.x + t * ux, y: p.y + t * uy)
-            guard QRDetector.inside(img, q) else { return nil }
+            // The frame's edge ends a dark ring as a light module would.
+            guard QRDetector.inside(img, q) else { return state == 2 ? lastDark + step / 2 : nil }
             let d = isDark(img, q, inverted: inverted)
             switch state {
             case 0: if !d { state = 1 }
