@@ -24,7 +24,11 @@ final class MatrixReaders {
 
     /// Finds and decodes the enabled matrix codes inside `bounds` and
     /// appends them to `out`.
-    func read(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, into out: inout [BarcodeResult]) {
+    /// With `thorough` (still pictures), symbols that fail to decode are
+    /// sampled again in other ways; video frames skip that cost.
+    func read(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool = true,
+              into out: inout [BarcodeResult]) {
+        qrDetector.options.rescueFailedSymbols = thorough
         lastCandidateCount = 0
         guard enabled.contains(.qrCode), image.width >= 21, image.height >= 21 else { return }
         qrCandidates.removeAll(keepingCapacity: true)

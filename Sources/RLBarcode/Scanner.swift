@@ -171,7 +171,7 @@ public final class Scanner {
         if enabled.isSubset(of: MatrixReaders.symbologies) {
             var out: [BarcodeResult] = []
             matrix.read(image, bounds: options.regionOnly && options.activeRegion?.isValid == true ? bounds : nil,
-                        enabled: enabled, into: &out)
+                        enabled: enabled, thorough: options.effort == .thorough, into: &out)
             lastCandidateCount = matrix.lastCandidateCount
             return out
         }
@@ -246,6 +246,7 @@ public final class Scanner {
                     // Turned lines only once a row was read alike twice:
                     // stray fragments of other codes or text are common.
                     let variants = rows.hasRepeatedRow(since: rowsBefore) ? 5 : 1
+                    let stackedEnabled = enabled.intersection([.dataBar, .dataBarExpanded])
                     for k in 0..<(lines - 1) {
                         let t = (Double(k + 1) / Double(lines) - 0.5) * spread
                         barReach = max(0, spread / 2 - abs(t))
@@ -257,7 +258,8 @@ public final class Scanner {
                             let norm = (dx * dx + dy * dy).squareRoot()
                             guard let line = ScanLine.clipped(center: center, dx: dx / norm, dy: dy / norm,
                                                               halfLength: half, bounds: bounds) else { continue }
-                            scanLine(image, line, plan: plan, enabled: enabled)
+                            // Only the stacked symbologies read these lines.
+                            scanLine(image, line, plan: plan, enabled: stackedEnabled)
                         }
                     }
                 }
@@ -291,7 +293,7 @@ public final class Scanner {
         var out = votes.results(minVotes: plan.minVotes)
         // Matrix codes: their own detection (finder patterns), then decoding.
         matrix.read(image, bounds: options.regionOnly && options.activeRegion?.isValid == true ? bounds : nil,
-                    enabled: enabled, into: &out)
+                    enabled: enabled, thorough: options.effort == .thorough, into: &out)
         lastCandidateCount += matrix.lastCandidateCount
         return out
     }

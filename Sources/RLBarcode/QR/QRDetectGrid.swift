@@ -230,7 +230,7 @@ extension QRDetector {
         // sampled again in other ways before it is given up.
         if let d = QRDetector.decodeFirst(result) {
             result.decoded = d
-        } else {
+        } else if options.rescueFailedSymbols {
             rescue(img, pTL, pTR, pBL, outline: outline, sizes: [result.matrix.width] + result.alternatives.map(\.width),
                    inverted: inverted, into: &result)
         }

@@ -142,6 +142,9 @@ final class QRDetector {
         var maxAttempts = 24
         /// Whether lone finder patterns are tried as Micro QR symbols.
         var microQR = true
+        /// Whether a symbol found whose readings all fail Reed-Solomon is
+        /// sampled again in other ways (costly; worth it for still pictures).
+        var rescueFailedSymbols = true
         /// The least grey-level difference that counts as contrast.
         var minContrast = 20
         /// Block side for the thresholds; 0 chooses 8, or 16 for areas 720
