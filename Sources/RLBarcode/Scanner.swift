@@ -15,7 +15,10 @@ import Darwin
 /// directions and both polarities. Readings of one code by several lines
 /// are merged and must agree before a code is reported. With
 /// ``Effort/thorough`` (still pictures) dense sweeps of lines at several
-/// angles over the whole frame follow the candidates.
+/// angles over the whole frame follow the candidates. Rows of stacked
+/// symbols read by single lines are assembled at the end of the frame
+/// (``StackedLinearReader``). Matrix codes (``MatrixReaders``) have their
+/// own detection: textured areas, then finder patterns, grids and decoding.
 ///
 /// A scanner owns all its scratch memory, sized for the largest frame seen
 /// and reused for every frame, so scanning a stream allocates nothing per
