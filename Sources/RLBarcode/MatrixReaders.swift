@@ -26,13 +26,16 @@ final class MatrixReaders {
     /// appends them to `out`.
     /// With `thorough` (still pictures), symbols that fail to decode are
     /// sampled again in other ways; video frames skip that cost.
+    /// `cells`, when given, are the frame's gradient cells as the linear
+    /// stage measured them: the search for matrix-code regions reuses them.
     func read(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool = true,
-              into out: inout [BarcodeResult]) {
+              cells: CellTensors? = nil, into out: inout [BarcodeResult]) {
         qrDetector.options.rescueFailedSymbols = thorough
+        qrDetector.options.rowStep = thorough ? 2 : 3
         lastCandidateCount = 0
         guard enabled.contains(.qrCode), image.width >= 21, image.height >= 21 else { return }
         qrCandidates.removeAll(keepingCapacity: true)
-        qrDetector.scan(image, in: bounds, into: &qrCandidates)
+        qrDetector.scan(image, in: bounds, cells: cells, into: &qrCandidates)
         lastCandidateCount = qrCandidates.count
         let first = out.count
         for c in qrCandidates {
@@ -47,6 +50,11 @@ final class MatrixReaders {
                 if oc.distance(to: centre) < 4 * max(c.moduleSize, 1) { duplicate = true; break }
             }
             if duplicate { continue }
+            out.append(MatrixReaders.result(d, c))
+        }
+        // A still picture that is one symbol and nothing else, which the
+        // finder pattern search can miss (no quiet zone, 1-pixel modules).
+        if thorough && out.count == first && bounds == nil, let c = QRPureSymbol.read(image), let d = c.decoded {
             out.append(MatrixReaders.result(d, c))
         }
     }

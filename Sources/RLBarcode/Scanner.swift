@@ -295,8 +295,9 @@ public final class Scanner {
         assembleRows(enabled: enabled)
         var out = votes.results(minVotes: plan.minVotes)
         // Matrix codes: their own detection (finder patterns), then decoding.
-        matrix.read(image, bounds: options.regionOnly && options.activeRegion?.isValid == true ? bounds : nil,
-                    enabled: enabled, thorough: options.effort == .thorough, into: &out)
+        let matrixBounds = options.regionOnly && options.activeRegion?.isValid == true ? bounds : nil
+        matrix.read(image, bounds: matrixBounds, enabled: enabled, thorough: options.effort == .thorough,
+                    cells: matrixBounds == nil ? detector.tensors : nil, into: &out)
         lastCandidateCount += matrix.lastCandidateCount
         return out
     }

@@ -351,48 +351,4 @@ final class QRDetectorTests: XCTestCase {
         blank.light(left: 1, right: 0.4)
         XCTAssertEqual(blank.detect().count + blank.detect(regions: false).count, 0, "blank")
     }
-
-    // MARK: - Timing (information only)
-
-    func testTimingOnFullHDFrames() throws {
-        let width = 1920, height = 1080
-        // A camera-like frame: smooth shading, sensor noise, a block of text.
-        var scene = QRPicture(width: width, height: height, background: 200)
-        scene.light(left: 1.0, right: 0.6, top: 0.9, bottom: 1.1)
-        var plain = scene
-        plain.picture.addNoise(amplitude: 6)
-        var text = QRPicture(width: 420, height: 180, background: 220)
-        text.textClutter(seed: 11)
-        for y in 0..<180 {
-            for x in 0..<420 { scene.picture.pixels[(700 + y) * width + 1300 + x] = text.picture.pixels[y * 420 + x] }
-        }
-        scene.picture.addNoise(amplitude: 6)
-        var withCode = scene
-        let s = try QRTestSymbol.qr("https://example.com/timing", version: 4)
-        withCode.draw(s, QRPicture.Placement(cx: 900, cy: 500, module: 6, angle: 20))
-        var page = QRPicture(width: width, height: height, background: 220)
-        page.textClutter(seed: 3)
-        let detector = QRDetector()
-        for (name, pic) in [("plain shaded frame", plain), ("scene", scene), ("scene with a code", withCode),
-                            ("page of text", page)] {
-            for regions in [true, false] {
-                var out: [QRCandidate] = []
-                out.reserveCapacity(8)
-                var times: [Double] = []
-                pic.picture.pixels.withUnsafeBufferPointer { buf in
-                    let view = LumaView(base: buf.baseAddress!, width: width, height: height, stride: width)
-                    for _ in 0..<15 {
-                        out.removeAll(keepingCapacity: true)
-                        let start = Date()
-                        if regions { detector.scan(view, into: &out) } else { detector.detect(view, in: nil, into: &out) }
-                        times.append(Date().timeIntervalSince(start) * 1000)
-                    }
-                }
-                times.sort()
-                let ms = times[times.count / 2], best = times[0]
-                print("QRDetector 1920x1080 \(name), \(regions ? "2D regions" : "whole frame"): median \(String(format: "%.2f", ms)) ms, best \(String(format: "%.2f", best)) ms per frame, "
-                      + "\(out.count) candidates, \(detector.regionFinder.regionCount) regions")
-            }
-        }
-    }
 }

@@ -66,15 +66,22 @@ struct BlockThreshold {
                 let xs = max(x0, (bx0 + bx) << shift), xe = min(x1, (bx0 + bx + 1) << shift)
                 var mn: UInt8 = 255, mx: UInt8 = 0
                 var y = ys
-                while y < ye {
-                    let row = base + y &* stride
-                    var x = xs
-                    while x < xe {
-                        let v = row[x]
-                        mn = min(mn, v); mx = max(mx, v)
-                        x &+= 1
+                if xe - xs == 16 {
+                    // Whole blocks: a row of the block at a time.
+                    (mn, mx) = BlockThreshold.extremes(SIMD16<UInt8>.self, base + xs, stride: stride, rows: ys..<ye)
+                } else if xe - xs == 8 {
+                    (mn, mx) = BlockThreshold.extremes(SIMD8<UInt8>.self, base + xs, stride: stride, rows: ys..<ye)
+                } else {
+                    while y < ye {
+                        let row = base + y &* stride
+                        var x = xs
+                        while x < xe {
+                            let v = row[x]
+                            mn = min(mn, v); mx = max(mx, v)
+                            x &+= 1
+                        }
+                        y &+= 2
                     }
-                    y &+= 2
                 }
                 lop[by * cols + bx] = mn
                 hip[by * cols + bx] = mx
@@ -129,6 +136,21 @@ struct BlockThreshold {
             }
             by -= 1
         }
+    }
+
+    /// The darkest and lightest of the pixels `base[y * stride ..< y *
+    /// stride + V.scalarCount]` on every other row `y` of `rows`.
+    @inline(__always)
+    private static func extremes<V: SIMD>(_: V.Type, _ base: UnsafePointer<UInt8>, stride: Int,
+                                          rows: Range<Int>) -> (UInt8, UInt8) where V.Scalar == UInt8 {
+        var vmn = V(repeating: 255), vmx = V(repeating: 0)
+        var y = rows.lowerBound
+        while y < rows.upperBound {
+            let v = UnsafeRawPointer(base + y &* stride).loadUnaligned(as: V.self)
+            vmn = pointwiseMin(vmn, v); vmx = pointwiseMax(vmx, v)
+            y &+= 2
+        }
+        return (vmn.min(), vmx.max())
     }
 
     /// The threshold at pixel (`x`, `y`); outside the prepared blocks, that

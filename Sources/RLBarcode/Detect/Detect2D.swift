@@ -4,9 +4,10 @@
 /// One pass over an eighth of the pixels (every other pixel of every fourth
 /// row; of every other row for cells under 16 pixels) measures, in square
 /// cells, the structure tensor of the image gradient, as ``RegionDetector``
-/// does for bars (whose cells it does not share: it measures its own, so
-/// that it can run alone or on other cell sizes). A second, coarser pass
-/// (64-pixel cells, every fourth pixel of every fourth row, differences
+/// does for bars; when the linear stage has measured the frame's cells of
+/// the same size, they are used instead (``CellTensors``) and this pass is
+/// skipped. A second, coarser pass
+/// (64-pixel cells, every fourth pixel of every eighth row, differences
 /// over four pixels) finds codes whose modules are too large for the small
 /// cells to see two edge directions. A matrix code has edges
 /// in two directions at right angles, so its cells have strong gradients
@@ -52,12 +53,33 @@ struct MatrixRegionDetector {
     ///   work linear in the number of cells.
     ///   - keep: keep the regions of the previous call (a second pass with
     ///     larger cells, for codes with large modules, adds to the first).
+    ///   - cells: the frame's cells as the linear stage measured them
+    ///     (``RegionDetector``); when they are of `cellSize` and `bounds`
+    ///     is `nil`, they are used instead of a pass over the pixels.
     mutating func find(_ img: LumaView, bounds: PixelRect? = nil, cellSize: Int = 16, minEnergy: Int = 200,
-                       maxCoherence: Float = 0.75, minCells: Int = 2, margin: Int = 2, keep: Bool = false) {
+                       maxCoherence: Float = 0.75, minCells: Int = 2, margin: Int = 2, keep: Bool = false,
+                       cells: CellTensors? = nil) {
         if !keep { regionCount = 0 }
         markedCells = 0
         self.cellSize = cellSize
         let b = bounds ?? PixelRect(x0: 0, y0: 0, x1: img.width, y1: img.height)
+        if let t = cells, t.cellSize == cellSize, bounds == nil {
+            cols = t.cols
+            rows = t.rows
+            let n = cols * rows
+            mark.reserve(n); stack.reserve(n)
+            let mp = mark.pointer
+            let e0 = Float(minEnergy), c2 = maxCoherence * maxCoherence
+            for i in 0..<n {
+                let xx = t.sxx[i], yy = t.syy[i], xy = t.sxy[i]
+                let e = xx + yy, d = xx - yy
+                var is2D: Int32 = 0
+                if e >= e0 && d * d + 4 * xy * xy <= c2 * e * e { is2D = 1; markedCells += 1 }
+                mp[i] = is2D
+            }
+            group(origin: (0, 0), bounds: b, minCells: minCells, margin: margin)
+            return
+        }
         let reach = cellSize >= 32 ? 2 : 1
         let x0 = max(reach, b.x0), y0 = max(reach, b.y0)
         let x1 = min(img.width - reach, b.x1), y1 = min(img.height - reach, b.y1)
@@ -72,9 +94,10 @@ struct MatrixRegionDetector {
         let maxCoherence2 = maxCoherence * maxCoherence
         // Every other pixel of every fourth row in 16-pixel cells, every
         // other row in smaller ones; every fourth pixel of every fourth row
-        // in larger ones, with differences over 4 pixels so that no edge
-        // falls between samples.
-        let rowSkip = cellSize >= 16 ? 4 : 2
+        // in larger ones (every eighth row in cells of 64, whose modules are
+        // large), with differences over 4 pixels so that no edge falls
+        // between samples.
+        let rowSkip = cellSize >= 64 ? 8 : cellSize >= 16 ? 4 : 2
         let colSkip = cellSize >= 32 ? 4 : 2
         for cy in 0..<rows {
             let ys = y0 + cy * cellSize, ye = min(y1, ys + cellSize)
@@ -104,7 +127,16 @@ struct MatrixRegionDetector {
                 mp[cy * cols + cx] = is2D
             }
         }
+        group(origin: (x0, y0), bounds: b, minCells: minCells, margin: margin)
+    }
+
+    /// Groups the 8-connected 2D cells of ``mark`` (cell (0, 0) at pixel
+    /// `origin`) into regions inside `b`.
+    private mutating func group(origin: (Int, Int), bounds b: PixelRect, minCells: Int, margin: Int) {
         guard markedCells >= minCells else { return }
+        let (x0, y0) = origin
+        let n = cols * rows
+        let mp = mark.pointer
         // Group 8-connected 2D cells; labels from 2 on.
         let sp = stack.pointer
         var label: Int32 = 2

@@ -21,6 +21,21 @@ struct LinearCandidate {
     var cells: Int
 }
 
+/// The gradient structure tensors of a frame's square cells, as
+/// ``RegionDetector/measure(_:cellSize:x0:y0:x1:y1:flatBelow:)`` left them:
+/// for cell `i = cy * cols + cx` (pixels `cx * cellSize ..< (cx + 1) *
+/// cellSize` across, likewise down), the means of gx², gy² and gx·gy.
+/// Cells that were not measured (flat, or outside the measured rectangle)
+/// hold zeros. Valid until the detector measures again.
+struct CellTensors {
+    let cellSize: Int
+    let cols: Int
+    let rows: Int
+    let sxx: UnsafePointer<Float>
+    let syy: UnsafePointer<Float>
+    let sxy: UnsafePointer<Float>
+}
+
 /// Finds code-like regions in a frame before any decoding.
 ///
 /// One pass over the luma plane measures, in square cells, the structure
@@ -44,6 +59,15 @@ struct RegionDetector {
     private var members = ScratchBuffer<Int32>()
     var candidates = ScratchBuffer<LinearCandidate>(capacity: 64)
     var candidateCount = 0
+
+    /// The cells measured last, for the matrix codes' own region search
+    /// (``MatrixRegionDetector``), which then needs no pass of its own over
+    /// the frame; `nil` before any measure.
+    var tensors: CellTensors? {
+        guard cols > 0, rows > 0 else { return nil }
+        return CellTensors(cellSize: cellSize, cols: cols, rows: rows, sxx: UnsafePointer(sxx.pointer),
+                           syy: UnsafePointer(syy.pointer), sxy: UnsafePointer(sxy.pointer))
+    }
 
     /// Forgets the last frame's cells and candidates.
     mutating func reset() { cols = 0; rows = 0; candidateCount = 0 }

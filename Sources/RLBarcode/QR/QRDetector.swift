@@ -197,9 +197,10 @@ final class QRDetector {
     /// - Complexity: a read of an eighth of the pixels in `bounds` (and a
     ///   sixteenth for large modules); the finder search then costs in
     ///   proportion to the textured area.
-    func scan(_ image: LumaView, in bounds: PixelRect? = nil, into out: inout [QRCandidate]) {
+    func scan(_ image: LumaView, in bounds: PixelRect? = nil, cells: CellTensors? = nil,
+              into out: inout [QRCandidate]) {
         let cell = min(image.width, image.height) < 400 ? 8 : 16
-        regionFinder.find(image, bounds: bounds, cellSize: cell, margin: cell == 8 ? 4 : 2)
+        regionFinder.find(image, bounds: bounds, cellSize: cell, margin: cell == 8 ? 4 : 2, cells: cells)
         // Large modules leave small cells with one edge or none: a coarse pass.
         if min(image.width, image.height) >= 256 {
             regionFinder.find(image, bounds: bounds, cellSize: 64, margin: 1, keep: true)
