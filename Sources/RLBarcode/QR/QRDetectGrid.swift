@@ -31,10 +31,16 @@ extension QRDetector {
         for i in 0..<(n - 2) {
             for j in (i + 1)..<(n - 1) where f[j].inverted == f[i].inverted {
                 for k in (j + 1)..<n where f[k].inverted == f[i].inverted {
-                    guard let t = QRDetector.triple(f, i, j, k) else { continue }
-                    triples.reserveKeeping(tripleCount + 1)
-                    triples[tripleCount] = t
-                    tripleCount += 1
+                    // Under strong perspective (still pictures) the two
+                    // longest sides can be nearly as long: either may be the
+                    // diagonal.
+                    for second in [false, true] where !second || options.rescueFailedSymbols {
+                        guard let t = QRDetector.triple(f, i, j, k, relaxed: options.rescueFailedSymbols,
+                                                        secondLongest: second) else { continue }
+                        triples.reserveKeeping(tripleCount + 1)
+                        triples[tripleCount] = t
+                        tripleCount += 1
+                    }
                 }
             }
         }
@@ -62,33 +68,48 @@ extension QRDetector {
                 f[i].quadMeasured = true
             }
             if let c = fitSymbol(img, f[tl], f[tr], f[bl]) {
-                f[tl].used = true; f[tr].used = true; f[bl].used = true
+                // On still pictures the patterns of a symbol that did not
+                // decode stay free for other triples (other roles).
+                if c.decoded != nil || !options.rescueFailedSymbols {
+                    f[tl].used = true; f[tr].used = true; f[bl].used = true
+                }
                 out.append(c)
             }
         }
     }
 
     /// Whether finders `i`, `j`, `k` can be the corners of one symbol, and
-    /// in which roles.
-    static func triple(_ f: UnsafeMutablePointer<QRFinder>, _ i: Int, _ j: Int, _ k: Int) -> QRFinderTriple? {
+    /// in which roles. `relaxed` (still pictures) admits stronger
+    /// perspective: module sizes up to 2.2 times apart, legs up to twice as
+    /// long as each other, corners further from square; the decoder's
+    /// Reed-Solomon check rejects the wrong triples this lets through.
+    /// With `secondLongest`, the side second in length is taken for the
+    /// diagonal, when it is within a tenth of the longest.
+    static func triple(_ f: UnsafeMutablePointer<QRFinder>, _ i: Int, _ j: Int, _ k: Int,
+                       relaxed: Bool = false, secondLongest: Bool = false) -> QRFinderTriple? {
         let mMin = min(f[i].module, f[j].module, f[k].module), mMax = max(f[i].module, f[j].module, f[k].module)
-        guard mMax <= 1.7 * mMin else { return nil }
+        guard mMax <= (relaxed ? 2.2 : 1.7) * mMin else { return nil }
         func d2(_ a: Int, _ b: Int) -> Double {
             let dx = f[a].x - f[b].x, dy = f[a].y - f[b].y
             return dx * dx + dy * dy
         }
         let ij = d2(i, j), ik = d2(i, k), jk = d2(j, k)
-        // The corner is opposite the longest side.
+        // The corner is opposite the longest side (the diagonal).
         var corner = i, p = j, q = k
-        if ij >= ik && ij >= jk { corner = k; p = i; q = j } else if ik >= ij && ik >= jk { corner = j; p = i; q = k }
+        if secondLongest {
+            // Sides by length: the second longest, if nearly the longest.
+            let sides = [(ij, k, i, j), (ik, j, i, k), (jk, i, j, k)].sorted { $0.0 > $1.0 }
+            guard sides[1].0 >= 0.81 * sides[0].0 else { return nil }  // lengths within 10%
+            (corner, p, q) = (sides[1].1, sides[1].2, sides[1].3)
+        } else if ij >= ik && ij >= jk { corner = k; p = i; q = j } else if ik >= ij && ik >= jk { corner = j; p = i; q = k }
         let ax = f[p].x - f[corner].x, ay = f[p].y - f[corner].y
         let bx = f[q].x - f[corner].x, by = f[q].y - f[corner].y
         let la = (ax * ax + ay * ay).squareRoot(), lb = (bx * bx + by * by).squareRoot()
         guard la > 0, lb > 0 else { return nil }
         let legRatio = max(la, lb) / min(la, lb)
-        guard legRatio < 1.6 else { return nil }
+        guard legRatio < (relaxed ? 2.0 : 1.6) else { return nil }
         let cosine = (ax * bx + ay * by) / (la * lb)
-        guard abs(cosine) < 0.35 else { return nil }
+        guard abs(cosine) < (relaxed ? 0.5 : 0.35) else { return nil }
         let m = (f[i].module + f[j].module + f[k].module) / 3
         let legModules = (la + lb) / 2 / m
         guard legModules >= 9.5, legModules <= 175 else { return nil }
@@ -146,7 +167,10 @@ extension QRDetector {
         countRings(img, pTL, tlu ?? mx, tlv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted, into: &rings)
         countRings(img, pTR, tru ?? mx, trv, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted, into: &rings)
         countRings(img, pBL, blu, blv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted, into: &rings)
-        guard rings.total > 150 && Double(rings.good) >= 0.8 * Double(rings.total) else {
+        // Still pictures admit more perspective, which the affine grid of
+        // the three centres follows less well.
+        let ringShare = options.rescueFailedSymbols ? 0.6 : 0.8
+        guard rings.total > 150 && Double(rings.good) >= ringShare * Double(rings.total) else {
             trace?("finder rings \(rings.good) of \(rings.total) at size \(d0)")
             return nil
         }
@@ -621,11 +645,17 @@ extension QRDetector {
     func sampleGrid(_ img: LumaView, _ transform: PerspectiveTransform, width: Int, height: Int,
                     inverted: Bool, local: QRLocalGrid? = nil, rule: SampleRule = .moduleScale,
                     shifts: QRTimingShifts? = nil) -> BitMatrix? {
-        // The symbol must lie in the frame (a module's width of slack).
+        // The symbol must lie in the frame (a module's width of slack). On
+        // still pictures the corner without a finder pattern may lie beyond
+        // the frame (a symbol cut by the picture's edge, or a corner that
+        // strong perspective puts further than three finder patterns tell):
+        // its modules read as the edge's pixels, errors that Reed-Solomon
+        // decoding corrects or refuses.
         let m = max(transform.map(0, 0).distance(to: transform.map(1, 0)), 0.5)
         let w = Double(width), h = Double(height)
         guard QRDetector.inside(img, transform.map(0, 0), margin: m), QRDetector.inside(img, transform.map(w, 0), margin: m),
-              QRDetector.inside(img, transform.map(w, h), margin: m), QRDetector.inside(img, transform.map(0, h), margin: m)
+              options.rescueFailedSymbols || QRDetector.inside(img, transform.map(w, h), margin: m),
+              QRDetector.inside(img, transform.map(0, h), margin: m)
         else { return nil }
         let n = width * height
         moduleLuma.reserve(n); moduleThreshold.reserve(n)
