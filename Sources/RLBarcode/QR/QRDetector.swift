@@ -205,8 +205,20 @@ final class QRDetector {
         if min(image.width, image.height) >= 256 {
             regionFinder.find(image, bounds: bounds, cellSize: 64, margin: 1, keep: true)
         }
+        let first = out.count
+        var promising: [Int] = []
         for k in 0..<regionFinder.regionCount {
             detect(image, in: regionFinder.regions[k], into: &out)
+            if options.rescueFailedSymbols && finderCount >= 2 { promising.append(k) }
+        }
+        // Still pictures: where finder patterns were seen but no symbol
+        // decoded, once more with blocks of 4 pixels, whose thresholds
+        // follow faded or unevenly lit patterns more closely.
+        if !promising.isEmpty && !out[first...].contains(where: { $0.decoded != nil }) {
+            let saved = options.blockSize
+            options.blockSize = 4
+            for k in promising { detect(image, in: regionFinder.regions[k], into: &out) }
+            options.blockSize = saved
         }
     }
 
