@@ -68,7 +68,7 @@ enum Corpus {
         Floor(symbology: "DataBar", minOK: 14, images: 16),
         Floor(symbology: "DataBarLimited", minOK: 2, images: 2),
         Floor(symbology: "DataBarExpanded", minOK: 178, images: 178),
-        Floor(symbology: "QRCode", minOK: 112, images: 129),
+        Floor(symbology: "QRCode", minOK: 118, images: 129),
     ]
     /// Wrong readings allowed over all folders at each rotation.
     static let maxWrong = 0
