@@ -86,3 +86,18 @@ public struct BarcodeResult: Sendable, Hashable {
         return (x, y, Swift.max(1, x1 - x), Swift.max(1, y1 - y))
     }
 }
+
+extension BarcodeResult {
+    /// Whether `other` is this code read again: the same symbology and
+    /// payload, in the same place (centres closer than half the larger
+    /// code's diagonal).
+    func isSameCode(as other: BarcodeResult) -> Bool {
+        guard symbology == other.symbology, bytes == other.bytes, text == other.text,
+              corners.count == 4, other.corners.count == 4 else { return false }
+        func centre(_ c: [Point]) -> Point {
+            Point(x: (c[0].x + c[1].x + c[2].x + c[3].x) / 4, y: (c[0].y + c[1].y + c[2].y + c[3].y) / 4)
+        }
+        let reach = max(corners[0].distance(to: corners[2]), other.corners[0].distance(to: other.corners[2]), 8) / 2
+        return centre(corners).distance(to: centre(other.corners)) < reach
+    }
+}

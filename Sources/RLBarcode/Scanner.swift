@@ -58,6 +58,8 @@ public final class Scanner {
     private let linearReaders: [any LinearReader]
     /// The matrix (2D) symbologies' detectors and decoders.
     private let matrix = MatrixReaders()
+    /// Counts the tiles scanned outside the active region (see ``nextTile(_:outside:)``).
+    private var tileTurn = 0
     /// The readers among them that assemble stacked symbols from rows.
     private let stackedReaders: [any StackedLinearReader]
     /// What the readers can read.
@@ -147,6 +149,14 @@ public final class Scanner {
 
     /// Scans one frame.
     ///
+    /// With an ``ScanOptions/activeRegion``: `regionOnly` scans the region
+    /// alone; otherwise still pictures (``Effort/thorough``) are scanned
+    /// whole with the region's candidates first, and video frames get the
+    /// region in full plus one tile of the rest of the frame, the next tile
+    /// in the next frame (see ``nextTile(_:outside:)``), so that a frame
+    /// costs little more than its region and every part of the frame is
+    /// still looked at every few dozen frames.
+    ///
     /// - Returns: every code found, one result per code (readings of one
     ///   code by several scan lines are merged).
     /// - Complexity: the detection pass reads a quarter of the frame's
@@ -155,29 +165,85 @@ public final class Scanner {
         lastCandidateCount = 0
         frameWidth = image.width
         frameHeight = image.height
-        votes.reset()
-        rows.reset()
         guard image.width >= 16 || image.height >= 16, image.width >= 1, image.height >= 1 else { return [] }
         let enabled = options.symbologies.intersection(readable)
         guard !enabled.isEmpty else { return [] }
         let plan = plan(for: image)
         let frame = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
-        var bounds = frame
-        if let r = options.activeRegion, r.isValid, options.regionOnly {
-            bounds = PixelRect(x0: Int(r.x * Double(image.width)), y0: Int(r.y * Double(image.height)),
+        guard let r = options.activeRegion, r.isValid else {
+            return scanArea(image, bounds: frame, wholeFrame: true, enabled: enabled, plan: plan)
+        }
+        let region = PixelRect(x0: max(0, Int(r.x * Double(image.width))), y0: max(0, Int(r.y * Double(image.height))),
                                x1: min(image.width, Int(((r.x + r.width) * Double(image.width)).rounded(.up))),
                                y1: min(image.height, Int(((r.y + r.height) * Double(image.height)).rounded(.up))))
-            if bounds.width < 16 || bounds.height < 4 { return [] }
+        let usable = region.width >= 16 && region.height >= 4
+        if options.regionOnly {
+            return usable ? scanArea(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan) : []
         }
+        // Still pictures: the whole frame, the region's candidates first.
+        if options.effort == .thorough || !usable {
+            return scanArea(image, bounds: frame, wholeFrame: true, enabled: enabled, plan: plan)
+        }
+        // Video: the region in full, and one tile of the rest of the frame
+        // in turn, so that the whole frame is covered over several frames.
+        var out = scanArea(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
+        let candidates = lastCandidateCount
+        if let tile = nextTile(frame, outside: region) {
+            let more = scanArea(image, bounds: tile, wholeFrame: false, enabled: enabled, plan: plan)
+            for m in more where !out.contains(where: { $0.isSameCode(as: m) }) { out.append(m) }
+            lastCandidateCount += candidates
+        }
+        return out
+    }
 
+    /// The next tile, in turn, of those that cover the frame outside the
+    /// active region over several frames; nil when the region covers the
+    /// frame. The tiles are a grid of up to 4 columns of 320 pixels or more
+    /// and up to 6 rows of 180 pixels or more (a 1080p frame: 24 tiles of
+    /// 480 by 180), shifted by half a tile every other round so that a code
+    /// cut by one round's tile edges lies whole in a tile of the next.
+    private func nextTile(_ frame: PixelRect, outside region: PixelRect) -> PixelRect? {
+        let columns = min(4, max(1, frame.width / 320)), rows = min(6, max(1, frame.height / 180))
+        let count = columns * rows
+        let tw = (frame.width + columns - 1) / columns, th = (frame.height + rows - 1) / rows
+        for _ in 0..<(2 * count) {
+            let k = tileTurn % count
+            let shifted = (tileTurn / count) % 2 == 1
+            tileTurn &+= 1
+            let ox = shifted && columns > 1 ? tw / 2 : 0, oy = shifted && rows > 1 ? th / 2 : 0
+            let cx = k % columns, cy = k / columns
+            let tile = PixelRect(x0: max(0, cx * tw - ox), y0: max(0, cy * th - oy),
+                                 x1: min(frame.x1, (cx + 1) * tw - ox), y1: min(frame.y1, (cy + 1) * th - oy))
+            guard tile.width >= 16, tile.height >= 8 else { continue }
+            let inside = tile.x0 >= region.x0 && tile.x1 <= region.x1 && tile.y0 >= region.y0 && tile.y1 <= region.y1
+            if !inside { return tile }
+        }
+        return nil
+    }
+
+    /// Scans `bounds` (the whole frame when `wholeFrame`).
+    private func scanArea(_ image: LumaView, bounds: PixelRect, wholeFrame: Bool, enabled: Symbology,
+                          plan: Plan) -> [BarcodeResult] {
+        votes.reset()
+        rows.reset()
+        lastCandidateCount = 0
         // Only matrix codes wanted: no linear stage.
         if enabled.isSubset(of: MatrixReaders.symbologies) {
             var out: [BarcodeResult] = []
-            matrix.read(image, bounds: options.regionOnly && options.activeRegion?.isValid == true ? bounds : nil,
-                        enabled: enabled, thorough: options.effort == .thorough, into: &out)
+            matrix.read(image, bounds: wholeFrame ? nil : bounds, enabled: enabled,
+                        thorough: options.effort == .thorough, into: &out)
             lastCandidateCount = matrix.lastCandidateCount
             return out
         }
+
+        // Candidates are looked for inside `bounds`; the lines that read
+        // them run an eighth of its size further (to the frame's edges at
+        // most), so that a code reaching a little out of an active region,
+        // or its add-on beyond it, is read whole, not in part.
+        let reach = max(48, max(bounds.width, bounds.height) / 8)
+        let frame = wholeFrame ? bounds
+            : PixelRect(x0: max(0, bounds.x0 - reach), y0: max(0, bounds.y0 - reach),
+                        x1: min(image.width, bounds.x1 + reach), y1: min(image.height, bounds.y1 + reach))
 
         // Stage 1: candidates.
         if image.height >= 8 && image.width >= 8 {
@@ -192,7 +258,7 @@ public final class Scanner {
         // Stage 2: decode across each candidate's bars; with an active
         // region, the candidates inside it come first.
         var focus: PixelRect? = nil
-        if let r = options.activeRegion, r.isValid, !options.regionOnly {
+        if wholeFrame, let r = options.activeRegion, r.isValid {
             focus = PixelRect(x0: Int(r.x * Double(image.width)), y0: Int(r.y * Double(image.height)),
                               x1: Int(((r.x + r.width) * Double(image.width)).rounded(.up)),
                               y1: Int(((r.y + r.height) * Double(image.height)).rounded(.up)))
@@ -226,7 +292,7 @@ public final class Scanner {
                     barReach = max(0, spread / 2 - abs(t))
                     let center = Point(x: c.cx + t * vx, y: c.cy + t * vy)
                     guard let line = ScanLine.clipped(center: center, dx: c.ux, dy: c.uy, halfLength: half,
-                                                      bounds: bounds) else { continue }
+                                                      bounds: frame) else { continue }
                     // The costlier retries only on the middle lines, or once the
                     // candidate has proven to hold a code.
                     let retries = j < plan.retryLines || reading > 0
@@ -260,7 +326,7 @@ public final class Scanner {
                             let dx = c.ux - turn * c.uy, dy = c.uy + turn * c.ux
                             let norm = (dx * dx + dy * dy).squareRoot()
                             guard let line = ScanLine.clipped(center: center, dx: dx / norm, dy: dy / norm,
-                                                              halfLength: half, bounds: bounds) else { continue }
+                                                              halfLength: half, bounds: frame) else { continue }
                             // Only the stacked symbologies read these lines.
                             scanLine(image, line, plan: plan, enabled: stackedEnabled)
                         }
@@ -295,9 +361,8 @@ public final class Scanner {
         assembleRows(enabled: enabled)
         var out = votes.results(minVotes: plan.minVotes)
         // Matrix codes: their own detection (finder patterns), then decoding.
-        let matrixBounds = options.regionOnly && options.activeRegion?.isValid == true ? bounds : nil
-        matrix.read(image, bounds: matrixBounds, enabled: enabled, thorough: options.effort == .thorough,
-                    cells: matrixBounds == nil ? detector.tensors : nil, into: &out)
+        matrix.read(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: options.effort == .thorough,
+                    cells: detector.tensors, into: &out)
         lastCandidateCount += matrix.lastCandidateCount
         return out
     }

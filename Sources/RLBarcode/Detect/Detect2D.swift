@@ -54,8 +54,8 @@ struct MatrixRegionDetector {
     ///   - keep: keep the regions of the previous call (a second pass with
     ///     larger cells, for codes with large modules, adds to the first).
     ///   - cells: the frame's cells as the linear stage measured them
-    ///     (``RegionDetector``); when they are of `cellSize` and `bounds`
-    ///     is `nil`, they are used instead of a pass over the pixels.
+    ///     (``RegionDetector``, over `bounds` or more); when they are of
+    ///     `cellSize`, they are used instead of a pass over the pixels.
     mutating func find(_ img: LumaView, bounds: PixelRect? = nil, cellSize: Int = 16, minEnergy: Int = 200,
                        maxCoherence: Float = 0.75, minCells: Int = 2, margin: Int = 2, keep: Bool = false,
                        cells: CellTensors? = nil) {
@@ -63,7 +63,7 @@ struct MatrixRegionDetector {
         markedCells = 0
         self.cellSize = cellSize
         let b = bounds ?? PixelRect(x0: 0, y0: 0, x1: img.width, y1: img.height)
-        if let t = cells, t.cellSize == cellSize, bounds == nil {
+        if let t = cells, t.cellSize == cellSize {
             cols = t.cols
             rows = t.rows
             let n = cols * rows
