@@ -8,6 +8,7 @@ import PackageDescription
 /// - `gstrlbarcode`: the GStreamer plugin (`libgstrlbarcode.so`), with the
 ///   Swift runtime linked in statically so that it loads in any application.
 /// - `rlbarcode-scan`: the command-line scanner.
+/// - `rlbarcode-bench`: micro benchmarks of the engine (run in release).
 let package = Package(
     name: "rlbarcode",
     products: [
@@ -34,6 +35,10 @@ let package = Package(
         .executableTarget(
             name: "rlbarcode-scan",
             dependencies: ["RLBarcode", "CGStreamer"]
+        ),
+        .executableTarget(
+            name: "rlbarcode-bench",
+            dependencies: ["RLBarcode"]
         ),
         .testTarget(
             name: "RLBarcodeTests",

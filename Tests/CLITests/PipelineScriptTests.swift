@@ -94,6 +94,36 @@ final class PipelineScriptTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.path), result.summary)
     }
 
+    /// bench.py times rlbarcode beside the peer elements on the same raw
+    /// frames and prints a row per element and size.
+    func testBenchScript() throws {
+        let env = try scriptEnvironment()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("/usr/bin/python3 is missing")
+        }
+        let script = Env.root.appendingPathComponent("pipelines/bench.py")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: script.path), "bench.py is not executable")
+        let result = try Env.run(URL(fileURLWithPath: "/usr/bin/python3"),
+                                 [script.path, "--frames", "12", "--rounds", "1", "--sizes", "640x360,320x180"],
+                                 environment: env, timeout: 600)
+        XCTAssertEqual(result.status, 0, result.summary)
+        let rows = result.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        for size in ["640x360", "320x180"] {
+            guard let row = rows.first(where: { $0.count == 7 && $0[0] == "rlbarcode" && $0[1] == size }) else {
+                XCTFail("no rlbarcode row for \(size): \(result.summary)")
+                continue
+            }
+            XCTAssertGreaterThan(Double(row[2]) ?? 0, 0, "fps: \(row)")
+            XCTAssertGreaterThan(Double(row[3]) ?? 0, 0, "median ms: \(row)")
+            XCTAssertGreaterThanOrEqual(Double(row[4]) ?? 0, Double(row[3]) ?? 0, "p99 below the median: \(row)")
+            XCTAssertEqual(row[6], "12", "frames: \(row)")
+        }
+        // The peers are rows too, timed or reported missing.
+        for peer in ["zbar", "zxing"] {
+            XCTAssertTrue(rows.contains { $0.first == peer }, "no \(peer) row: \(result.summary)")
+        }
+    }
+
     /// make-demo-video.py makes a short clip deterministically and lists its codes.
     func testDemoVideoMaker() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {

@@ -428,6 +428,10 @@ final class DataBarReader: StackedLinearReader {
     /// DataBar Limited with its left guard bar at element `b`.
     private func decodeLimited(_ run: borrowing ElementRun, _ b: Int, _ sink: inout LinearHitSink) -> Bool {
         let w = UnsafePointer(run.widths.pointer)
+        // First the cheap test that rejects most places: the right guard's
+        // space (five modules or more, below) is wider than the left guard
+        // bar (one module), unless the line ends there.
+        if b + 45 < run.count - 1 && w[b + 45] < 2.5 * w[b] { return false }
         // The three characters, 26, 18 and 26 modules; their modules may
         // differ somewhat (perspective), the guards go by their neighbours.
         var s1: Float = 0, sc: Float = 0, s2: Float = 0

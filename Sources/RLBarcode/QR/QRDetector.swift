@@ -214,7 +214,8 @@ final class QRDetector {
         // Still pictures: where finder patterns were seen but no symbol
         // decoded, once more with blocks of 4 pixels, whose thresholds
         // follow faded or unevenly lit patterns more closely.
-        if !promising.isEmpty && !out[first...].contains(where: { $0.decoded != nil }) {
+        // (Micro QR candidates are decoded by the caller: they count as found.)
+        if !promising.isEmpty && !out[first...].contains(where: { $0.decoded != nil || $0.isMicro }) {
             let saved = options.blockSize
             options.blockSize = 4
             for k in promising { detect(image, in: regionFinder.regions[k], into: &out) }

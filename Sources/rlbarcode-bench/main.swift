@@ -1,0 +1,201 @@
+// rlbarcode-bench: micro benchmarks of the decoding engine, one per
+// symbology and for frames without any code. Build and run in release:
+//
+//     swift run -c release rlbarcode-bench [--size 1280x720] [--seconds 0.5] [--effort balanced]
+//
+// Each picture is made here: the symbol's modules come from `zint --dump`
+// (Debian's zint package), drawn onto a shaded, noisy frame. Every picture
+// is scanned repeatedly for at least the given time; the table gives the
+// pictures per second, the milliseconds per picture and the nanoseconds per
+// pixel, and whether the expected text was read.
+import Foundation
+import RLBarcode
+
+/// A symbol to draw: zint's symbology number, its data, what the scanner
+/// should read, and the module size in pixels.
+struct Case {
+    var name: String
+    var zint: Int
+    var data: String
+    var expected: String
+    var module: Int
+    var arguments: [String] = []
+}
+
+let cases = [
+    Case(name: "EAN-13", zint: 13, data: "590123412345", expected: "5901234123457", module: 3),
+    Case(name: "UPC-A", zint: 34, data: "01234567890", expected: "0012345678905", module: 3),
+    Case(name: "EAN-8", zint: 13, data: "9638507", expected: "96385074", module: 3),
+    Case(name: "Code 128", zint: 20, data: "RLBARCODE-128", expected: "RLBARCODE-128", module: 2),
+    Case(name: "Code 39", zint: 8, data: "RLBARCODE39", expected: "RLBARCODE39", module: 2),
+    Case(name: "Code 93", zint: 25, data: "RLBARCODE93", expected: "RLBARCODE93", module: 2),
+    Case(name: "ITF", zint: 3, data: "12345678901231", expected: "12345678901231", module: 3),
+    Case(name: "Codabar", zint: 18, data: "A123456B", expected: "A123456B", module: 3),
+    Case(name: "DataBar", zint: 29, data: "0950110153001", expected: "0109501101530010", module: 3),
+    Case(name: "DataBar Expanded", zint: 31, data: "[01]98898765432106[3103]000123", expected: "01988987654321063103000123", module: 2),
+    Case(name: "QR Code", zint: 58, data: "https://example.com/rlbarcode", expected: "https://example.com/rlbarcode", module: 4),
+]
+
+// MARK: - Arguments
+
+var width = 1280, height = 720
+var seconds = 0.5
+var effort = Effort.balanced
+var args = Array(CommandLine.arguments.dropFirst())
+while !args.isEmpty {
+    let a = args.removeFirst()
+    switch a {
+    case "--size":
+        let parts = (args.isEmpty ? "" : args.removeFirst()).split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] >= 64, parts[1] >= 64 else { fatalError("--size WxH, e.g. 1920x1080") }
+        width = parts[0]; height = parts[1]
+    case "--seconds":
+        seconds = Double(args.isEmpty ? "" : args.removeFirst()) ?? 0.5
+    case "--effort":
+        let name = args.isEmpty ? "" : args.removeFirst()
+        guard let e = Effort.allCases.first(where: { $0.nick == name }) else { fatalError("--effort fast|balanced|thorough") }
+        effort = e
+    case "-h", "--help":
+        print("usage: rlbarcode-bench [--size WxH] [--seconds S] [--effort fast|balanced|thorough]")
+        exit(0)
+    default:
+        FileHandle.standardError.write("rlbarcode-bench: unknown argument \(a)\n".data(using: .utf8)!)
+        exit(2)
+    }
+}
+
+// MARK: - Pictures
+
+/// A deterministic pseudo-random sequence.
+struct Random {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return state >> 33
+    }
+}
+
+/// A shaded frame with sensor-like noise.
+@MainActor func background(seed: UInt64) -> [UInt8] {
+    var px = [UInt8](repeating: 0, count: width * height)
+    var r = Random(state: seed)
+    for y in 0..<height {
+        for x in 0..<width {
+            let shade = 150 + 60 * x / width + 20 * y / height
+            px[y * width + x] = UInt8(clamping: shade + Int(r.next() % 13) - 6)
+        }
+    }
+    return px
+}
+
+/// The rows of modules zint prints for a symbol, or nil when zint is missing or refuses.
+@MainActor func modules(_ c: Case) -> [[Bool]]? {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/zint")
+    p.arguments = ["-b", String(c.zint)] + c.arguments + ["-d", c.data, "--dump"]
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = Pipe()
+    guard (try? p.run()) != nil else { return nil }
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    var rows: [[Bool]] = []
+    for line in text.split(separator: "\n") {
+        var row: [Bool] = []
+        for ch in line where ch.isHexDigit {
+            let v = Int(String(ch), radix: 16)!
+            for bit in (0..<4).reversed() { row.append(v >> bit & 1 == 1) }
+        }
+        if !row.isEmpty { rows.append(row) }
+    }
+    return rows.isEmpty ? nil : rows
+}
+
+/// Draws the symbol in the middle of a frame: one-row symbols 60 modules
+/// tall, matrix symbols square.
+@MainActor func picture(_ c: Case, _ rows: [[Bool]]) -> [UInt8] {
+    var px = background(seed: UInt64(c.zint))
+    let square = rows.count > 1
+    let symbolWidth = rows.map { $0.lastIndex(of: true).map { $0 + 1 } ?? 0 }.max() ?? 0
+    let moduleRows = square ? rows.count : 60
+    let w = symbolWidth * c.module, h = moduleRows * c.module
+    let x0 = (width - w) / 2, y0 = (height - h) / 2
+    let quiet = 10 * c.module
+    for y in max(0, y0 - quiet)..<min(height, y0 + h + quiet) {
+        for x in max(0, x0 - quiet)..<min(width, x0 + w + quiet) { px[y * width + x] = 225 }
+    }
+    for y in 0..<h where y0 + y >= 0 && y0 + y < height {
+        let row = rows[square ? y / c.module : 0]
+        for x in 0..<w where x0 + x >= 0 && x0 + x < width && x / c.module < row.count && row[x / c.module] {
+            px[(y0 + y) * width + x0 + x] = 30
+        }
+    }
+    return px
+}
+
+/// A frame of text-like clutter: short dark strokes in lines, as on a page.
+@MainActor func textFrame() -> [UInt8] {
+    var px = [UInt8](repeating: 215, count: width * height)
+    var r = Random(state: 77)
+    var y = 20
+    while y + 14 < height {
+        var x = 20
+        while x + 10 < width {
+            let glyph = Int(r.next() % 8) + 4
+            for k in 0..<Int(r.next() % 3 + 1) {
+                let gx = x + Int(r.next() % UInt64(glyph)), top = y + Int(r.next() % 4)
+                for yy in top..<(y + 12) { px[yy * width + min(width - 1, gx + k)] = 40 }
+            }
+            for xx in x..<min(width, x + glyph) where r.next() % 5 == 0 { px[(y + 6) * width + xx] = 40 }
+            x += glyph + 3 + (r.next() % 6 == 0 ? 8 : 0)
+        }
+        y += 22
+    }
+    return px
+}
+
+// MARK: - Timing
+
+/// Scans `px` for at least `seconds` (and 5 times); returns the mean seconds per scan and the texts read.
+@MainActor func time(_ px: [UInt8]) -> (Double, [String]) {
+    let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: effort))
+    return px.withUnsafeBufferPointer { buf in
+        let view = LumaView(base: buf.baseAddress!, width: width, height: height, stride: width)
+        var texts = scanner.scan(view).map(\.text)  // warm-up: buffers sized
+        texts = scanner.scan(view).map(\.text)
+        var runs = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        var elapsed = 0.0
+        while runs < 5 || elapsed < seconds {
+            _ = scanner.scan(view)
+            runs += 1
+            elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        }
+        return (elapsed / Double(runs), texts)
+    }
+}
+
+@MainActor func row(_ name: String, _ seconds: Double, _ read: String) {
+    let pixels = Double(width * height)
+    print(name.padding(toLength: 18, withPad: " ", startingAt: 0)
+          + String(format: "%10.1f %9.3f %8.2f  ", 1 / seconds, seconds * 1000, seconds * 1e9 / pixels) + read)
+}
+
+print("# rlbarcode-bench: \(width)x\(height), effort \(effort.nick), every symbology enabled")
+print("picture            pictures/s  ms/pic  ns/pixel  read")
+for (name, px) in [("no code: flat", [UInt8](repeating: 180, count: width * height)),
+                   ("no code: noise", background(seed: 1)), ("no code: text", textFrame())] {
+    let (s, texts) = time(px)
+    row(name, s, texts.isEmpty ? "nothing (right)" : "FALSE ALARM \(texts)")
+}
+var missing = 0
+for c in cases {
+    guard let rows = modules(c) else {
+        print("\(c.name): skipped (zint is missing or refused the data)")
+        missing += 1
+        continue
+    }
+    let (s, texts) = time(picture(c, rows))
+    row(c.name, s, texts.contains(c.expected) ? "yes" : "NO \(texts)")
+}
+exit(missing == cases.count ? 1 : 0)
