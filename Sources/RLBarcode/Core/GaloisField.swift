@@ -19,7 +19,7 @@
 /// Code (ISO/IEC 18004:2015, 7.5.2), 1 for Data Matrix, Aztec and PDF417.
 ///
 /// The tables are built once per field; the shared fields are `static let`s.
-final class GaloisField: Sendable {
+final class GaloisField: GaloisArithmetic, Sendable {
     /// The number of elements q (2^m or p).
     let size: Int
     /// q - 1: the multiplicative order of alpha, and the longest code word.
@@ -115,71 +115,11 @@ final class GaloisField: Sendable {
             }
         }
     }
-
-    // MARK: Arithmetic
-
-    /// a + b.
-    @inline(__always)
-    func add(_ a: Int, _ b: Int) -> Int {
-        if isBinary { return a ^ b }
-        let s = a + b
-        return s >= size ? s - size : s
-    }
-
-    /// a - b.
-    @inline(__always)
-    func subtract(_ a: Int, _ b: Int) -> Int {
-        if isBinary { return a ^ b }
-        let d = a - b
-        return d < 0 ? d + size : d
-    }
-
-    /// -a.
-    @inline(__always)
-    func negate(_ a: Int) -> Int { isBinary || a == 0 ? a : size - a }
-
-    /// a * b.
-    @inline(__always)
-    func multiply(_ a: Int, _ b: Int) -> Int {
-        if a == 0 || b == 0 { return 0 }
-        return Int(exp[Int(log[a]) + Int(log[b])])
-    }
-
-    /// 1 / a, for a != 0.
-    @inline(__always)
-    func inverse(_ a: Int) -> Int {
-        assert(a != 0, "zero has no inverse")
-        return Int(exp[order - Int(log[a])])
-    }
-
-    /// a / b, for b != 0.
-    @inline(__always)
-    func divide(_ a: Int, _ b: Int) -> Int {
-        assert(b != 0, "division by zero")
-        if a == 0 { return 0 }
-        return Int(exp[Int(log[a]) + order - Int(log[b])])
-    }
-
-    /// alpha^e for any integer e (reduced modulo the order).
-    @inline(__always)
-    func power(_ e: Int) -> Int {
-        var r = e % order
-        if r < 0 { r += order }
-        return Int(exp[r])
-    }
-
-    /// n * a, where n is an integer (n-fold sum): the coefficients of a
-    /// formal derivative. In GF(2^m) this is a when n is odd, else 0.
-    @inline(__always)
-    func scale(_ a: Int, by n: Int) -> Int {
-        if isBinary { return n & 1 == 1 ? a : 0 }
-        return a * (n % size) % size
-    }
 }
 
 /// The arithmetic of a `GaloisField` over borrowed table buffers, valid
-/// only inside `GaloisField.withTables`. The same operations as the field's.
-struct GaloisTables {
+/// only inside `GaloisField.withTables`, for inner loops.
+struct GaloisTables: GaloisArithmetic {
     /// alpha^i for i in 0 ..< 2 * order.
     let exp: UnsafeBufferPointer<UInt16>
     /// log_alpha(a) for a in 1 ..< size.
@@ -190,7 +130,25 @@ struct GaloisTables {
     let order: Int
     /// Whether addition is exclusive or.
     let isBinary: Bool
+}
 
+/// Field arithmetic through the log and antilog tables, shared by a
+/// ``GaloisField`` (its arrays) and ``GaloisTables`` (borrowed buffers).
+protocol GaloisArithmetic {
+    associatedtype Table: RandomAccessCollection where Table.Element == UInt16, Table.Index == Int
+    /// alpha^i for i in 0 ..< 2 * order.
+    var exp: Table { get }
+    /// log_alpha(a) for a in 1 ..< size.
+    var log: Table { get }
+    /// The number of elements q.
+    var size: Int { get }
+    /// q - 1.
+    var order: Int { get }
+    /// Whether addition is exclusive or (GF(2^m)).
+    var isBinary: Bool { get }
+}
+
+extension GaloisArithmetic {
     /// a + b.
     @inline(__always)
     func add(_ a: Int, _ b: Int) -> Int {
@@ -227,16 +185,20 @@ struct GaloisTables {
 
     /// 1 / a, for a != 0.
     @inline(__always)
-    func inverse(_ a: Int) -> Int { Int(exp[order &- Int(log[a])]) }
+    func inverse(_ a: Int) -> Int {
+        assert(a != 0, "zero has no inverse")
+        return Int(exp[order &- Int(log[a])])
+    }
 
     /// a / b, for b != 0.
     @inline(__always)
     func divide(_ a: Int, _ b: Int) -> Int {
+        assert(b != 0, "division by zero")
         if a == 0 { return 0 }
         return Int(exp[Int(log[a]) &+ order &- Int(log[b])])
     }
 
-    /// alpha^e for any integer e.
+    /// alpha^e for any integer e (reduced modulo the order).
     @inline(__always)
     func power(_ e: Int) -> Int {
         var r = e % order
@@ -244,7 +206,8 @@ struct GaloisTables {
         return Int(exp[r])
     }
 
-    /// n * a for an integer n (see `GaloisField.scale`).
+    /// n * a, where n is an integer (n-fold sum): the coefficients of a
+    /// formal derivative. In GF(2^m) this is a when n is odd, else 0.
     @inline(__always)
     func scale(_ a: Int, by n: Int) -> Int {
         if isBinary { return n & 1 == 1 ? a : 0 }

@@ -79,6 +79,22 @@ struct VoteTable {
         return off
     }
 
+    /// Opens a vote for the code that `hit` (of `text`) reads, whose
+    /// reading runs `length` pixels along (`axisX`, `axisY`); returns its index.
+    private mutating func newVote(_ hit: LinearHit, text: UnsafeBufferPointer<UInt8>, sink: LinearHitSink,
+                                  length: Double, axisX: Double, axisY: Double) -> Int {
+        votes.reserveKeeping(count + 1)
+        let t = store(text)
+        let e = store(sink.extra(of: hit))
+        votes[count] = Vote(symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
+                            extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
+                            addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, aimModifier: hit.aimModifier,
+                            weight: 0, lastLine: -1, lastLineWeight: 0, length: length, axisX: axisX, axisY: axisY,
+                            shortest: length)
+        count += 1
+        return count - 1
+    }
+
     private func equal(_ off: Int, _ len: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard len == bytes.count else { return false }
         for i in 0..<len where arena[off + i] != bytes[i] { return false }
@@ -110,16 +126,7 @@ struct VoteTable {
             if near { index = i; break }
         }
         if index < 0 {
-            votes.reserveKeeping(count + 1)
-            let t = store(text)
-            let e = store(sink.extra(of: hit))
-            votes[count] = Vote(symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
-                                extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
-                                addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, aimModifier: hit.aimModifier, weight: 0, lastLine: -1, lastLineWeight: 0,
-                                length: length, axisX: dx / length, axisY: dy / length,
-                                shortest: length)
-            index = count
-            count += 1
+            index = newVote(hit, text: text, sink: sink, length: length, axisX: dx / length, axisY: dy / length)
         }
         var v = votes[index]
         lastTouched = index
@@ -192,18 +199,7 @@ struct VoteTable {
                 }
             }
         }
-        if index < 0 {
-            votes.reserveKeeping(count + 1)
-            let t = store(text)
-            let e = store(sink.extra(of: hit))
-            votes[count] = Vote(symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
-                                extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
-                                addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, aimModifier: hit.aimModifier,
-                                weight: 0, lastLine: -1, lastLineWeight: 0, length: length, axisX: ux, axisY: uy,
-                                shortest: length)
-            index = count
-            count += 1
-        }
+        if index < 0 { index = newVote(hit, text: text, sink: sink, length: length, axisX: ux, axisY: uy) }
         var v = votes[index]
         for r in used {
             let row = rows[r]

@@ -155,15 +155,10 @@ final class Code39Reader: LinearReader {
 
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
         guard enabled.contains(.code39) else { return }
-        decodeRun(run, borderOnly: false, into: &sink)
         // A symbol may reach the frame's border, its outer bar cut by the
-        // line's end: read the run with the cut bars as elements, for the
-        // readings that reach the border.
-        let cutStart = run.cutBarAtStart, cutEnd = run.cutBarAtEnd
-        if cutStart > 0 || cutEnd > 0 {
-            run.framed(into: &framed)
-            decodeRun(framed, borderOnly: true, into: &sink)
-        }
+        // line's end: the run is read again with the cut bars as elements,
+        // for the readings that reach the border.
+        run.readWithCutBars(scratch: &framed) { r, borderOnly in decodeRun(r, borderOnly: borderOnly, into: &sink) }
     }
 
     /// Reads every symbol of `run`; with `borderOnly`, only those that

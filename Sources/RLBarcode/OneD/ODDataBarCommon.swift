@@ -162,18 +162,26 @@ enum DataBar {
     /// at `gtin` and `(01)` + GTIN as its extra text.
     static func emitGTIN(_ gtin: UnsafeMutablePointer<UInt8>, symbology: Symbology, error: Float,
                          bytes: UnsafeMutablePointer<UInt8>, sink: inout LinearHitSink) {
+        let (textOffset, extraOffset) = storeGTIN(gtin, bytes: bytes, sink: &sink)
+        sink.append(LinearHit(symbology: symbology, textOffset: textOffset, textCount: 16,
+                              addOnOffset: textOffset, addOnCount: 0,
+                              extraOffset: extraOffset, extraCount: 18,
+                              firstElement: 0, lastElement: 0, start: 0, end: 0, error: error, aimModifier: 48))
+    }
+
+    /// Stores `01` + the 14 digits at `gtin` (digit values) and `(01)` +
+    /// the same digits in the sink, through `bytes` (34 bytes of scratch);
+    /// returns where the two texts are.
+    private static func storeGTIN(_ gtin: UnsafeMutablePointer<UInt8>, bytes: UnsafeMutablePointer<UInt8>,
+                                  sink: inout LinearHitSink) -> (text: Int, extra: Int) {
         bytes[0] = 48; bytes[1] = 49
         bytes[16] = 40; bytes[17] = 48; bytes[18] = 49; bytes[19] = 41
         for i in 0..<14 {
             bytes[2 + i] = gtin[i] + 48
             bytes[20 + i] = gtin[i] + 48
         }
-        let textOffset = sink.store(UnsafeBufferPointer(start: bytes, count: 16))
-        let extraOffset = sink.store(UnsafeBufferPointer(start: bytes + 16, count: 18))
-        sink.append(LinearHit(symbology: symbology, textOffset: textOffset, textCount: 16,
-                              addOnOffset: textOffset, addOnCount: 0,
-                              extraOffset: extraOffset, extraCount: 18,
-                              firstElement: 0, lastElement: 0, start: 0, end: 0, error: error, aimModifier: 48))
+        return (sink.store(UnsafeBufferPointer(start: bytes, count: 16)),
+                sink.store(UnsafeBufferPointer(start: bytes + 16, count: 18)))
     }
 
     /// Stores the raw element string `01` + the 14-digit GTIN at `gtin`
@@ -182,15 +190,7 @@ enum DataBar {
     static func emitGTIN(_ gtin: UnsafeMutablePointer<UInt8>, symbology: Symbology, run: borrowing ElementRun,
                          first: Int, last: Int, error: Float, bytes: UnsafeMutablePointer<UInt8>,
                          sink: inout LinearHitSink) {
-        // bytes: "01" + 14 digits, then "(01)" + 14 digits.
-        bytes[0] = 48; bytes[1] = 49
-        bytes[16] = 40; bytes[17] = 48; bytes[18] = 49; bytes[19] = 41
-        for i in 0..<14 {
-            bytes[2 + i] = gtin[i] + 48
-            bytes[20 + i] = gtin[i] + 48
-        }
-        let textOffset = sink.store(UnsafeBufferPointer(start: bytes, count: 16))
-        let extraOffset = sink.store(UnsafeBufferPointer(start: bytes + 16, count: 18))
+        let (textOffset, extraOffset) = storeGTIN(gtin, bytes: bytes, sink: &sink)
         let s = run.starts.pointer, w = run.widths.pointer
         sink.append(LinearHit(symbology: symbology, textOffset: textOffset, textCount: 16,
                               addOnOffset: textOffset, addOnCount: 0,

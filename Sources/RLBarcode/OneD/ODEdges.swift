@@ -436,6 +436,18 @@ struct ElementRun {
     /// (``closesAtFrameBorder``). Positions stay those of this run; the
     /// other elements are copied unchanged (shifted by two places after a
     /// cut bar at the start).
+    /// Calls `read` with this run (`borderOnly` false), then, when the
+    /// line's ends cut a bar, with the run framed into `scratch`
+    /// (``framed(into:)``, `borderOnly` true): what readers of symbols that
+    /// may reach the frame's border do with each run.
+    func readWithCutBars(scratch: inout ElementRun, _ read: (borrowing ElementRun, _ borderOnly: Bool) -> Void) {
+        read(self, false)
+        if cutBarAtStart > 0 || cutBarAtEnd > 0 {
+            framed(into: &scratch)
+            read(scratch, true)
+        }
+    }
+
     func framed(into out: inout ElementRun) {
         out.count = 0
         out.lineLength = lineLength

@@ -571,10 +571,7 @@ extension QRDetector {
         let step = 0.1
         let sign: Double = inverted ? -1 : 1
         func level(_ t: Double) -> Double? {
-            let p = column ? grid.map(6.5, t) : grid.map(t, 6.5)
-            guard QRDetector.inside(img, p) else { return nil }
-            let th = Double(thresholds.threshold(x: Int(p.x + 0.5), y: Int(p.y + 0.5)))
-            return sign * (QRDetector.luma(img, p) - th)  // > 0: light
+            lightness(img, column ? grid.map(6.5, t) : grid.map(t, 6.5), sign: sign)
         }
         var t = 6.5
         let end = Double(size) - 6.5

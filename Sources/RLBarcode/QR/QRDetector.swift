@@ -440,6 +440,16 @@ final class QRDetector {
         return top + (bottom - top) * fy
     }
 
+    /// How much lighter than its local threshold the position is, times
+    /// `sign` (-1 for a light-on-dark symbol): above 0 light in the symbol's
+    /// polarity, below 0 dark; nil outside the frame.
+    @inline(__always)
+    func lightness(_ img: LumaView, _ p: Point, sign: Double) -> Double? {
+        guard QRDetector.inside(img, p) else { return nil }
+        let th = Double(thresholds.threshold(x: Int(p.x + 0.5), y: Int(p.y + 0.5)))
+        return sign * (QRDetector.luma(img, p) - th)
+    }
+
     /// Whether the position is dark in the symbol's polarity: darker than
     /// the local threshold, or lighter for an inverted symbol.
     @inline(__always)
