@@ -12,11 +12,13 @@ final class MatrixReaders {
     private let qrDetector = QRDetector()
     /// The QR candidates of the current frame, reused.
     private var qrCandidates: [QRCandidate] = []
+    /// Data Matrix ECC 200 (ISO/IEC 16022, DMRE of ISO/IEC 21471).
+    private let dataMatrixReader = DataMatrixReader()
 
     init() { qrCandidates.reserveCapacity(16) }
 
     /// What the matrix readers can read.
-    static let symbologies: Symbology = [.qrCode]
+    static let symbologies: Symbology = [.qrCode, .dataMatrix]
 
     /// How many symbol-like places (finder patterns grouped into symbols)
     /// the last ``read(_:bounds:enabled:into:)`` saw, read or not.
@@ -30,6 +32,9 @@ final class MatrixReaders {
               into out: inout [BarcodeResult]) {
         qrDetector.options.rescueFailedSymbols = thorough
         lastCandidateCount = 0
+        if enabled.contains(.dataMatrix) {
+            dataMatrixReader.read(image, bounds: bounds, thorough: thorough, into: &out)
+        }
         guard enabled.contains(.qrCode), image.width >= 21, image.height >= 21 else { return }
         qrCandidates.removeAll(keepingCapacity: true)
         qrDetector.scan(image, in: bounds, into: &qrCandidates)
