@@ -160,15 +160,15 @@ final class DataMatrixDetectorTests: XCTestCase {
 
 extension DataMatrixDetectorTests {
     func testDebugTrace() throws {
-        let m = try symbol("Hello Data Matrix")
+        let m = try symbol("Perspective view")
         var pic = QRPicture(width: 400, height: 400)
-        let c = pic.draw(matrix: m, QRPicture.Placement(cx: 200, cy: 200, module: 6))
+        let c = pic.draw(matrix: m, QRPicture.Placement(cx: 200, cy: 200, module: 6, angle: 0, taper: 0.2))
         print("drawn", c, m.width, m.height)
         let d = DMDetector()
         d.trace = { print("TRACE", $0) }
         var out: [DMCandidate] = []
         pic.picture.pixels.withUnsafeBufferPointer {
-            d.detect(LumaView(base: $0.baseAddress!, width: 400, height: 400, stride: 400), into: &out)
+            d.detect(LumaView(base: $0.baseAddress!, width: pic.picture.width, height: pic.picture.height, stride: pic.picture.stride), into: &out)
         }
         print("found", out.count)
     }

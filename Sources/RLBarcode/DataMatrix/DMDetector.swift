@@ -359,21 +359,53 @@ final class DMDetector {
 
     /// Whether the point (continuous pixel coordinates: pixel (x, y)
     /// covers [x, x+1)) is of the finder's colour.
+    /// With the symbol's own ink and background levels known (from the
+    /// finder and the quiet zone beside it), the midpoint between them;
+    /// each test then uses the mean of it and the local block threshold,
+    /// which keeps faint borders and shadows near the symbol on the light side.
+    private var symbolThreshold: Double? = nil
+
     @inline(__always)
     private func isInk(_ img: LumaView, _ p: Point, dark: Bool) -> Bool {
-        guard p.x >= 0, p.y >= 0, p.x < Double(img.width), p.y < Double(img.height) else { return !dark && false }
-        let t = Double(thresholds.threshold(x: Int(p.x), y: Int(p.y)))
+        guard p.x >= 0, p.y >= 0, p.x < Double(img.width), p.y < Double(img.height) else { return false }
+        var t = Double(thresholds.threshold(x: Int(p.x), y: Int(p.y)))
+        if let s = symbolThreshold { t = (t + s) / 2 }
         return (luma(img, p.x, p.y) < t) == dark
+    }
+
+    /// The symbol's threshold from the finder's arms `v`→`p`, `v`→`q`
+    /// (ink just inside) and the quiet zone (just outside).
+    private func measureLevels(_ img: LumaView, _ v: Point, _ p: Point, _ q: Point, _ centre: Point, dark: Bool) -> Double? {
+        var ink = 0.0, inkN = 0, light = 0.0, lightN = 0
+        for end in [p, q] {
+            let n = normal(v, end, towards: centre)
+            for s in 0..<24 {
+                let t = 0.15 + 0.7 * (Double(s) + 0.5) / 24
+                let base = Point(x: v.x + (end.x - v.x) * t, y: v.y + (end.y - v.y) * t)
+                for inset in [0.8, 1.5] {
+                    let a = Point(x: base.x + n.x * inset, y: base.y + n.y * inset)
+                    if isInk(img, a, dark: dark) { ink += luma(img, a.x, a.y); inkN += 1 }
+                }
+                let b = Point(x: base.x - n.x * 3, y: base.y - n.y * 3)
+                if !isInk(img, b, dark: dark) { light += luma(img, b.x, b.y); lightN += 1 }
+            }
+        }
+        guard inkN > 4, lightN > 4 else { return nil }
+        return (ink / Double(inkN) + light / Double(lightN)) / 2
     }
 
     /// The fraction of points along `a`→`b`, moved `inset` pixels along
     /// `normal`, that are ink.
-    private func inkFraction(_ img: LumaView, _ a: Point, _ b: Point, normal n: Point, inset: Double, dark: Bool) -> Double {
+    private func inkFraction(_ img: LumaView, _ a: Point, _ b: Point, normal n: Point, inset: Double, dark: Bool,
+                             margin: Double = 0.05) -> Double {
         let len = a.distance(to: b)
         let samples = max(8, min(64, Int(len / 1.5)))
         var ink = 0
         for s in 0..<samples {
-            let t = 0.05 + 0.9 * (Double(s) + 0.5) / Double(samples)
+            // A low-discrepancy sequence: even sampling that cannot fall in
+            // step with the clock track's period.
+            let w = 0.5 + Double(s) * 0.618_033_988_75
+            let t = margin + (1 - 2 * margin) * (w - w.rounded(.down))
             let p = Point(x: a.x + (b.x - a.x) * t + n.x * inset, y: a.y + (b.y - a.y) * t + n.y * inset)
             if isInk(img, p, dark: dark) { ink += 1 }
         }
@@ -403,12 +435,13 @@ final class DMDetector {
         }
         let diag = best.squareRoot()
         var quad: [Point]
-        if ib >= 0 && id >= 0 && min(dpos, -dneg) / diag > 0.15 * diag {
+        let minDepth = max(4, 0.025 * diag)
+        if ib >= 0 && id >= 0 && min(dpos, -dneg) / diag > minDepth {
             quad = [A, h[ib], C, h[id]]
-        } else if ib >= 0 && dpos / diag > 0.15 * diag {
+        } else if ib >= 0 && dpos / diag > minDepth {
             let B = h[ib]
             quad = [A, B, C, Point(x: A.x + C.x - B.x, y: A.y + C.y - B.y)]
-        } else if id >= 0 && -dneg / diag > 0.15 * diag {
+        } else if id >= 0 && -dneg / diag > minDepth {
             let D = h[id]
             quad = [A, Point(x: A.x + C.x - D.x, y: A.y + C.y - D.y), C, D]
         } else {
@@ -418,21 +451,29 @@ final class DMDetector {
         // The finder's corner: both sides solid, light outside.
         let centre = Point(x: (quad[0].x + quad[1].x + quad[2].x + quad[3].x) / 4,
                            y: (quad[0].y + quad[1].y + quad[2].y + quad[3].y) / 4)
-        var bestScore = 0.0, bestCorner = -1
+        // Side k joins quad[k] and quad[k + 1]; the finder's corner has two
+        // solid sides, and the sides opposite (the clock tracks) are less so.
+        var side = [0.0, 0.0, 0.0, 0.0]
+        for k in 0..<4 { side[k] = armScore(img, quad[k], quad[(k + 1) % 4], centre, dark: dark) }
+        var bestScore = -1.0, bestCorner = -1
         for v in 0..<4 {
-            let V = quad[v], P = quad[(v + 3) % 4], Q = quad[(v + 1) % 4]
-            let s1 = armScore(img, V, P, centre, dark: dark), s2 = armScore(img, V, Q, centre, dark: dark)
-            let s = min(s1, s2)
+            let arms = min(side[(v + 3) % 4], side[v])
+            guard arms >= 0.8 else { continue }
+            let s = arms - max(side[(v + 1) % 4], side[(v + 2) % 4])
             if s > bestScore { bestScore = s; bestCorner = v }
         }
-        trace?("component \(quad.map { "(\(Int($0.x)),\(Int($0.y)))" }) finder score \(bestScore) at \(bestCorner)")
-        guard bestCorner >= 0, bestScore >= 0.8 else { return nil }
+        trace?("component \(quad.map { "(\(Int($0.x)),\(Int($0.y)))" }) sides \(side) finder at \(bestCorner)")
+        guard bestCorner >= 0, bestScore > 0 else { return nil }
         let V = quad[bestCorner], P = quad[(bestCorner + 3) % 4], Q = quad[(bestCorner + 1) % 4]
+        symbolThreshold = nil
+        symbolThreshold = measureLevels(img, V, P, Q, centre, dark: dark)
+        defer { symbolThreshold = nil }
         let a = Point(x: P.x - V.x, y: P.y - V.y), b = Point(x: Q.x - V.x, y: Q.y - V.y)
         let crossAB = a.x * b.y - a.y * b.x
         // Upright: bottom arm (1, 0) and left arm (0, -1) have a negative cross product.
         let (bottomEnd, leftEnd) = crossAB < 0 ? (P, Q) : (Q, P)
-        return locate(img, corner: V, bottomEnd: bottomEnd, leftEnd: leftEnd, dark: dark)
+        return locate(img, corner: V, bottomEnd: bottomEnd, leftEnd: leftEnd, opposite: quad[(bestCorner + 2) % 4],
+                      dark: dark)
     }
 
     /// How solid the side `v`→`p` is: ink just inside, and light just outside.
@@ -447,7 +488,8 @@ final class DMDetector {
             inside = max(inside, inkFraction(img, v, p, normal: n, inset: inset, dark: dark))
             if inside > 0.95 { break }
         }
-        let outside = 1 - inkFraction(img, v, p, normal: n, inset: -1.5, dark: dark)
+        let outside = 1 - inkFraction(img, v, p, normal: n, inset: -3, dark: dark, margin: 0.15)
+        trace?("    arm \(v) \(p): inside \(inside) outside \(outside)")
         return min(inside, outside + 0.1)
     }
 
@@ -534,8 +576,10 @@ final class DMDetector {
     }
 
     /// From the finder's corner and arm ends to a decoded symbol.
-    private func locate(_ img: LumaView, corner: Point, bottomEnd: Point, leftEnd: Point, dark: Bool) -> DMCandidate? {
+    private func locate(_ img: LumaView, corner: Point, bottomEnd: Point, leftEnd: Point, opposite: Point,
+                        dark: Bool) -> DMCandidate? {
         var bl = corner, br = bottomEnd, tl = leftEnd
+        _ = opposite
         var tr = Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)
         let c0 = Point(x: (tl.x + br.x) / 2, y: (tl.y + br.y) / 2)
         // Arm thickness first: a module.
@@ -560,14 +604,18 @@ final class DMDetector {
         tl = project(tl, leftLine)
         br = project(br, bottomLine)
         tr = Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)
+        // Perspective can move the far corner by a good part of a side.
+        let reach = 0.2 * min(tl.distance(to: bl), br.distance(to: bl))
         // The clock tracks: fitted twice, the second time from the corners of the first.
         var topLine = DMLine(a: 0, b: 0, c: 0), rightLine = topLine
-        for _ in 0..<2 {
+        for round in 0..<2 {
             let c = Point(x: (tl.x + br.x) / 2, y: (tl.y + br.y) / 2)
-            guard let (t, _) = fitEdge(img, tl, tr, normal: normal(tl, tr, towards: c), outside: 2 * module + 2,
-                                       depth: 4 * module + 4, dark: dark, dashed: true, module: module),
-                  let (r, _) = fitEdge(img, br, tr, normal: normal(br, tr, towards: c), outside: 2 * module + 2,
-                                       depth: 4 * module + 4, dark: dark, dashed: true, module: module) else {
+            let outside = round == 0 ? 2 * module + 2 + reach : 2 * module + 2
+            let depth = outside + 2 * module + 2 + (round == 0 ? reach : 0)
+            guard let (t, _) = fitEdge(img, tl, tr, normal: normal(tl, tr, towards: c), outside: outside,
+                                       depth: depth, dark: dark, dashed: true, module: module),
+                  let (r, _) = fitEdge(img, br, tr, normal: normal(br, tr, towards: c), outside: outside,
+                                       depth: depth, dark: dark, dashed: true, module: module) else {
                 trace?("no clock edges"); return nil
             }
             topLine = t; rightLine = r
