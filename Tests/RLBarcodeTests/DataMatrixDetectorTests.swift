@@ -159,17 +159,42 @@ final class DataMatrixDetectorTests: XCTestCase {
 }
 
 extension DataMatrixDetectorTests {
-    func testDebugTrace() throws {
-        let m = try symbol("Perspective view")
+    /// Diagnostics: runs the detector with its trace on a raw 8-bit grey
+    /// picture named by DM_RAW ("path width height"); does nothing without it.
+    func testTraceRawPicture() throws {
+        guard let spec = ProcessInfo.processInfo.environment["DM_RAW"] else { return }
+        let parts = spec.split(separator: " ")
+        let data = try Data(contentsOf: URL(fileURLWithPath: String(parts[0])))
+        let w = Int(parts[1])!, h = Int(parts[2])!
+        let stride = data.count / h
+        let d = DMDetector()
+        if ProcessInfo.processInfo.environment["DM_TRACE"] != nil { d.trace = { print("TRACE", $0) } }
+        var out: [DMCandidate] = []
+        let bytes = [UInt8](data)
+        bytes.withUnsafeBufferPointer {
+            let view = LumaView(base: $0.baseAddress!, width: w, height: h, stride: stride)
+            if ProcessInfo.processInfo.environment["DM_WHOLE"] != nil { d.detect(view, into: &out) } else { d.scan(view, into: &out) }
+        }
+        print("RESULT", out.map(\.decoded.text))
+    }
+}
+
+extension DataMatrixDetectorTests {
+    /// Diagnostics: the detector's trace on one drawn symbol, when
+    /// DM_SYNTH is "data module angle" (does nothing without it).
+    func testTraceDrawnSymbol() throws {
+        guard let spec = ProcessInfo.processInfo.environment["DM_SYNTH"] else { return }
+        let parts = spec.split(separator: " ").map(String.init)
+        let m = try symbol(parts[0].replacingOccurrences(of: "_", with: " "))
         var pic = QRPicture(width: 400, height: 400)
-        let c = pic.draw(matrix: m, QRPicture.Placement(cx: 200, cy: 200, module: 6, angle: 0, taper: 0.2))
+        let c = pic.draw(matrix: m, QRPicture.Placement(cx: 200, cy: 200, module: Double(parts[1])!, angle: Double(parts[2])!))
         print("drawn", c, m.width, m.height)
         let d = DMDetector()
         d.trace = { print("TRACE", $0) }
         var out: [DMCandidate] = []
         pic.picture.pixels.withUnsafeBufferPointer {
-            d.detect(LumaView(base: $0.baseAddress!, width: pic.picture.width, height: pic.picture.height, stride: pic.picture.stride), into: &out)
+            d.detect(LumaView(base: $0.baseAddress!, width: 400, height: 400, stride: 400), into: &out)
         }
-        print("found", out.count)
+        print("RESULT", out.map(\.decoded.text))
     }
 }

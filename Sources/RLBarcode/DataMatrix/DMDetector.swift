@@ -505,6 +505,12 @@ final class DMDetector {
         var seenLight = false
         while t <= length {
             let p = Point(x: from.x + dir.x * t, y: from.y + dir.y * t)
+            // Outside the frame nothing is known.
+            if p.x < 0 || p.y < 0 || p.x >= Double(img.width) || p.y >= Double(img.height) {
+                if start >= 0 { return (start, t) }
+                t += 0.5
+                continue
+            }
             let ink = isInk(img, p, dark: dark)
             if !seenLight {
                 if !ink { seenLight = true }
@@ -518,12 +524,32 @@ final class DMDetector {
         return start < 0 ? nil : (start, length)
     }
 
+    /// Scans from `from` (inside the symbol) outwards along unit `dir` for
+    /// `length` pixels in half-pixel steps: the distance of the last ink
+    /// sample before `quiet` pixels of light (the quiet zone), or nil.
+    private func scanOut(_ img: LumaView, _ from: Point, _ dir: Point, length: Double, quiet: Double,
+                         minQuiet: Double, dark: Bool) -> Double? {
+        var t = 0.0, lastInk = -1.0
+        while t <= length {
+            let p = Point(x: from.x + dir.x * t, y: from.y + dir.y * t)
+            if p.x < 0 || p.y < 0 || p.x >= Double(img.width) || p.y >= Double(img.height) { break }
+            if isInk(img, p, dark: dark) {
+                lastInk = t
+            } else if lastInk >= 0 && t - lastInk >= quiet {
+                return lastInk
+            }
+            t += 0.5
+        }
+        // The window ends in light: enough for a quiet zone of a module.
+        return lastInk >= 0 && t - lastInk >= min(quiet, minQuiet) ? lastInk : nil
+    }
+
     /// Fits a line to the outer edge along `a`→`b`, scanning inwards along
     /// `n` from `outside` pixels out, over `depth` pixels. With `dashed`,
     /// points behind the line (at light clock modules) are dropped in turns.
     /// Also returns the median ink thickness met.
     private func fitEdge(_ img: LumaView, _ a: Point, _ b: Point, normal n: Point, outside: Double, depth: Double,
-                         dark: Bool, dashed: Bool, module: Double) -> (DMLine, Double)? {
+                         dark: Bool, dashed: Bool, module: Double, outward: Bool = false) -> (DMLine, Double)? {
         let len = a.distance(to: b)
         let samples = max(8, min(160, Int(len / 1.2)))
         edge.reserveKeeping(samples)
@@ -532,6 +558,17 @@ final class DMDetector {
         thick.reserveCapacity(samples)
         for s in 0..<samples {
             let t = 0.03 + 0.94 * (Double(s) + 0.5) / Double(samples)
+            if dashed && outward {
+                // From inside outwards: the last ink before the quiet zone.
+                let inner = Point(x: a.x + (b.x - a.x) * t + n.x * depth, y: a.y + (b.y - a.y) * t + n.y * depth)
+                guard let d = scanOut(img, inner, Point(x: -n.x, y: -n.y), length: depth + outside,
+                                      quiet: max(3, 2.5 * module), minQuiet: max(1.5, module), dark: dark)
+                else { continue }
+                let e = d + 0.25
+                edge[count] = Point(x: inner.x - n.x * e, y: inner.y - n.y * e)
+                count += 1
+                continue
+            }
             let start = Point(x: a.x + (b.x - a.x) * t - n.x * outside, y: a.y + (b.y - a.y) * t - n.y * outside)
             guard let (d0, d1) = scanInk(img, start, n, length: depth, dark: dark) else { continue }
             let e = d0 - 0.25
@@ -546,13 +583,53 @@ final class DMDetector {
         // Orient the normal inwards.
         if l.a * n.x + l.b * n.y < 0 { l = DMLine(a: -l.a, b: -l.b, c: -l.c) }
         line = l
-        // Drop points far behind (inside) the line, and outliers, in turns.
-        for round in 0..<4 {
-            let limit = dashed ? max(0.5, 0.4 * module) : max(1.0, (round < 2 ? 1.0 : 0.5) * module)
+        if dashed {
+            // The dark clock modules' outer edges lie on one line and make
+            // about half the points; light clock modules give points further
+            // in, scattered. The line through two points that most points
+            // lie near (a fixed sequence of pairs), outermost on ties.
+            let tol = max(0.5, 0.3 * module)
+            var bestInliers = 0, bestDepth = Double.infinity
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+            let pairs = min(300, count * (count - 1) / 2)
+            for _ in 0..<pairs {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let i = Int((state >> 33) % UInt64(count))
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let j = Int((state >> 33) % UInt64(count))
+                let p = edge[i], q = edge[j]
+                let d = p.distance(to: q)
+                guard d > 0.25 * len else { continue }
+                var cand = DMLine(a: -(q.y - p.y) / d, b: (q.x - p.x) / d, c: 0)
+                cand.c = cand.a * p.x + cand.b * p.y
+                if cand.a * n.x + cand.b * n.y < 0 { cand = DMLine(a: -cand.a, b: -cand.b, c: -cand.c) }
+                // The line must run along the side, not across it.
+                guard abs(cand.a * n.x + cand.b * n.y) > 0.9 else { continue }
+                var inliers = 0
+                for k in 0..<count where abs(cand.distance(edge[k])) < tol { inliers += 1 }
+                // Depth of the line along the inward normal at the side's middle.
+                let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+                let depth = -cand.distance(mid)
+                if inliers > bestInliers || (inliers == bestInliers && depth < bestDepth) {
+                    bestInliers = inliers; bestDepth = depth; l = cand
+                }
+            }
+            if bestInliers >= 4 {
+                var kept = 0
+                for k in 0..<count where abs(l.distance(edge[k])) < tol { edge[kept] = edge[k]; kept += 1 }
+                count = kept
+                if var f = DMLine.fit(UnsafeBufferPointer(start: edge.pointer, count: count)) {
+                    if f.a * n.x + f.b * n.y < 0 { f = DMLine(a: -f.a, b: -f.b, c: -f.c) }
+                    l = f
+                }
+            }
+        }
+        // Drop outliers in turns.
+        for round in 0..<3 {
+            let limit = dashed ? max(0.75, 0.5 * module) : max(1.0, (round < 2 ? 1.0 : 0.5) * module)
             var kept = 0
-            for i in 0..<count {
-                let d = l.distance(edge[i])
-                if dashed ? (d < limit && d > -2 * module) : abs(d) < limit { edge[kept] = edge[i]; kept += 1 }
+            for i in 0..<count where abs(l.distance(edge[i])) < limit {
+                edge[kept] = edge[i]; kept += 1
             }
             guard kept >= 4 else { break }
             count = kept
@@ -611,11 +688,10 @@ final class DMDetector {
         for round in 0..<2 {
             let c = Point(x: (tl.x + br.x) / 2, y: (tl.y + br.y) / 2)
             let outside = round == 0 ? 2 * module + 2 + reach : 2 * module + 2
-            let depth = outside + 2 * module + 2 + (round == 0 ? reach : 0)
-            guard let (t, _) = fitEdge(img, tl, tr, normal: normal(tl, tr, towards: c), outside: outside,
-                                       depth: depth, dark: dark, dashed: true, module: module),
-                  let (r, _) = fitEdge(img, br, tr, normal: normal(br, tr, towards: c), outside: outside,
-                                       depth: depth, dark: dark, dashed: true, module: module) else {
+            let depth = 2 * module + 2 + (round == 0 ? reach : 0)
+            guard let t = clockLine(img, tl, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module),
+                  let r = clockLine(img, br, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module)
+            else {
                 trace?("no clock edges"); return nil
             }
             topLine = t; rightLine = r
@@ -663,6 +739,9 @@ final class DMDetector {
                 : sample(img, transform, rows: v.rows, cols: v.columns, dark: dark)
             let score = patternScore(m)
             trace?("try \(v.rows)x\(v.columns) mirrored \(mirrored): pattern \(score)")
+            if trace != nil {
+                for y in 0..<m.height { trace?(String((0..<m.width).map { m[$0, y] ? "#" : "." })) }
+            }
             guard score >= 0.75 else { continue }
             let decoded = DMDecoder.decodeOnce(m, mirrored: mirrored)
             trace?("  \(decoded)")
@@ -674,6 +753,49 @@ final class DMDetector {
             }
         }
         return nil
+    }
+
+    /// The outer edge of a clock track along `a`→`b`: fitted both from
+    /// outside inwards (first ink) and from inside outwards (last ink before
+    /// the quiet zone); the one along which the track alternates best.
+    private func clockLine(_ img: LumaView, _ a: Point, _ b: Point, towards c: Point, outside: Double, inside: Double,
+                           dark: Bool, module: Double) -> DMLine? {
+        let n = normal(a, b, towards: c)
+        let first = fitEdge(img, a, b, normal: n, outside: outside, depth: outside + inside + 2 * module,
+                            dark: dark, dashed: true, module: module)?.0
+        let second = fitEdge(img, a, b, normal: n, outside: outside, depth: inside, dark: dark, dashed: true,
+                             module: module, outward: true)?.0
+        guard let l1 = first else { return second }
+        guard let l2 = second else { return l1 }
+        trace?("clock lines: inward \(alternation(img, l1, a, b, module: module, dark: dark)) \(l1), outward \(alternation(img, l2, a, b, module: module, dark: dark)) \(l2)")
+        return alternation(img, l1, a, b, module: module, dark: dark) >= alternation(img, l2, a, b, module: module, dark: dark) ? l1 : l2
+    }
+
+    /// How regularly the track half a module inside line `l` (between the
+    /// projections of `a` and `b`) alternates: runs met per module, ideally 1.
+    private func alternation(_ img: LumaView, _ l: DMLine, _ a: Point, _ b: Point, module: Double, dark: Bool) -> Double {
+        let pa = project(a, l), pb = project(b, l)
+        let len = pa.distance(to: pb)
+        guard len > 2 * module else { return 0 }
+        let n = max(16, min(1600, Int(len / module * 6)))
+        let off = 0.5 * module
+        // Runs about a module long (a clock module each); random data and
+        // blank paper have few.
+        let perModule = Double(n) / (len / module)
+        var good = 0, current = -1, length = 0
+        for k in 0...n {
+            var v = -2
+            if k < n {
+                let f = (Double(k) + 0.5) / Double(n)
+                let p = Point(x: pa.x + (pb.x - pa.x) * f + l.a * off, y: pa.y + (pb.y - pa.y) * f + l.b * off)
+                v = isInk(img, p, dark: dark) ? 1 : 0
+            }
+            if v == current { length += 1; continue }
+            let r = Double(length) / perModule
+            if current >= 0 && r >= 0.5 && r <= 1.6 { good += 1 }
+            current = v; length = 1
+        }
+        return Double(good) / (len / module)
     }
 
     private func project(_ p: Point, _ l: DMLine) -> Point {
