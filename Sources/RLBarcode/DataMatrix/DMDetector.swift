@@ -125,6 +125,10 @@ final class DMDetector {
     private var hull = ScratchBuffer<Point>(capacity: 1024)
     private var edge = ScratchBuffer<Point>(capacity: 512)
     private var profile = ScratchBuffer<UInt8>(capacity: 2048)
+    /// Module-centre lumas of a grid being sampled.
+    private var gridLuma = ScratchBuffer<Double>(capacity: 4096)
+    /// The symbol threshold kept while sampling (``symbolThreshold``).
+    private var symbolLevel: Double? { symbolThreshold }
     /// Symbols decoded in the current call (their quadrilaterals), so that
     /// components inside them are skipped.
     private var found: [[Point]] = []
@@ -136,7 +140,7 @@ final class DMDetector {
         thresholds.free(); regionFinder.free(); rowBuffer.free()
         rx0.free(); rx1.free(); ry.free(); rdark.free(); parent.free(); nextRun.free()
         area.free(); minX.free(); maxX.free(); minY.free(); maxY.free(); head.free()
-        candidates.free(); points.free(); hull.free(); edge.free(); profile.free()
+        candidates.free(); points.free(); hull.free(); edge.free(); profile.free(); gridLuma.free()
     }
 
     /// Finds and decodes symbols: first the areas with matrix-code texture,
@@ -734,22 +738,36 @@ final class DMDetector {
             for (v, d) in near.prefix(4) where d <= 6 { add(v.rows, v.columns) }
         }
         for (v, mirrored) in tries.prefix(options.thorough ? 8 : 3) {
-            let m = mirrored
-                ? sample(img, PerspectiveTransform.squareToQuadrilateral(br, tr, tl, bl), rows: v.rows, cols: v.columns, dark: dark)
-                : sample(img, transform, rows: v.rows, cols: v.columns, dark: dark)
-            let score = patternScore(m)
-            trace?("try \(v.rows)x\(v.columns) mirrored \(mirrored): pattern \(score)")
-            if trace != nil {
-                for y in 0..<m.height { trace?(String((0..<m.width).map { m[$0, y] ? "#" : "." })) }
-            }
-            guard score >= 0.75 else { continue }
-            let decoded = DMDecoder.decodeOnce(m, mirrored: mirrored)
-            trace?("  \(decoded)")
-            if case .success(var d) = decoded {
-                d.mirrored = mirrored
-                let corners = mirrored ? [br, tr, tl, bl] : quad
-                return DMCandidate(decoded: d, corners: corners.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) },
-                                   isInverted: !dark, moduleSize: module)
+            let t = mirrored ? PerspectiveTransform.squareToQuadrilateral(br, tr, tl, bl) : transform
+            // Pixel thresholds first, then thresholds from the sampled grid
+            // itself; for still pictures, the grid nudged by a fifth of a module.
+            let shifts: [(Double, Double)] = options.thorough
+                ? [(0, 0), (0.2, 0), (-0.2, 0), (0, 0.2), (0, -0.2), (0.2, 0.2), (-0.2, -0.2), (0.2, -0.2), (-0.2, 0.2)]
+                : [(0, 0)]
+            for (k, shift) in shifts.enumerated() {
+                for method in 0..<2 {
+                    let m = sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: method == 1,
+                                   du: shift.0, dv: shift.1)
+                    let score = patternScore(m)
+                    if k == 0 && method == 0 {
+                        trace?("try \(v.rows)x\(v.columns) mirrored \(mirrored): pattern \(score)")
+                        if trace != nil {
+                            for y in 0..<m.height { trace?(String((0..<m.width).map { m[$0, y] ? "#" : "." })) }
+                        }
+                    }
+                    guard score >= 0.75 else { continue }
+                    let decoded = DMDecoder.decodeOnce(m, mirrored: mirrored)
+                    trace?("  shift \(shift) method \(method): \(decoded)")
+                    if case .success(var d) = decoded {
+                        d.mirrored = mirrored
+                        let corners = mirrored ? [br, tr, tl, bl] : quad
+                        return DMCandidate(decoded: d, corners: corners.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) },
+                                           isInverted: !dark, moduleSize: module)
+                    }
+                }
+                // Nudging only helps a grid that is nearly right.
+                if k == 0 && patternScore(sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: false,
+                                                 du: 0, dv: 0)) < 0.85 { break }
             }
         }
         return nil
@@ -833,13 +851,46 @@ final class DMDetector {
     }
 
     /// Samples the module centres of a `rows` by `cols` grid.
-    private func sample(_ img: LumaView, _ t: PerspectiveTransform, rows: Int, cols: Int, dark: Bool) -> BitMatrix {
+    private func sample(_ img: LumaView, _ t: PerspectiveTransform, rows: Int, cols: Int, dark: Bool,
+                        gridThreshold: Bool, du: Double, dv: Double) -> BitMatrix {
         var m = BitMatrix(width: cols, height: rows)
+        if !gridThreshold {
+            for r in 0..<rows {
+                let v = (Double(r) + 0.5 + dv) / Double(rows)
+                for c in 0..<cols {
+                    let p = t.map((Double(c) + 0.5 + du) / Double(cols), v)
+                    if isInk(img, p, dark: dark) { m[c, r] = true }
+                }
+            }
+            return m
+        }
+        // The luma of every module centre, then each compared with the
+        // middle of the modules around it (7 by 7), which follows blur and
+        // uneven light at the symbol's own scale.
+        let n = rows * cols
+        gridLuma.reserve(n)
+        let g = gridLuma.pointer
         for r in 0..<rows {
-            let v = (Double(r) + 0.5) / Double(rows)
+            let v = (Double(r) + 0.5 + dv) / Double(rows)
             for c in 0..<cols {
-                let p = t.map((Double(c) + 0.5) / Double(cols), v)
-                if isInk(img, p, dark: dark) { m[c, r] = true }
+                let p = t.map((Double(c) + 0.5 + du) / Double(cols), v)
+                g[r * cols + c] = luma(img, p.x, p.y)
+            }
+        }
+        for r in 0..<rows {
+            let r0 = max(0, r - 3), r1 = min(rows - 1, r + 3)
+            for c in 0..<cols {
+                let c0 = max(0, c - 3), c1 = min(cols - 1, c + 3)
+                var lo = 255.0, hi = 0.0, sum = 0.0
+                for rr in r0...r1 {
+                    for cc in c0...c1 {
+                        let x = g[rr * cols + cc]
+                        lo = min(lo, x); hi = max(hi, x); sum += x
+                    }
+                }
+                let mean = sum / Double((r1 - r0 + 1) * (c1 - c0 + 1))
+                let threshold = hi - lo < 16 ? (symbolLevel ?? 128) : (mean + (lo + hi) / 2) / 2
+                if (g[r * cols + c] < threshold) == dark { m[c, r] = true }
             }
         }
         return m
