@@ -744,10 +744,14 @@ final class DMDetector {
             let shifts: [(Double, Double)] = options.thorough
                 ? [(0, 0), (0.2, 0), (-0.2, 0), (0, 0.2), (0, -0.2), (0.2, 0.2), (-0.2, -0.2), (0.2, -0.2), (-0.2, 0.2)]
                 : [(0, 0)]
+            // Module centres from the clock tracks, when they read cleanly.
+            let gu = clockGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark)
+            let gv = clockGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark)
+            let guided = gu != nil || gv != nil
             for (k, shift) in shifts.enumerated() {
-                for method in 0..<2 {
-                    let m = sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: method == 1,
-                                   du: shift.0, dv: shift.1)
+                for method in 0..<(guided ? 4 : 2) {
+                    let m = sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: method & 1 == 1,
+                                   du: shift.0, dv: shift.1, guides: method >= 2 ? (gu, gv) : (nil, nil))
                     let score = patternScore(m)
                     if k == 0 && method == 0 {
                         trace?("try \(v.rows)x\(v.columns) mirrored \(mirrored): pattern \(score)")
@@ -850,15 +854,61 @@ final class DMDetector {
         return 2 * runs
     }
 
+    /// The module centres along a clock track, as fractions of the side
+    /// (0 ... 1, top to bottom or left to right), from where its modules
+    /// change colour: they follow curved surfaces and lens distortion that a
+    /// perspective transform does not. Nil unless the track shows exactly
+    /// `count` modules.
+    private func clockGuide(_ img: LumaView, _ t: PerspectiveTransform, top: Bool, count: Int, other: Int,
+                            dark: Bool) -> [Double]? {
+        let n = max(16, min(4000, count * 8))
+        profile.reserve(n)
+        let inset = 0.5 / Double(max(other, 1))
+        for s in 0..<n {
+            let f = (Double(s) + 0.5) / Double(n)
+            let p = top ? t.map(f, inset) : t.map(1 - inset, f)
+            profile[s] = isInk(img, p, dark: dark) ? 1 : 0
+        }
+        // Runs of at least two samples; shorter ones join the run before.
+        var starts: [Int] = [0]
+        starts.reserveCapacity(count + 1)
+        var current = profile[0]
+        var s = 0
+        while s < n {
+            var e = s
+            while e < n && profile[e] == profile[s] { e += 1 }
+            if profile[s] != current && e - s >= 2 {
+                starts.append(s)
+                current = profile[s]
+                if starts.count > count { return nil }
+            }
+            s = e
+        }
+        guard starts.count == count else { return nil }
+        starts.append(n)
+        return (0..<count).map { (Double(starts[$0]) + Double(starts[$0 + 1])) / 2 / Double(n) }
+    }
+
     /// Samples the module centres of a `rows` by `cols` grid.
     private func sample(_ img: LumaView, _ t: PerspectiveTransform, rows: Int, cols: Int, dark: Bool,
-                        gridThreshold: Bool, du: Double, dv: Double) -> BitMatrix {
+                        gridThreshold: Bool, du: Double, dv: Double,
+                        guides: (u: [Double]?, v: [Double]?) = (nil, nil)) -> BitMatrix {
         var m = BitMatrix(width: cols, height: rows)
+        var us = [Double](repeating: 0, count: cols), vs = [Double](repeating: 0, count: rows)
+        let fc = Double(cols), fr = Double(rows)
+        for c in 0..<cols {
+            let base: Double = guides.u?[c] ?? (Double(c) + 0.5) / fc
+            us[c] = base + du / fc
+        }
+        for r in 0..<rows {
+            let base: Double = guides.v?[r] ?? (Double(r) + 0.5) / fr
+            vs[r] = base + dv / fr
+        }
         if !gridThreshold {
             for r in 0..<rows {
-                let v = (Double(r) + 0.5 + dv) / Double(rows)
+                let v = vs[r]
                 for c in 0..<cols {
-                    let p = t.map((Double(c) + 0.5 + du) / Double(cols), v)
+                    let p = t.map(us[c], v)
                     if isInk(img, p, dark: dark) { m[c, r] = true }
                 }
             }
@@ -871,9 +921,9 @@ final class DMDetector {
         gridLuma.reserve(n)
         let g = gridLuma.pointer
         for r in 0..<rows {
-            let v = (Double(r) + 0.5 + dv) / Double(rows)
+            let v = vs[r]
             for c in 0..<cols {
-                let p = t.map((Double(c) + 0.5 + du) / Double(cols), v)
+                let p = t.map(us[c], v)
                 g[r * cols + c] = luma(img, p.x, p.y)
             }
         }
