@@ -198,3 +198,48 @@ extension DataMatrixDetectorTests {
         print("RESULT", out.map(\.decoded.text))
     }
 }
+
+extension DataMatrixDetectorTests {
+    /// The cost of the Data Matrix search on a 1080p video frame without
+    /// Data Matrix (text-like clutter over part of it), as video frames
+    /// run it; printed, and bounded loosely so that a debug build passes.
+    func testCostOnFramesWithoutDataMatrix() {
+        var pic = QRPicture(width: 1920, height: 1080)
+        var clutter = QRPicture(width: 640, height: 360)
+        clutter.textClutter(seed: 3)
+        for y in 0..<360 { for x in 0..<640 { pic.picture.pixels[(y + 300) * 1920 + x + 600] = clutter.picture.pixels[y * 640 + x] } }
+        pic.picture.addNoise(amplitude: 6)
+        let reader = DataMatrixReader()
+        var out: [BarcodeResult] = []
+        let frames = 10
+        let start = Date()
+        pic.picture.pixels.withUnsafeBufferPointer {
+            let view = LumaView(base: $0.baseAddress!, width: 1920, height: 1080, stride: 1920)
+            for _ in 0..<frames { reader.read(view, bounds: nil, thorough: false, into: &out) }
+        }
+        let ms = Date().timeIntervalSince(start) * 1000 / Double(frames)
+        print("Data Matrix search: \(ms) ms per 1080p frame")
+        var regions = MatrixRegionDetector()
+        let t0 = Date()
+        pic.picture.pixels.withUnsafeBufferPointer {
+            let view = LumaView(base: $0.baseAddress!, width: 1920, height: 1080, stride: 1920)
+            for _ in 0..<frames {
+                regions.find(view, cellSize: 16, margin: 2)
+                regions.find(view, cellSize: 64, margin: 1, keep: true)
+            }
+        }
+        print("of which regions: \(Date().timeIntervalSince(t0) * 1000 / Double(frames)) ms, \(regions.regionCount) regions",
+              (0..<regions.regionCount).map { regions.regions[$0] })
+        regions.free()
+        let bare = DMDetector(options: DMDetector.Options(maxComponents: 0, thorough: false))
+        var none: [DMCandidate] = []
+        let t1 = Date()
+        pic.picture.pixels.withUnsafeBufferPointer {
+            let view = LumaView(base: $0.baseAddress!, width: 1920, height: 1080, stride: 1920)
+            for _ in 0..<frames { bare.detect(view, in: PixelRect(x0: 514, y0: 194, x1: 1346, y1: 770), into: &none) }
+        }
+        print("labelling: \(Date().timeIntervalSince(t1) * 1000 / Double(frames)) ms")
+        XCTAssertEqual(out.count, 0)
+        XCTAssertLessThan(ms, 200)
+    }
+}

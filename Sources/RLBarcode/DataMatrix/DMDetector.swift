@@ -178,6 +178,8 @@ final class DMDetector {
     }
 
     private var candidateCount = 0
+    /// Rows between labelled rows.
+    private var labelStep = 1
 
     // MARK: - Connected components
 
@@ -204,7 +206,10 @@ final class DMDetector {
         runCount = 0
         rowBuffer.reserve(r.width + 4)
         var prevStart = 0, prevEnd = 0
-        for y in r.y0..<r.y1 {
+        // Video frames label every other row: a finder arm of modules of two
+        // pixels or more still meets a labelled row and stays connected.
+        labelStep = options.thorough ? 1 : 2
+        for y in Swift.stride(from: r.y0, to: r.y1, by: labelStep) {
             var firstDark = false
             let n = thresholds.rowRuns(img, y: y, x0: r.x0, x1: r.x1, runs: rowBuffer.pointer, firstDark: &firstDark)
             let need = runCount + n
@@ -263,9 +268,9 @@ final class DMDetector {
         }
         for i in 0..<n where rdark[i] == want {
             let root = Int(parent[i])
-            area[root] &+= rx1[i] - rx0[i]
+            area[root] &+= (rx1[i] - rx0[i]) &* Int32(labelStep)
             minX[root] = min(minX[root], rx0[i]); maxX[root] = max(maxX[root], rx1[i])
-            minY[root] = min(minY[root], ry[i]); maxY[root] = max(maxY[root], ry[i] + 1)
+            minY[root] = min(minY[root], ry[i]); maxY[root] = max(maxY[root], ry[i] + Int32(labelStep))
             nextRun[i] = head[root]; head[root] = Int32(i)
         }
         candidateCount = 0
@@ -290,7 +295,7 @@ final class DMDetector {
             while b >= 0 && area[Int(p[b])] < area[Int(v)] { p[b + 1] = p[b]; b -= 1 }
             p[b + 1] = v
         }
-        candidateCount = min(candidateCount, options.maxComponents)
+        candidateCount = min(candidateCount, options.thorough ? options.maxComponents : options.maxComponents / 4)
     }
 
     static func inside(_ p: Point, _ q: [Point]) -> Bool {
@@ -315,8 +320,9 @@ final class DMDetector {
             guard row != Int32.min else { return }
             points.reserveKeeping(count + 4)
             let y = Double(row)
-            points[count] = Point(x: Double(lo), y: y); points[count + 1] = Point(x: Double(lo), y: y + 1)
-            points[count + 2] = Point(x: Double(hi), y: y); points[count + 3] = Point(x: Double(hi), y: y + 1)
+            let y1 = y + Double(labelStep)
+            points[count] = Point(x: Double(lo), y: y); points[count + 1] = Point(x: Double(lo), y: y1)
+            points[count + 2] = Point(x: Double(hi), y: y); points[count + 3] = Point(x: Double(hi), y: y1)
             count += 4
         }
         while i >= 0 {
@@ -469,6 +475,22 @@ final class DMDetector {
         trace?("component \(quad.map { "(\(Int($0.x)),\(Int($0.y)))" }) sides \(side) finder at \(bestCorner)")
         guard bestCorner >= 0, bestScore > 0 else { return nil }
         let V = quad[bestCorner], P = quad[(bestCorner + 3) % 4], Q = quad[(bestCorner + 1) % 4]
+        // A finder arm is thin: one module where the module beside it is
+        // light. Blobs and bars of text are not.
+        for end in [P, Q] {
+            let len = V.distance(to: end)
+            let n = normal(V, end, towards: centre)
+            var thinnest = Double.infinity
+            for k in 1...7 {
+                let f = Double(k) / 8
+                let o = Point(x: V.x + (end.x - V.x) * f - n.x * 3, y: V.y + (end.y - V.y) * f - n.y * 3)
+                if let (d0, d1) = scanInk(img, o, n, length: 3 + 0.4 * len, dark: dark) { thinnest = min(thinnest, d1 - d0) }
+            }
+            if thinnest > 0.2 * len + 1 {
+                trace?("arm too thick: \(thinnest) of \(len)")
+                return nil
+            }
+        }
         symbolThreshold = nil
         symbolThreshold = measureLevels(img, V, P, Q, centre, dark: dark)
         defer { symbolThreshold = nil }
@@ -487,11 +509,16 @@ final class DMDetector {
         var n = Point(x: -(p.y - v.y) / len, y: (p.x - v.x) / len)
         let mid = Point(x: (v.x + p.x) / 2, y: (v.y + p.y) / 2)
         if n.x * (centre.x - mid.x) + n.y * (centre.y - mid.y) < 0 { n = Point(x: -n.x, y: -n.y) }
-        var inside = 0.0
-        for inset in [0.8, 1.5, 2.5, 3.5] {
-            inside = max(inside, inkFraction(img, v, p, normal: n, inset: inset, dark: dark))
-            if inside > 0.95 { break }
+        var inside = inkFraction(img, v, p, normal: n, inset: 1.5, dark: dark)
+        // Far from solid: not an arm (the common case, decided with one line).
+        if inside < 0.4 { return inside }
+        if inside <= 0.95 {
+            for inset in [0.8, 2.5, 3.5] {
+                inside = max(inside, inkFraction(img, v, p, normal: n, inset: inset, dark: dark))
+                if inside > 0.95 { break }
+            }
         }
+        if inside < 0.8 { return inside }
         let outside = 1 - inkFraction(img, v, p, normal: n, inset: -3, dark: dark, margin: 0.15)
         trace?("    arm \(v) \(p): inside \(inside) outside \(outside)")
         return min(inside, outside + 0.1)
