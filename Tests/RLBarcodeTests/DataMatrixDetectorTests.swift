@@ -185,15 +185,15 @@ extension DataMatrixDetectorTests {
     func testTraceDrawnSymbol() throws {
         guard let spec = ProcessInfo.processInfo.environment["DM_SYNTH"] else { return }
         let parts = spec.split(separator: " ").map(String.init)
-        let m = try symbol(parts[0].replacingOccurrences(of: "_", with: " "))
-        var pic = QRPicture(width: 400, height: 400)
-        let c = pic.draw(matrix: m, QRPicture.Placement(cx: 200, cy: 200, module: Double(parts[1])!, angle: Double(parts[2])!))
+        let m = try symbol(parts[0].replacingOccurrences(of: "_", with: " "), parts.count > 3 ? Array(parts[3...]) : [])
+        var pic = QRPicture(width: 500, height: 500)
+        let c = pic.draw(matrix: m, QRPicture.Placement(cx: 250, cy: 250, module: Double(parts[1])!, angle: Double(parts[2])!))
         print("drawn", c, m.width, m.height)
         let d = DMDetector()
         d.trace = { print("TRACE", $0) }
         var out: [DMCandidate] = []
         pic.picture.pixels.withUnsafeBufferPointer {
-            d.detect(LumaView(base: $0.baseAddress!, width: 400, height: 400, stride: 400), into: &out)
+            d.detect(LumaView(base: $0.baseAddress!, width: 500, height: 500, stride: 500), into: &out)
         }
         print("RESULT", out.map(\.decoded.text))
     }

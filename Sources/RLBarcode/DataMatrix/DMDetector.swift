@@ -465,12 +465,16 @@ final class DMDetector {
         // solid sides, and the sides opposite (the clock tracks) are less so.
         var side = [0.0, 0.0, 0.0, 0.0]
         for k in 0..<4 { side[k] = armScore(img, quad[k], quad[(k + 1) % 4], centre, dark: dark) }
-        var bestScore = -1.0, bestCorner = -1
+        var bestScore = -1.0, bestCorner = -1, bestLength = 0.0
         for v in 0..<4 {
             let arms = min(side[(v + 3) % 4], side[v])
             guard arms >= 0.8 else { continue }
             let s = arms - max(side[(v + 1) % 4], side[(v + 2) % 4])
-            if s > bestScore { bestScore = s; bestCorner = v }
+            // On a tie, the corner with the longer sides (the whole finder).
+            let length = quad[v].distance(to: quad[(v + 3) % 4]) + quad[v].distance(to: quad[(v + 1) % 4])
+            if s > bestScore + 0.05 || (s > bestScore - 0.05 && length > bestLength) {
+                bestScore = max(s, bestScore); bestCorner = v; bestLength = length
+            }
         }
         trace?("component \(quad.map { "(\(Int($0.x)),\(Int($0.y)))" }) sides \(side) finder at \(bestCorner)")
         guard bestCorner >= 0, bestScore > 0 else { return nil }
@@ -580,7 +584,8 @@ final class DMDetector {
     /// points behind the line (at light clock modules) are dropped in turns.
     /// Also returns the median ink thickness met.
     private func fitEdge(_ img: LumaView, _ a: Point, _ b: Point, normal n: Point, outside: Double, depth: Double,
-                         dark: Bool, dashed: Bool, module: Double, outward: Bool = false) -> (DMLine, Double)? {
+                         dark: Bool, dashed: Bool, module: Double, outward: Bool = false,
+                         anchor: Double? = nil) -> (DMLine, Double)? {
         let len = a.distance(to: b)
         let samples = max(8, min(160, Int(len / 1.2)))
         edge.reserveKeeping(samples)
@@ -634,8 +639,10 @@ final class DMDetector {
                 var cand = DMLine(a: -(q.y - p.y) / d, b: (q.x - p.x) / d, c: 0)
                 cand.c = cand.a * p.x + cand.b * p.y
                 if cand.a * n.x + cand.b * n.y < 0 { cand = DMLine(a: -cand.a, b: -cand.b, c: -cand.c) }
-                // The line must run along the side, not across it.
-                guard abs(cand.a * n.x + cand.b * n.y) > 0.9 else { continue }
+                // The line must run along the side, not across it, and near
+                // the side's ends when they are known well.
+                guard abs(cand.a * n.x + cand.b * n.y) > (anchor == nil ? 0.9 : 0.996) else { continue }
+                if let anchor, abs(cand.distance(a)) > anchor || abs(cand.distance(b)) > anchor { continue }
                 var inliers = 0
                 for k in 0..<count where abs(cand.distance(edge[k])) < tol { inliers += 1 }
                 // Depth of the line along the inward normal at the side's middle.
@@ -720,8 +727,11 @@ final class DMDetector {
             let c = Point(x: (tl.x + br.x) / 2, y: (tl.y + br.y) / 2)
             let outside = round == 0 ? 2 * module + 2 + reach : 2 * module + 2
             let depth = 2 * module + 2 + (round == 0 ? reach : 0)
-            guard let t = clockLine(img, tl, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module),
-                  let r = clockLine(img, br, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module)
+            let anchor: Double? = round == 0 ? nil : 2 * module + 1
+            guard let t = clockLine(img, tl, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module,
+                                    anchor: anchor),
+                  let r = clockLine(img, br, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module,
+                                    anchor: anchor)
             else {
                 trace?("no clock edges"); return nil
             }
@@ -808,12 +818,12 @@ final class DMDetector {
     /// outside inwards (first ink) and from inside outwards (last ink before
     /// the quiet zone); the one along which the track alternates best.
     private func clockLine(_ img: LumaView, _ a: Point, _ b: Point, towards c: Point, outside: Double, inside: Double,
-                           dark: Bool, module: Double) -> DMLine? {
+                           dark: Bool, module: Double, anchor: Double? = nil) -> DMLine? {
         let n = normal(a, b, towards: c)
         let first = fitEdge(img, a, b, normal: n, outside: outside, depth: outside + inside + 2 * module,
-                            dark: dark, dashed: true, module: module)?.0
+                            dark: dark, dashed: true, module: module, anchor: anchor)?.0
         let second = fitEdge(img, a, b, normal: n, outside: outside, depth: inside, dark: dark, dashed: true,
-                             module: module, outward: true)?.0
+                             module: module, outward: true, anchor: anchor)?.0
         guard let l1 = first else { return second }
         guard let l2 = second else { return l1 }
         trace?("clock lines: inward \(alternation(img, l1, a, b, module: module, dark: dark)) \(l1), outward \(alternation(img, l2, a, b, module: module, dark: dark)) \(l2)")
