@@ -186,14 +186,16 @@ extension DataMatrixDetectorTests {
         guard let spec = ProcessInfo.processInfo.environment["DM_SYNTH"] else { return }
         let parts = spec.split(separator: " ").map(String.init)
         let m = try symbol(parts[0].replacingOccurrences(of: "_", with: " "), parts.count > 3 ? Array(parts[3...]) : [])
-        var pic = QRPicture(width: 500, height: 500)
-        let c = pic.draw(matrix: m, QRPicture.Placement(cx: 250, cy: 250, module: Double(parts[1])!, angle: Double(parts[2])!))
+        let size = Int(ProcessInfo.processInfo.environment["DM_SIZE"] ?? "500")!
+        var pic = QRPicture(width: size, height: size)
+        let c = pic.draw(matrix: m, QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2, module: Double(parts[1])!,
+                                                        angle: Double(parts[2])!))
         print("drawn", c, m.width, m.height)
         let d = DMDetector()
         d.trace = { print("TRACE", $0) }
         var out: [DMCandidate] = []
         pic.picture.pixels.withUnsafeBufferPointer {
-            d.detect(LumaView(base: $0.baseAddress!, width: 500, height: 500, stride: 500), into: &out)
+            d.detect(LumaView(base: $0.baseAddress!, width: size, height: size, stride: size), into: &out)
         }
         print("RESULT", out.map(\.decoded.text))
     }

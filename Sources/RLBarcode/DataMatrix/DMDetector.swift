@@ -469,7 +469,7 @@ final class DMDetector {
         for v in 0..<4 {
             let arms = min(side[(v + 3) % 4], side[v])
             guard arms >= 0.8 else { continue }
-            let s = arms - max(side[(v + 1) % 4], side[(v + 2) % 4])
+            let s = arms - (side[(v + 1) % 4] + side[(v + 2) % 4]) / 2
             // On a tie, the corner with the longer sides (the whole finder).
             let length = quad[v].distance(to: quad[(v + 3) % 4]) + quad[v].distance(to: quad[(v + 1) % 4])
             if s > bestScore + 0.05 || (s > bestScore - 0.05 && length > bestLength) {
