@@ -587,7 +587,7 @@ final class DMDetector {
                          dark: Bool, dashed: Bool, module: Double, outward: Bool = false,
                          anchor: Double? = nil) -> (DMLine, Double)? {
         let len = a.distance(to: b)
-        let samples = max(8, min(160, Int(len / 1.2)))
+        let samples = max(dashed ? 32 : 8, min(160, Int(len / 1.2)))
         edge.reserveKeeping(samples)
         var count = 0
         var thick: [Double] = []
@@ -641,7 +641,7 @@ final class DMDetector {
                 if cand.a * n.x + cand.b * n.y < 0 { cand = DMLine(a: -cand.a, b: -cand.b, c: -cand.c) }
                 // The line must run along the side, not across it, and near
                 // the side's ends when they are known well.
-                guard abs(cand.a * n.x + cand.b * n.y) > (anchor == nil ? 0.9 : 0.996) else { continue }
+                guard abs(cand.a * n.x + cand.b * n.y) > (anchor == nil ? 0.978 : 0.996) else { continue }
                 if let anchor, abs(cand.distance(a)) > anchor || abs(cand.distance(b)) > anchor { continue }
                 var inliers = 0
                 for k in 0..<count where abs(cand.distance(edge[k])) < tol { inliers += 1 }
