@@ -625,6 +625,8 @@ final class DMDetector {
             // in, scattered. The line through two points that most points
             // lie near (a fixed sequence of pairs), outermost on ties.
             let tol = max(0.5, 0.3 * module)
+            // Perspective turns a short side little from its guess.
+            let minCos = anchor != nil || len < 20 * module ? 0.996 : 0.978
             var bestInliers = 0, bestDepth = Double.infinity
             var state: UInt64 = 0x9E37_79B9_7F4A_7C15
             let pairs = min(300, count * (count - 1) / 2)
@@ -641,7 +643,7 @@ final class DMDetector {
                 if cand.a * n.x + cand.b * n.y < 0 { cand = DMLine(a: -cand.a, b: -cand.b, c: -cand.c) }
                 // The line must run along the side, not across it, and near
                 // the side's ends when they are known well.
-                guard abs(cand.a * n.x + cand.b * n.y) > (anchor == nil ? 0.978 : 0.996) else { continue }
+                guard abs(cand.a * n.x + cand.b * n.y) > minCos else { continue }
                 if let anchor, abs(cand.distance(a)) > anchor || abs(cand.distance(b)) > anchor { continue }
                 var inliers = 0
                 for k in 0..<count where abs(cand.distance(edge[k])) < tol { inliers += 1 }
