@@ -723,6 +723,22 @@ final class DMDetector {
         tr = Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)
         // Perspective can move the far corner by a good part of a side.
         let reach = 0.2 * min(tl.distance(to: bl), br.distance(to: bl))
+        // The clock tracks; for still pictures, when the likeliest edges do
+        // not give a symbol, the runners-up.
+        let picks = options.thorough ? [(0, 0), (1, 0), (0, 1), (1, 1)] : [(0, 0)]
+        for (pt, pr) in picks {
+            if let c = finishLocate(img, bl: bl, tl: tl, br: br, leftLine: leftLine, bottomLine: bottomLine,
+                                    module: module, reach: reach, dark: dark, pickTop: pt, pickRight: pr) { return c }
+        }
+        return nil
+    }
+
+    /// The clock tracks, the size and the sampling, from the fitted arms.
+    private func finishLocate(_ img: LumaView, bl: Point, tl tl0: Point, br br0: Point, leftLine: DMLine,
+                              bottomLine: DMLine, module: Double, reach: Double, dark: Bool,
+                              pickTop: Int, pickRight: Int) -> DMCandidate? {
+        var tl = tl0, br = br0
+        var tr = Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)
         // The clock tracks: fitted twice, the second time from the corners of the first.
         var topLine = DMLine(a: 0, b: 0, c: 0), rightLine = topLine
         for round in 0..<2 {
@@ -731,9 +747,9 @@ final class DMDetector {
             let depth = 2 * module + 2 + (round == 0 ? reach : 0)
             let anchor: Double? = round == 0 ? nil : 2 * module + 1
             guard let t = clockLine(img, tl, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module,
-                                    anchor: anchor),
+                                    anchor: anchor, pick: round == 0 ? pickTop : 0),
                   let r = clockLine(img, br, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module,
-                                    anchor: anchor)
+                                    anchor: anchor, pick: round == 0 ? pickRight : 0)
             else {
                 trace?("no clock edges"); return nil
             }
@@ -767,6 +783,9 @@ final class DMDetector {
             }
         }
         add(rows, cols)
+        // One track misread (a curved surface squeezes one axis): the square
+        // sizes of either count.
+        if rows != cols { add(rows, rows); add(cols, cols) }
         trace?("clock count \(rows)x\(cols), estimate \(rows0)x\(cols0)")
         if options.thorough || tries.isEmpty {
             let near = DMVersion.all.map { v -> (DMVersion, Double) in
@@ -776,7 +795,7 @@ final class DMDetector {
             }.sorted { $0.1 < $1.1 }
             for (v, d) in near.prefix(4) where d <= 6 { add(v.rows, v.columns) }
         }
-        for (v, mirrored) in tries.prefix(options.thorough ? 8 : 3) {
+        for (v, mirrored) in tries.prefix(options.thorough ? 12 : 3) {
             let t = mirrored ? PerspectiveTransform.squareToQuadrilateral(br, tr, tl, bl) : transform
             // Pixel thresholds first, then thresholds from the sampled grid
             // itself; for still pictures, the grid nudged by a fifth of a module.
@@ -820,14 +839,20 @@ final class DMDetector {
     /// outside inwards (first ink) and from inside outwards (last ink before
     /// the quiet zone); the one along which the track alternates best.
     private func clockLine(_ img: LumaView, _ a: Point, _ b: Point, towards c: Point, outside: Double, inside: Double,
-                           dark: Bool, module: Double, anchor: Double? = nil) -> DMLine? {
+                           dark: Bool, module: Double, anchor: Double? = nil, pick: Int = 0) -> DMLine? {
         let n = normal(a, b, towards: c)
         let first = fitEdge(img, a, b, normal: n, outside: outside, depth: outside + inside + 2 * module,
                             dark: dark, dashed: true, module: module, anchor: anchor)?.0
         let second = fitEdge(img, a, b, normal: n, outside: outside, depth: inside, dark: dark, dashed: true,
                              module: module, outward: true, anchor: anchor)?.0
-        guard let l1 = first else { return second }
-        guard let l2 = second else { return l1 }
+        guard let l1 = first else { return pick == 0 ? second : nil }
+        guard let l2 = second else { return pick == 0 ? l1 : nil }
+        if pick == 1 {
+            // The runner-up, unless it is the same line.
+            let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+            if abs(l1.distance(mid) - l2.distance(mid)) < 0.5 * module { return nil }
+            return alternation(img, l1, a, b, module: module, dark: dark) >= alternation(img, l2, a, b, module: module, dark: dark) ? l2 : l1
+        }
         trace?("clock lines: inward \(alternation(img, l1, a, b, module: module, dark: dark)) \(l1), outward \(alternation(img, l2, a, b, module: module, dark: dark)) \(l2)")
         return alternation(img, l1, a, b, module: module, dark: dark) >= alternation(img, l2, a, b, module: module, dark: dark) ? l1 : l2
     }
