@@ -278,8 +278,10 @@ final class DMDetector {
         for i in 0..<n where rdark[i] == want && parent[i] == Int32(i) {
             let w = maxX[i] - minX[i], h = maxY[i] - minY[i]
             guard max(w, h) >= minArm, area[i] >= 2 * minArm else { continue }
-            // The background of the region.
-            if minX[i] <= Int32(r.x0) && maxX[i] >= Int32(r.x1) && minY[i] <= Int32(r.y0) && maxY[i] >= Int32(r.y1) { continue }
+            // The background of the region (a symbol without quiet zone that
+            // fills the frame touches every side too, but covers less).
+            if minX[i] <= Int32(r.x0) && maxX[i] >= Int32(r.x1) && minY[i] <= Int32(r.y0) && maxY[i] >= Int32(r.y1)
+                && Int(area[i]) * 10 > 6 * r.width * r.height { continue }
             // Inside a symbol decoded already.
             let c = Point(x: Double(minX[i] + maxX[i]) / 2, y: Double(minY[i] + maxY[i]) / 2)
             if found.contains(where: { DMDetector.inside(c, $0) }) { continue }
@@ -533,7 +535,8 @@ final class DMDetector {
     /// Scans from `from` along unit `dir` for `length` pixels in half-pixel
     /// steps; the distance of the first ink sample, then of the first
     /// non-ink sample after it (nil when none).
-    private func scanInk(_ img: LumaView, _ from: Point, _ dir: Point, length: Double, dark: Bool) -> (Double, Double)? {
+    private func scanInk(_ img: LumaView, _ from: Point, _ dir: Point, length: Double, dark: Bool,
+                         expect: (at: Double, within: Double)? = nil) -> (Double, Double)? {
         var t = 0.0
         var start = -1.0
         // Ink at the start (a border, a neighbour) is passed over first.
@@ -543,6 +546,9 @@ final class DMDetector {
             // Outside the frame nothing is known.
             if p.x < 0 || p.y < 0 || p.x >= Double(img.width) || p.y >= Double(img.height) {
                 if start >= 0 { return (start, t) }
+                // The frame's edge where the symbol's edge is expected: a
+                // symbol printed to the edge, with the light outside.
+                if let e = expect, abs(t - e.at) <= e.within { seenLight = true }
                 t += 0.5
                 continue
             }
@@ -606,7 +612,8 @@ final class DMDetector {
                 continue
             }
             let start = Point(x: a.x + (b.x - a.x) * t - n.x * outside, y: a.y + (b.y - a.y) * t - n.y * outside)
-            guard let (d0, d1) = scanInk(img, start, n, length: depth, dark: dark) else { continue }
+            guard let (d0, d1) = scanInk(img, start, n, length: depth, dark: dark,
+                                         expect: (outside, 1.5 * module + 1)) else { continue }
             let e = d0 - 0.25
             edge[count] = Point(x: start.x + n.x * e, y: start.y + n.y * e)
             count += 1
