@@ -70,16 +70,31 @@ struct DMLine {
 ///    ends, and the quadrilateral of its diameter and the two hull points
 ///    farthest from it on either side.
 /// 4. A corner of that quadrilateral whose two sides are solid for most of
-///    their length, with light (quiet zone) outside, is the finder's
-///    corner; the sign of the cross product tells the bottom arm from the
-///    left arm (a mirror image swaps them).
-/// 5. Straight lines are fitted to the outer edges of both arms and of the
-///    two clock tracks (the dashed top row and right column), whose dark
-///    modules' outer edges lie on a line; the four lines give the corners.
-/// 6. The clock tracks' dark modules are counted for the symbol size;
-///    the grid is sampled through the perspective transform of the
-///    corners, and sizes near the count are tried when the count is not a
-///    size of the table, or the decoding fails.
+///    their length, with light (quiet zone) outside, and whose two other
+///    sides are less solid, is the finder's corner; the arms must be thin
+///    (one module where the module beside is light). The sign of the cross
+///    product tells the bottom arm from the left arm (a mirror image swaps
+///    them, which the sampling tries).
+/// 5. Straight lines are fitted to the outer edges of both arms (scanning
+///    inwards across them) and of the two clock tracks (the dashed top row
+///    and right column, 5.1.1). A clock track's dark modules have their
+///    outer edges on one line, its light modules let the scan run on into
+///    the data: its edge points are gathered both from outside inwards and
+///    from inside outwards (the last ink before the quiet zone), a line is
+///    found by consensus over point pairs, and of the two the one along
+///    which the track alternates most regularly is kept (still pictures try
+///    the other too). The four lines give the corners; the clock lines are
+///    fitted a second time from them.
+/// 6. The clock tracks' dark modules are counted for the symbol size, and
+///    sizes near the count are tried when it is not a size of the table or
+///    the decoding fails. The grid is sampled through the perspective
+///    transform of the corners, with the module centres taken from the
+///    clock tracks' own module boundaries when they read cleanly (curved
+///    surfaces, lens distortion), against the local pixel threshold and
+///    against a threshold from the sampled grid itself (blur); still
+///    pictures also nudge the grid by a fifth of a module. The finder and
+///    clock patterns of the sampled matrix must mostly read right before it
+///    goes to ``DMDecoder``.
 ///
 /// The detector owns its buffers and reuses them from frame to frame. It
 /// is not thread-safe.
@@ -504,8 +519,7 @@ final class DMDetector {
         let crossAB = a.x * b.y - a.y * b.x
         // Upright: bottom arm (1, 0) and left arm (0, -1) have a negative cross product.
         let (bottomEnd, leftEnd) = crossAB < 0 ? (P, Q) : (Q, P)
-        return locate(img, corner: V, bottomEnd: bottomEnd, leftEnd: leftEnd, opposite: quad[(bestCorner + 2) % 4],
-                      dark: dark)
+        return locate(img, corner: V, bottomEnd: bottomEnd, leftEnd: leftEnd, dark: dark)
     }
 
     /// How solid the side `v`→`p` is: ink just inside, and light just outside.
@@ -700,11 +714,8 @@ final class DMDetector {
     }
 
     /// From the finder's corner and arm ends to a decoded symbol.
-    private func locate(_ img: LumaView, corner: Point, bottomEnd: Point, leftEnd: Point, opposite: Point,
-                        dark: Bool) -> DMCandidate? {
+    private func locate(_ img: LumaView, corner: Point, bottomEnd: Point, leftEnd: Point, dark: Bool) -> DMCandidate? {
         var bl = corner, br = bottomEnd, tl = leftEnd
-        _ = opposite
-        var tr = Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)
         let c0 = Point(x: (tl.x + br.x) / 2, y: (tl.y + br.y) / 2)
         // Arm thickness first: a module.
         guard let (left0, tLeft) = fitEdge(img, bl, tl, normal: normal(bl, tl, towards: c0), outside: 3, depth: 20,
@@ -727,7 +738,6 @@ final class DMDetector {
         // Arm ends projected onto the lines.
         tl = project(tl, leftLine)
         br = project(br, bottomLine)
-        tr = Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)
         // Perspective can move the far corner by a good part of a side.
         let reach = 0.2 * min(tl.distance(to: bl), br.distance(to: bl))
         // The clock tracks; for still pictures, when the likeliest edges do
