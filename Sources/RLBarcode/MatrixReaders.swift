@@ -32,12 +32,19 @@ final class MatrixReaders {
               into out: inout [BarcodeResult]) {
         qrDetector.options.rescueFailedSymbols = thorough
         lastCandidateCount = 0
-        if enabled.contains(.dataMatrix) {
-            dataMatrixReader.read(image, bounds: bounds, thorough: thorough, into: &out)
+        // Data Matrix, after QR Code: on the 2D regions the QR search found
+        // in this frame when it ran (the same pre-pass), else on its own.
+        var qrRegionsReady = false
+        defer {
+            if enabled.contains(.dataMatrix) {
+                dataMatrixReader.read(image, bounds: bounds, thorough: thorough,
+                                      regions: qrRegionsReady ? qrDetector.regionFinder : nil, into: &out)
+            }
         }
         guard enabled.contains(.qrCode), image.width >= 21, image.height >= 21 else { return }
         qrCandidates.removeAll(keepingCapacity: true)
         qrDetector.scan(image, in: bounds, into: &qrCandidates)
+        qrRegionsReady = true
         lastCandidateCount = qrCandidates.count
         let first = out.count
         for c in qrCandidates {

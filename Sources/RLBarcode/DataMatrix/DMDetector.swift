@@ -160,13 +160,22 @@ final class DMDetector {
 
     /// Finds and decodes symbols: first the areas with matrix-code texture,
     /// then the finder search in each. This is what a scanner calls each frame.
-    func scan(_ image: LumaView, in bounds: PixelRect? = nil, into out: inout [DMCandidate]) {
+    ///
+    /// - Parameter shared: the regions of this frame when another reader
+    ///   found them already with the same settings (QR Code's pre-pass);
+    ///   only read, during this call.
+    func scan(_ image: LumaView, in bounds: PixelRect? = nil, regions shared: MatrixRegionDetector? = nil,
+              into out: inout [DMCandidate]) {
+        found.removeAll(keepingCapacity: true)
+        if let shared {
+            for k in 0..<shared.regionCount { detect(image, in: shared.regions[k], into: &out) }
+            return
+        }
         let cell = min(image.width, image.height) < 400 ? 8 : 16
         regionFinder.find(image, bounds: bounds, cellSize: cell, margin: cell == 8 ? 4 : 2)
         if min(image.width, image.height) >= 256 {
             regionFinder.find(image, bounds: bounds, cellSize: 64, margin: 1, keep: true)
         }
-        found.removeAll(keepingCapacity: true)
         for k in 0..<regionFinder.regionCount {
             detect(image, in: regionFinder.regions[k], into: &out)
         }

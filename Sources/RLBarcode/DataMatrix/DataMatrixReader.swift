@@ -21,12 +21,16 @@ final class DataMatrixReader {
     /// Finds and decodes the symbols inside `bounds` and appends them to
     /// `out`. With `thorough` (still pictures), symbols whose first reading
     /// fails are sampled at more sizes and as mirror images.
-    func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, into out: inout [BarcodeResult]) {
+    /// - Parameter regions: the 2D-texture regions of this frame when another
+    ///   reader found them already (``MatrixRegionDetector`` with the same
+    ///   settings); nil to find them here.
+    func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
+              into out: inout [BarcodeResult]) {
         lastCandidateCount = 0
         guard image.width >= 10, image.height >= 10 else { return }
         detector.options.thorough = thorough
         candidates.removeAll(keepingCapacity: true)
-        detector.scan(image, in: bounds, into: &candidates)
+        detector.scan(image, in: bounds, regions: regions, into: &candidates)
         lastCandidateCount = candidates.count
         let first = out.count
         for c in candidates {
