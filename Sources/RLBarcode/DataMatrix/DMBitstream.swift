@@ -125,6 +125,10 @@ enum DMBitstream {
                     guard position == 0 else { return .failure(.invalidCodeword) }
                     content.macro = c == 236 ? 5 : 6
                     content.bytes.append(contentsOf: Array("[)>\u{1E}0\(c == 236 ? 5 : 6)\u{1D}".utf8))
+                case 254:
+                    // An unlatch where ASCII is in force already (some
+                    // encoders write one after a Base 256 field): nothing to do.
+                    break
                 case 238: mode = .x12
                 case 239: mode = .text
                 case 240: mode = .edifact
