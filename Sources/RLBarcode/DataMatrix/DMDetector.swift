@@ -698,10 +698,15 @@ final class DMDetector {
         for round in 0..<3 {
             let limit = dashed ? max(0.75, 0.5 * module) : max(1.0, (round < 2 ? 1.0 : 0.5) * module)
             var kept = 0
+            let aligned = thick.count == count
             for i in 0..<count where abs(l.distance(edge[i])) < limit {
-                edge[kept] = edge[i]; kept += 1
+                edge[kept] = edge[i]
+                // The thickness only of the points on the edge (not of specks outside).
+                if aligned { thick[kept] = thick[i] }
+                kept += 1
             }
             guard kept >= 4 else { break }
+            if aligned { thick.removeLast(thick.count - kept) }
             count = kept
             guard var f = DMLine.fit(UnsafeBufferPointer(start: edge.pointer, count: count)) else { break }
             if f.a * n.x + f.b * n.y < 0 { f = DMLine(a: -f.a, b: -f.b, c: -f.c) }
