@@ -12,11 +12,13 @@ final class MatrixReaders {
     private let qrDetector = QRDetector()
     /// The QR candidates of the current frame, reused.
     private var qrCandidates: [QRCandidate] = []
+    /// Data Matrix ECC 200 (ISO/IEC 16022, DMRE of ISO/IEC 21471).
+    private let dataMatrixReader = DataMatrixReader()
 
     init() { qrCandidates.reserveCapacity(16) }
 
     /// What the matrix readers can read.
-    static let symbologies: Symbology = [.qrCode]
+    static let symbologies: Symbology = [.qrCode, .dataMatrix]
 
     /// How many symbol-like places (finder patterns grouped into symbols)
     /// the last ``read(_:bounds:enabled:into:)`` saw, read or not.
@@ -33,9 +35,19 @@ final class MatrixReaders {
         qrDetector.options.rescueFailedSymbols = thorough
         qrDetector.options.rowStep = thorough ? 2 : 3
         lastCandidateCount = 0
+        // Data Matrix, after QR Code: on the 2D regions the QR search found
+        // in this frame when it ran (the same pre-pass), else on its own.
+        var qrRegionsReady = false
+        defer {
+            if enabled.contains(.dataMatrix) {
+                dataMatrixReader.read(image, bounds: bounds, thorough: thorough,
+                                      regions: qrRegionsReady ? qrDetector.regionFinder : nil, into: &out)
+            }
+        }
         guard enabled.contains(.qrCode), image.width >= 21, image.height >= 21 else { return }
         qrCandidates.removeAll(keepingCapacity: true)
         qrDetector.scan(image, in: bounds, cells: cells, into: &qrCandidates)
+        qrRegionsReady = true
         lastCandidateCount = qrCandidates.count
         let first = out.count
         for c in qrCandidates {
