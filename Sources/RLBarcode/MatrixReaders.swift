@@ -13,10 +13,13 @@ final class MatrixReaders {
     /// The QR candidates of the current frame, reused.
     private var qrCandidates: [QRCandidate] = []
 
+    /// Aztec Code and Aztec Runes (ISO/IEC 24778).
+    private let aztecReader = AztecReader()
+
     init() { qrCandidates.reserveCapacity(16) }
 
     /// What the matrix readers can read.
-    static let symbologies: Symbology = [.qrCode]
+    static let symbologies: Symbology = [.qrCode, .aztec]
 
     /// How many symbol-like places (finder patterns grouped into symbols)
     /// the last ``read(_:bounds:enabled:into:)`` saw, read or not.
@@ -30,6 +33,9 @@ final class MatrixReaders {
               into out: inout [BarcodeResult]) {
         qrDetector.options.rescueFailedSymbols = thorough
         lastCandidateCount = 0
+        if enabled.contains(.aztec) {
+            aztecReader.read(image, bounds: bounds, thorough: thorough, into: &out)
+        }
         guard enabled.contains(.qrCode), image.width >= 21, image.height >= 21 else { return }
         qrCandidates.removeAll(keepingCapacity: true)
         qrDetector.scan(image, in: bounds, into: &qrCandidates)

@@ -1,0 +1,663 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An Aztec Code symbol found in a frame and decoded.
+struct AztecSymbol {
+    /// What it holds.
+    var decoded: AztecDecodeResult
+    /// The symbol's outer corners in frame pixels: its own top-left, then
+    /// top-right, bottom-right and bottom-left.
+    var corners: [Point]
+    /// Light modules on a dark background.
+    var isInverted: Bool
+    /// Estimated module size in pixels.
+    var moduleSize: Double
+    /// The bull's-eye centre in frame pixels.
+    var centre: Point
+}
+
+/// Finds Aztec Code symbols and Aztec Runes in luma frames, samples their
+/// modules and decodes them (ISO/IEC 24778:2008).
+///
+/// The steps follow the standard's reference decode algorithm (Annex on
+/// the reference decode algorithm):
+///
+/// 0. ``scan(_:in:thorough:into:)`` first finds the areas with matrix-code
+///    texture (``MatrixRegionDetector``); the rest runs in each of them.
+/// 1. Block-adaptive thresholds for the area (``BlockThreshold``).
+/// 2. Rows are cut into dark and light runs; nine runs whose inner seven
+///    are of one width (the centre module and the rings around it, 7.3.1)
+///    are a bull's-eye candidate, in either polarity. A line through the
+///    centre of concentric squares crosses them in that ratio at any angle,
+///    so the test holds for any rotation; the same test down the column
+///    through the centre confirms it.
+/// 3. Rays from the centre in 64 directions find the edges of the rings at
+///    2.5 and 3.5 modules from the centre with sub-pixel precision; straight
+///    lines fitted to each side of those two squares give their corners,
+///    and the eight corners give a perspective transform from modules to
+///    pixels.
+/// 4. The rings at 5 and 6 modules tell a full-range bull's-eye (light,
+///    then dark) from a compact one. The mode message ring is sampled and
+///    decoded (7.3.1.1, with the orientation patterns giving rotation and
+///    mirroring) and gives the symbol's size; the whole symbol is sampled
+///    and decoded by ``AztecDecoder``. When that fails for a full-range
+///    symbol, the reference grid's lines (7.3.4) are located and the
+///    transform fitted to them again.
+///
+/// The detector owns its scratch buffers and reuses them from frame to
+/// frame; frames without bull's-eyes allocate nothing. It is not thread-safe.
+final class AztecDetector {
+    /// Tunables.
+    struct Options {
+        /// Rows scanned for bull's-eyes: every `rowStep`-th (the centre
+        /// module is one module tall; 2 suits modules of 2 pixels and more).
+        var rowStep = 2
+        /// The most bull's-eye candidates examined per area.
+        var maxCentres = 24
+        /// The least contrast of a block neighbourhood.
+        var minContrast = 20
+    }
+
+    var options = Options()
+    nonisolated(unsafe) static var debug = false
+    private var regionFinder = MatrixRegionDetector()
+    private var thresholds = BlockThreshold()
+    private var runs = ScratchBuffer<Int32>(capacity: 4096)
+    /// Rays' luma profiles.
+    private var profile = ScratchBuffer<Float>(capacity: 1024)
+
+    /// A bull's-eye candidate.
+    struct Centre {
+        var x: Double
+        var y: Double
+        /// Width of one ring along the row.
+        var module: Double
+        var inverted: Bool
+        var count: Int
+    }
+    private var centres: [Centre] = []
+    /// How many candidates the last scan examined.
+    private(set) var lastCentreCount = 0
+
+    init() { centres.reserveCapacity(64) }
+
+    deinit {
+        regionFinder.free(); thresholds.free(); runs.free(); profile.free()
+    }
+
+    /// Finds and decodes the symbols inside `bounds` (the whole frame when
+    /// nil), searching the areas of matrix-code texture; with `thorough`,
+    /// also the whole area when those give nothing, every row.
+    func scan(_ image: LumaView, in bounds: PixelRect? = nil, thorough: Bool = false, into out: inout [AztecSymbol]) {
+        lastCentreCount = 0
+        let first = out.count
+        let small = min(image.width, image.height) < 400
+        let cell = small ? 8 : 16
+        regionFinder.find(image, bounds: bounds, cellSize: cell, margin: cell == 8 ? 4 : 2)
+        if min(image.width, image.height) >= 256 {
+            regionFinder.find(image, bounds: bounds, cellSize: 64, margin: 1, keep: true)
+        }
+        let saved = options.rowStep
+        if thorough { options.rowStep = 1 }
+        defer { options.rowStep = saved }
+        for k in 0..<regionFinder.regionCount {
+            detect(image, in: regionFinder.regions[k], into: &out)
+        }
+        if thorough && out.count == first {
+            detect(image, in: bounds, into: &out)
+        }
+    }
+
+    /// Finds and decodes the symbols in `region` (the whole frame when nil).
+    func detect(_ image: LumaView, in region: PixelRect? = nil, into out: inout [AztecSymbol]) {
+        var r = region ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        r.x0 = max(0, r.x0); r.y0 = max(0, r.y0); r.x1 = min(image.width, r.x1); r.y1 = min(image.height, r.y1)
+        guard r.width >= 11, r.height >= 11 else { return }
+        let block = min(r.width, r.height) >= 720 ? 16 : 8
+        thresholds.prepare(image, rect: r, blockSize: block, minContrast: options.minContrast)
+        centres.removeAll(keepingCapacity: true)
+        findCentres(image, r)
+        guard !centres.isEmpty else { return }
+        centres.sort { $0.count > $1.count }
+        lastCentreCount += centres.count
+        for k in 0..<min(centres.count, options.maxCentres) {
+            let c = centres[k]
+            // Inside a symbol already read?
+            var seen = false
+            for s in out where s.centre.distance(to: Point(x: c.x, y: c.y)) < 3 * c.module { seen = true; break }
+            if seen { continue }
+            if let s = read(image, c) {
+                var duplicate = false
+                for o in out where o.decoded.bytes == s.decoded.bytes && o.centre.distance(to: s.centre) < 4 * s.moduleSize {
+                    duplicate = true
+                }
+                if !duplicate { out.append(s) }
+            }
+        }
+    }
+
+    // MARK: - Bull's-eye candidates
+
+    /// The ring width if the seven inner runs are of one width and the
+    /// outer two at least half of it.
+    @inline(__always)
+    private static func ringWidth(_ p: UnsafeMutablePointer<Int32>) -> Double? {
+        var total: Int32 = 0
+        for i in 1...7 { total &+= p[i] }
+        if total < 7 { return nil }
+        let m = Double(total) / 7
+        let lo = 0.5 * m - 0.75, hi = 1.5 * m + 0.75
+        for i in 1...7 {
+            let v = Double(p[i])
+            if v < lo || v > hi { return nil }
+        }
+        if Double(p[0]) < lo || Double(p[8]) < lo { return nil }
+        return m
+    }
+
+    private func findCentres(_ image: LumaView, _ r: PixelRect) {
+        runs.reserve(r.width + 2)
+        let rp = runs.pointer
+        var y = r.y0 + options.rowStep / 2
+        while y < r.y1 {
+            var firstDark = false
+            let n = thresholds.rowRuns(image, y: y, x0: r.x0, x1: r.x1, runs: rp, firstDark: &firstDark)
+            var x = r.x0
+            if n >= 9 {
+                for i in 0...(n - 9) {
+                    if let m = AztecDetector.ringWidth(rp + i) {
+                        var cx = x
+                        for k in 0..<4 { cx += Int(rp[i + k]) }
+                        let centreX = Double(cx) + Double(rp[i + 4]) / 2
+                        // Colour of run i + 4.
+                        let centreDark = firstDark == ((i + 4) & 1 == 0)
+                        confirm(image, centreX, Double(y) + 0.5, m, inverted: !centreDark, r)
+                    }
+                    x += Int(rp[i])
+                }
+            }
+            y += options.rowStep
+        }
+    }
+
+    /// The cross section of a bull's-eye through (x, y) along the row
+    /// (`vertical` false) or the column: the centre of the middle run and
+    /// the ring width, when the seven middle runs are of one width.
+    private func crossSection(_ image: LumaView, _ x: Int, _ y: Int, vertical: Bool, inverted: Bool,
+                              _ m: Double, _ r: PixelRect) -> (centre: Double, module: Double)? {
+        vertical ? crossSection(image, x, y, dx: 0, dy: 1, inverted: inverted, m, r)
+            : crossSection(image, x, y, dx: 1, dy: 0, inverted: inverted, m, r)
+    }
+
+    /// The cross section through (x, y) along (dx, dy) (one of the axes or
+    /// diagonals), in steps along it from (x, y) to the middle run's centre.
+    private func crossSection(_ image: LumaView, _ x: Int, _ y: Int, dx: Int, dy: Int, inverted: Bool,
+                              _ m: Double, _ r: PixelRect) -> (centre: Double, module: Double)? {
+        guard x >= r.x0, x < r.x1, y >= r.y0, y < r.y1 else { return nil }
+        @inline(__always) func inside(_ k: Int) -> Bool {
+            let px = x + k * dx, py = y + k * dy
+            return px >= r.x0 && px < r.x1 && py >= r.y0 && py < r.y1
+        }
+        @inline(__always) func dark(_ k: Int) -> Bool {
+            thresholds.isDark(image, x: x + (k - origin) * dx, y: y + (k - origin) * dy) != inverted
+        }
+        let origin = dx == 0 ? y : x
+        guard dark(origin) else { return nil }
+        let limit = Int(8 * m) + 4
+        // Runs each way: the centre's part, then three rings, until the
+        // fourth ring starts.
+        func walk(_ dir: Int) -> (centre: Int, r1: Int, r2: Int, r3: Int)? {
+            var k = origin + dir, ring = 0, colour = true, steps = 0
+            var lengths = (0, 0, 0, 0)
+            while inside(k - origin) && steps < limit {
+                let d = dark(k)
+                if d != colour {
+                    ring += 1
+                    colour = d
+                    if ring > 3 { return lengths }
+                }
+                switch ring {
+                case 0: lengths.0 += 1
+                case 1: lengths.1 += 1
+                case 2: lengths.2 += 1
+                default: lengths.3 += 1
+                }
+                k += dir
+                steps += 1
+            }
+            return nil
+        }
+        guard let back = walk(-1), let fwd = walk(1) else { return nil }
+        let centreLen = back.centre + fwd.centre + 1
+        let total = centreLen + back.r1 + back.r2 + back.r3 + fwd.r1 + fwd.r2 + fwd.r3
+        let mv = Double(total) / 7
+        let lo = 0.5 * mv - 0.75, hi = 1.5 * mv + 0.75
+        for v in [centreLen, back.r1, back.r2, back.r3, fwd.r1, fwd.r2, fwd.r3] where Double(v) < lo || Double(v) > hi {
+            return nil
+        }
+        // Inner rings of equal width each side (the line passes the centre).
+        let sideB = back.r1 + back.r2 + back.r3, sideF = fwd.r1 + fwd.r2 + fwd.r3
+        guard Double(abs(sideB - sideF)) <= 0.5 * mv + 1.5 else { return nil }
+        return (Double(origin - back.centre) + Double(centreLen) / 2, mv)
+    }
+
+    /// Confirms a row candidate down its column, then along the row through
+    /// the column's centre and down the column again, and adds or merges it.
+    private func confirm(_ image: LumaView, _ cx: Double, _ cy: Double, _ m: Double, inverted: Bool, _ r: PixelRect) {
+        guard let v1 = crossSection(image, Int(cx), Int(cy), vertical: true, inverted: inverted, m, r),
+              v1.module > 0.4 * m, v1.module < 2.5 * m,
+              let h = crossSection(image, Int(cx), Int(v1.centre), vertical: false, inverted: inverted, m, r),
+              let v = crossSection(image, Int(h.centre), Int(v1.centre), vertical: true, inverted: inverted, m, r)
+        else { return }
+        let x = h.centre, y = v.centre
+        // Both diagonals through the centre (their runs are sqrt(2) times longer at most).
+        guard crossSection(image, Int(x), Int(y), dx: 1, dy: 1, inverted: inverted, m, r) != nil,
+              crossSection(image, Int(x), Int(y), dx: 1, dy: -1, inverted: inverted, m, r) != nil else { return }
+        let module = (h.module + v.module) / 2
+        for i in 0..<centres.count where centres[i].inverted == inverted {
+            let c = centres[i]
+            if abs(c.x - x) < 1.5 * c.module && abs(c.y - y) < 1.5 * c.module {
+                centres[i].count += 1
+                return
+            }
+        }
+        if centres.count < 256 {
+            centres.append(Centre(x: x, y: y, module: module, inverted: inverted, count: 1))
+        }
+    }
+
+    // MARK: - Sampling
+
+    /// Bilinear luma at a sub-pixel position (pixel centres at integers).
+    @inline(__always)
+    private static func luma(_ image: LumaView, _ x: Double, _ y: Double) -> Float {
+        let fx = max(0, min(Double(image.width) - 1.001, x)), fy = max(0, min(Double(image.height) - 1.001, y))
+        let x0 = Int(fx), y0 = Int(fy)
+        let ax = Float(fx - Double(x0)), ay = Float(fy - Double(y0))
+        let p: UnsafePointer<UInt8> = image.base + (y0 &* image.stride &+ x0)
+        let a = Float(p[0]), b = Float(p[1])
+        let c = Float(p[image.stride]), d = Float(p[image.stride + 1])
+        let top: Float = a + (b - a) * ax
+        let bottom: Float = c + (d - c) * ax
+        return top + (bottom - top) * ay
+    }
+
+    /// Reads one candidate.
+    private func read(_ image: LumaView, _ c0: Centre) -> AztecSymbol? {
+        var c = c0
+        // Measure again from the fitted centre when the first one was off.
+        if let first = measure(image, c) {
+            let p = first.transform.map(0, 0)
+            if p.distance(to: Point(x: c.x, y: c.y)) > 0.25 * first.module {
+                c.x = p.x; c.y = p.y
+            } else {
+                return read(image, c, first)
+            }
+        }
+        guard let eye = measure(image, c) else { if AztecDetector.debug { print("measure failed", c) }; return nil }
+        if AztecDetector.debug { print("eye", c, eye.module, eye.transform.map(0, 0), eye.transform.map(3.5, 3.5)) }
+        return read(image, c, eye)
+    }
+
+    /// The bull's-eye as measured: a transform from module coordinates
+    /// (centre module at (0, 0)) to pixels, and the threshold.
+    struct BullsEye {
+        var transform: PerspectiveTransform
+        var threshold: Float
+        var module: Double
+    }
+
+    /// Casts rays from the centre and fits the squares of the ring edges at
+    /// 2.5 and 3.5 modules.
+    private func measure(_ image: LumaView, _ c: Centre) -> BullsEye? {
+        let rayCount = 64
+        let reach = 6.5 * c.module + 3
+        let step = max(0.2, min(0.5, c.module / 6))
+        let samples = Int(reach / step) + 1
+        profile.reserve(samples)
+        let pp = profile.pointer
+        // The threshold: the two-class mean of samples along a few rays.
+        var sum: Float = 0, n: Float = 0
+        for k in 0..<8 {
+            let a = Double(k) * Double.pi / 4 + 0.3
+            let dx = cos(a), dy = sin(a)
+            var t = 0.0
+            while t < 3.5 * c.module {
+                sum += AztecDetector.luma(image, c.x + dx * t, c.y + dy * t)
+                n += 1
+                t += step
+            }
+        }
+        guard n > 0 else { return nil }
+        let mean = sum / n
+        var lo: Float = 0, ln: Float = 0, hi: Float = 0, hn: Float = 0
+        for k in 0..<8 {
+            let a = Double(k) * Double.pi / 4 + 0.3
+            let dx = cos(a), dy = sin(a)
+            var t = 0.0
+            while t < 3.5 * c.module {
+                let v = AztecDetector.luma(image, c.x + dx * t, c.y + dy * t)
+                if v < mean { lo += v; ln += 1 } else { hi += v; hn += 1 }
+                t += step
+            }
+        }
+        guard ln > 0, hn > 0 else { return nil }
+        let darkLevel = lo / ln, lightLevel = hi / hn
+        guard lightLevel - darkLevel >= 15 else { return nil }
+        let threshold = (darkLevel + lightLevel) / 2
+        let hysteresis = (lightLevel - darkLevel) * 0.12
+
+        var edges3: [Point] = [], edges4: [Point] = []
+        edges3.reserveCapacity(rayCount); edges4.reserveCapacity(rayCount)
+        var indices3: [Int] = [], indices4: [Int] = []
+        for k in 0..<rayCount {
+            let a = Double(k) * 2 * Double.pi / Double(rayCount)
+            let dx = cos(a), dy = sin(a)
+            for s in 0..<samples {
+                var v = AztecDetector.luma(image, c.x + dx * Double(s) * step, c.y + dy * Double(s) * step)
+                if c.inverted { v = 255 - v }
+                pp[s] = v
+            }
+            let t = c.inverted ? 255 - threshold : threshold
+            // Crossings of the threshold, with hysteresis.
+            var dark = pp[0] < t
+            guard dark else { continue }
+            var crossings = [Double](repeating: 0, count: 4)
+            var found = 0
+            var lastCross = 0.0
+            for s in 1..<samples {
+                let v = pp[s], u = pp[s - 1]
+                if (u < t) != (v < t) {
+                    // Where the profile crosses t between s-1 and s.
+                    let f = Double((t - u) / (v - u))
+                    lastCross = (Double(s - 1) + f) * step
+                }
+                let nowDark = dark ? v < t + hysteresis : v < t - hysteresis
+                if nowDark != dark {
+                    dark = nowDark
+                    crossings[found] = lastCross
+                    found += 1
+                    if found == 4 { break }
+                }
+            }
+            guard found == 4 else { continue }
+            // Edges at 0.5, 1.5, 2.5, 3.5 modules: roughly evenly spaced.
+            let unit = crossings[3] / 3.5
+            guard unit > 0.3,
+                  abs(crossings[1] - 1.5 * unit) < 0.6 * unit,
+                  abs(crossings[2] - 2.5 * unit) < 0.6 * unit else { continue }
+            edges3.append(Point(x: c.x + dx * crossings[2], y: c.y + dy * crossings[2]))
+            indices3.append(k)
+            edges4.append(Point(x: c.x + dx * crossings[3], y: c.y + dy * crossings[3]))
+            indices4.append(k)
+        }
+        if AztecDetector.debug { print("edges", edges3.count, edges4.count) }
+        guard edges4.count >= rayCount / 2,
+              let q4 = AztecDetector.fitQuad(edges4, Point(x: c.x, y: c.y)),
+              let q3 = AztecDetector.fitQuad(edges3, Point(x: c.x, y: c.y)) else { return nil }
+        // Pair the inner square's corners with the outer's by direction.
+        var from: [Point] = [], to: [Point] = []
+        let unit = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+        for i in 0..<4 {
+            from.append(Point(x: 3.5 * unit[i].0, y: 3.5 * unit[i].1)); to.append(q4[i])
+            // The inner corner nearest in angle.
+            let a = atan2(q4[i].y - c.y, q4[i].x - c.x)
+            var best = 0, bestD = 10.0
+            for j in 0..<4 {
+                var d = abs(atan2(q3[j].y - c.y, q3[j].x - c.x) - a)
+                if d > Double.pi { d = 2 * Double.pi - d }
+                if d < bestD { bestD = d; best = j }
+            }
+            guard bestD < 0.5 else { return nil }
+            from.append(Point(x: 2.5 * unit[i].0, y: 2.5 * unit[i].1)); to.append(q3[best])
+        }
+        guard let transform = PerspectiveTransform.fitting(from: from, to: to) else { return nil }
+        let side = (q4[0].distance(to: q4[1]) + q4[1].distance(to: q4[2]) + q4[2].distance(to: q4[3])
+                    + q4[3].distance(to: q4[0])) / 28
+        return BullsEye(transform: transform, threshold: threshold, module: side)
+    }
+
+    /// The corners, clockwise on screen, of the quadrilateral whose edge
+    /// points (ordered by angle around `centre`) are given: first the
+    /// extreme points, then lines fitted to the points of each side.
+    static func fitQuad(_ pts: [Point], _ centre: Point) -> [Point]? {
+        let n = pts.count
+        guard n >= 12 else { return nil }
+        var ia = 0, best = -1.0
+        for i in 0..<n { let d = pts[i].distance(to: centre); if d > best { best = d; ia = i } }
+        var ic = 0
+        best = -1
+        for i in 0..<n { let d = pts[i].distance(to: pts[ia]); if d > best { best = d; ic = i } }
+        let ax = pts[ic].x - pts[ia].x, ay = pts[ic].y - pts[ia].y
+        var ib = -1, id = -1, bestB = 0.0, bestD = 0.0
+        for i in 0..<n {
+            let cross = ax * (pts[i].y - pts[ia].y) - ay * (pts[i].x - pts[ia].x)
+            if cross > bestB { bestB = cross; ib = i }
+            if cross < bestD { bestD = cross; id = i }
+        }
+        guard ib >= 0, id >= 0 else { return nil }
+        // Sides lie between consecutive corners in ray order.
+        let corners = [ia, ib, ic, id].sorted()
+        guard Set(corners).count == 4 else { return nil }
+        var lines: [(Point, Point)] = []   // point and direction
+        for s in 0..<4 {
+            let i0 = corners[s], i1 = corners[(s + 1) % 4]
+            let p0 = pts[i0], p1 = pts[i1]
+            let length = p0.distance(to: p1)
+            guard length > 1 else { return nil }
+            var sx = 0.0, sy = 0.0, cnt = 0.0
+            var chosen: [Point] = []
+            var i = (i0 + 1) % n
+            while i != i1 {
+                let p = pts[i]
+                if p.distance(to: p0) > 0.2 * length && p.distance(to: p1) > 0.2 * length {
+                    chosen.append(p); sx += p.x; sy += p.y; cnt += 1
+                }
+                i = (i + 1) % n
+            }
+            if cnt < 3 {
+                lines.append((p0, Point(x: p1.x - p0.x, y: p1.y - p0.y)))
+                continue
+            }
+            let mx = sx / cnt, my = sy / cnt
+            var sxx = 0.0, syy = 0.0, sxy = 0.0
+            for p in chosen { sxx += (p.x - mx) * (p.x - mx); syy += (p.y - my) * (p.y - my); sxy += (p.x - mx) * (p.y - my) }
+            let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+            var d = Point(x: cos(angle), y: sin(angle))
+            // Keep the direction close to the corner-to-corner chord.
+            let chord = Point(x: (p1.x - p0.x) / length, y: (p1.y - p0.y) / length)
+            if d.x * chord.x + d.y * chord.y < 0 { d = Point(x: -d.x, y: -d.y) }
+            guard d.x * chord.x + d.y * chord.y > 0.9 else {
+                lines.append((p0, Point(x: p1.x - p0.x, y: p1.y - p0.y)))
+                continue
+            }
+            lines.append((Point(x: mx, y: my), d))
+        }
+        var out: [Point] = []
+        for s in 0..<4 {
+            // Corner s+1 is where side s meets side s+1.
+            let (p, d) = lines[s], (q, e) = lines[(s + 1) % 4]
+            let den = d.x * e.y - d.y * e.x
+            guard abs(den) > 1e-9 else { return nil }
+            let t = ((q.x - p.x) * e.y - (q.y - p.y) * e.x) / den
+            out.append(Point(x: p.x + t * d.x, y: p.y + t * d.y))
+        }
+        // out[s] is the corner after side s: rotate so that out[0] is the corner at corners[0].
+        return [out[3], out[0], out[1], out[2]]
+    }
+
+    /// Samples the module at centred module coordinates (u, v): dark?
+    @inline(__always)
+    private func sample(_ image: LumaView, _ t: PerspectiveTransform, _ u: Double, _ v: Double, _ inverted: Bool,
+                        _ fixed: Float?) -> Bool {
+        let p = t.map(u, v)
+        guard p.x >= -0.5, p.y >= -0.5, p.x <= Double(image.width) - 0.5, p.y <= Double(image.height) - 0.5 else {
+            return false
+        }
+        let value = AztecDetector.luma(image, p.x, p.y)
+        let th = fixed ?? Float(thresholds.threshold(at: p))
+        return (value < th) != inverted
+    }
+
+    /// Samples the core, reads the mode message and then the symbol.
+    private func read(_ image: LumaView, _ c: Centre, _ eye: BullsEye) -> AztecSymbol? {
+        let t = eye.transform
+        // Compact or full-range: rings at radius 5 (light) and 6 (dark).
+        var light5 = 0, dark6 = 0
+        for k in -5...5 {
+            for (u, v) in [(k, -5), (k, 5), (-5, k), (5, k)] where !sample(image, t, Double(u), Double(v), c.inverted, eye.threshold) {
+                light5 += 1
+            }
+        }
+        for k in -6...6 {
+            for (u, v) in [(k, -6), (k, 6), (-6, k), (6, k)] where sample(image, t, Double(u), Double(v), c.inverted, eye.threshold) {
+                dark6 += 1
+            }
+        }
+        let fullLikely = light5 >= 36 && dark6 >= 42
+        for compact in fullLikely ? [false, true] : [true] {
+            if let s = read(image, c, eye, compact: compact) { return s }
+        }
+        return nil
+    }
+
+    private func read(_ image: LumaView, _ c: Centre, _ eye: BullsEye, compact: Bool) -> AztecSymbol? {
+        let t = eye.transform
+        let radius = compact ? 5 : 7
+        let coreSize = 2 * radius + 1
+        var core = BitMatrix(size: coreSize)
+        for y in 0..<coreSize {
+            for x in 0..<coreSize where sample(image, t, Double(x - radius), Double(y - radius), c.inverted, eye.threshold) {
+                core[x, y] = true
+            }
+        }
+        let coreLayout = AztecLayout(compact: compact, layers: 0)
+        if AztecDetector.debug {
+            print("core compact=\(compact)", AztecDecoder.orientation(core, radius: radius).first!)
+            for y in 0..<coreSize { print((0..<coreSize).map { core[$0, y] ? "#" : "." }.joined()) }
+        }
+        for o in AztecDecoder.orientation(core, radius: radius) where o.misses <= 2 {
+            let view = AztecDecoder.View(matrix: core, rotation: o.rotation, mirrored: o.mirrored)
+            var bits: UInt64 = 0
+            for (dx, dy) in coreLayout.modeMessageOffsets { bits = bits << 1 | (view[radius + dx, radius + dy] ? 1 : 0) }
+            guard let mode = AztecModeMessage.decode(bits: bits, compact: compact, runeAllowed: compact) else { continue }
+            let layout = AztecLayout(compact: compact, layers: mode.runeValue != nil ? 0 : mode.layers)
+            if let s = sampleAndDecode(image, c, eye, t, layout) { return s }
+            if !compact && layout.layers >= 3, let refined = refineWithGrid(image, c, t, layout),
+               let s = sampleAndDecode(image, c, eye, refined, layout) {
+                return s
+            }
+            return nil
+        }
+        return nil
+    }
+
+    /// Samples the whole symbol through `t` and decodes it.
+    private func sampleAndDecode(_ image: LumaView, _ c: Centre, _ eye: BullsEye, _ t: PerspectiveTransform,
+                                 _ layout: AztecLayout) -> AztecSymbol? {
+        let size = layout.size, half = size / 2
+        // The symbol must lie in the frame (a little slack for a cut quiet zone).
+        for (u, v) in [(-half, -half), (half, -half), (half, half), (-half, half)] {
+            let p = t.map(Double(u), Double(v))
+            guard p.x > -eye.module, p.y > -eye.module, p.x < Double(image.width) + eye.module,
+                  p.y < Double(image.height) + eye.module else { return nil }
+        }
+        var m = BitMatrix(size: size)
+        let useBlocks = size > 15
+        for y in 0..<size {
+            for x in 0..<size where sample(image, t, Double(x - half), Double(y - half), c.inverted,
+                                           useBlocks ? nil : eye.threshold) {
+                m[x, y] = true
+            }
+        }
+        var decoded = AztecDecoder.decode(m)
+        if decoded == nil && useBlocks {
+            // The bull's-eye's own threshold (even light, fine modules).
+            for y in 0..<size {
+                for x in 0..<size {
+                    m[x, y] = sample(image, t, Double(x - half), Double(y - half), c.inverted, eye.threshold)
+                }
+            }
+            decoded = AztecDecoder.decode(m)
+        }
+        guard let d = decoded else { return nil }
+        // The symbol's own corners, through its orientation in the matrix.
+        let nn = Double(size)
+        var corners: [Point] = []
+        for (u0, v0) in [(0.0, 0.0), (nn, 0.0), (nn, nn), (0.0, nn)] {
+            var u = u0, v = v0
+            if d.mirrored { swap(&u, &v) }
+            let mu: Double, mv: Double
+            switch d.rotation & 3 {
+            case 0: (mu, mv) = (u, v)
+            case 1: (mu, mv) = (nn - v, u)
+            case 2: (mu, mv) = (nn - u, nn - v)
+            default: (mu, mv) = (v, nn - u)
+            }
+            corners.append(t.map(mu - nn / 2, mv - nn / 2))
+        }
+        let centre = t.map(0, 0)
+        return AztecSymbol(decoded: d, corners: corners, isInverted: c.inverted, moduleSize: eye.module, centre: centre)
+    }
+
+    /// Refits the transform of a full-range symbol to its reference grid
+    /// (7.3.4): each grid line's modules alternate, so along the line the
+    /// sampled colours alternate; the line is searched within half a module
+    /// of where the bull's-eye puts it, ring by ring outwards, each ring's
+    /// refit transform predicting the next.
+    private func refineWithGrid(_ image: LumaView, _ c: Centre, _ start: PerspectiveTransform,
+                                _ layout: AztecLayout) -> PerspectiveTransform? {
+        var t = start
+        let half = layout.size / 2
+        var from: [Point] = [], to: [Point] = []
+        // Grid intersections of the bull's-eye's own square first.
+        for (u, v) in [(-3.5, -3.5), (3.5, -3.5), (3.5, 3.5), (-3.5, 3.5), (-2.5, -2.5), (2.5, -2.5), (2.5, 2.5), (-2.5, 2.5)] {
+            from.append(Point(x: u, y: v)); to.append(start.map(u, v))
+        }
+        var ring = 16
+        while ring <= half {
+            // Intersections on this ring: (i, j) multiples of 16 with max(|i|, |j|) == ring.
+            var added = 0
+            var i = -ring
+            while i <= ring {
+                for (u, v) in [(i, -ring), (i, ring), (-ring, i), (ring, i)] {
+                    if let p = locateGridPoint(image, c, t, u, v, half) {
+                        from.append(Point(x: Double(u), y: Double(v))); to.append(p)
+                        added += 1
+                    }
+                }
+                i += 16
+            }
+            if added >= 4, let f = PerspectiveTransform.fitting(from: from, to: to) { t = f }
+            ring += 16
+        }
+        return from.count > 8 ? t : nil
+    }
+
+    /// Where the grid intersection at module (u, v) lies: the offset within
+    /// ±0.6 module that makes the modules along both its grid lines
+    /// alternate best.
+    private func locateGridPoint(_ image: LumaView, _ c: Centre, _ t: PerspectiveTransform, _ u: Int, _ v: Int,
+                                 _ half: Int) -> Point? {
+        var best = -1, bestDu = 0.0, bestDv = 0.0
+        let reach = 5
+        for a in -3...3 {
+            for b in -3...3 {
+                let du = Double(a) * 0.2, dv = Double(b) * 0.2
+                var score = 0
+                for k in -reach...reach {
+                    // Along the horizontal line (v fixed) and the vertical one (u fixed).
+                    let expect = k & 1 == 0
+                    if abs(u + k) <= half, sample(image, t, Double(u + k) + du, Double(v) + dv, c.inverted, nil) == expect { score += 1 }
+                    if abs(v + k) <= half, sample(image, t, Double(u) + du, Double(v + k) + dv, c.inverted, nil) == expect { score += 1 }
+                }
+                if score > best { best = score; bestDu = du; bestDv = dv }
+            }
+        }
+        guard best >= 18 else { return nil }
+        return t.map(Double(u) + bestDu, Double(v) + bestDv)
+    }
+}
