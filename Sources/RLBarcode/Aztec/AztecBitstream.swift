@@ -62,28 +62,10 @@ enum AztecBitstream {
             }
             runStart = c.bytes.count
         }
-        // 8: structured append header, "M/L U/L" at the very start in Upper
-        // mode, then an optional message id between spaces, then the
-        // position and the count as letters A = 1 ... Z = 26.
-        if n >= 10, bits[0..<10].elementsEqual([1, 1, 1, 0, 1, 1, 1, 1, 0, 1]) {
-            pos = 10
-            var id: [UInt8] = []
-            guard var code = read(5) else { return nil }
-            if code == 1 {
-                while true {
-                    guard let k = read(5) else { return nil }
-                    if k == 1 { break }
-                    guard k >= 2 && k <= 27 else { return nil }
-                    id.append(upperTable[k - 1])
-                }
-                guard let k = read(5) else { return nil }
-                code = k
-            }
-            guard let second = read(5), code >= 2, code <= 27, second >= 2, second <= 27 else { return nil }
-            let index = code - 1, total = second - 1
-            guard index <= total else { return nil }
-            c.structuredAppend = (index - 1, total, String(decoding: id, as: UTF8.self))
-        }
+        // 8: structured append: the message starts with M/L U/L; the
+        // header that follows is parsed from the decoded characters.
+        let appended = n >= 10 && bits[0..<10].elementsEqual([1, 1, 1, 0, 1, 1, 1, 1, 0, 1])
+        if appended { pos = 10 }
         var latched = Mode.upper
         var shifted: Mode? = nil
         var charsEmitted = 0
@@ -156,6 +138,10 @@ enum AztecBitstream {
                     }
                     for _ in 0..<count { c.bytes.append(UInt8(read(8)!)) }
                     charsEmitted += count
+                    // After the bytes the mode Binary Shift was given in
+                    // holds, also when that was itself a shift (Digit U/S
+                    // B/S goes on in Upper).
+                    latched = mode
                     continue
                 }
                 if code == 0 { shifted = .punct; continue }
@@ -177,6 +163,29 @@ enum AztecBitstream {
             }
         }
         closeRun()
+        if appended {
+            // An optional message id between spaces, then the position and
+            // the count as letters A = 1 ... Z = 26.
+            var i = 0
+            var id: [UInt8] = []
+            if c.bytes.first == 32 {
+                i = 1
+                while i < c.bytes.count && c.bytes[i] != 32 { id.append(c.bytes[i]); i += 1 }
+                guard i < c.bytes.count else { return nil }
+                i += 1
+            }
+            guard i + 1 < c.bytes.count else { return nil }
+            let a = Int(c.bytes[i]) - 64, b = Int(c.bytes[i + 1]) - 64
+            guard a >= 1, a <= 26, b >= 1, b <= 26, a <= b else { return nil }
+            c.structuredAppend = (a - 1, b, String(decoding: id, as: UTF8.self))
+            let cut = i + 2
+            c.bytes.removeFirst(cut)
+            var runs: [(range: Range<Int>, eci: Int?)] = []
+            for r in c.runs where r.range.upperBound > cut {
+                runs.append((max(0, r.range.lowerBound - cut)..<(r.range.upperBound - cut), r.eci))
+            }
+            c.runs = runs
+        }
         return c
     }
 

@@ -206,7 +206,8 @@ enum AztecDecoder {
                 continue
             }
             if let rune = mode.runeValue {
-                let text = String(rune)
+                // Annex on Runes: the value as three decimal digits.
+                let text = rune < 10 ? "00\(rune)" : rune < 100 ? "0\(rune)" : String(rune)
                 return .success(AztecDecodeResult(bytes: Array(text.utf8), text: text, aimModifier: "C", compact: true,
                                                   layers: 0, dataCodewords: rune, isRune: true, mirrored: o.mirrored,
                                                   readerInit: false, structuredAppend: nil,

@@ -62,7 +62,7 @@ final class AztecDetector {
     }
 
     var options = Options()
-    nonisolated(unsafe) static var debug = false
+    nonisolated(unsafe) static var debug = getenv("RLBARCODE_AZTEC_DEBUG") != nil
     private var regionFinder = MatrixRegionDetector()
     private var thresholds = BlockThreshold()
     private var runs = ScratchBuffer<Int32>(capacity: 4096)
@@ -171,10 +171,10 @@ final class AztecDetector {
                     if let m = AztecDetector.ringWidth(rp + i) {
                         var cx = x
                         for k in 0..<4 { cx += Int(rp[i + k]) }
-                        let centreX = Double(cx) + Double(rp[i + 4]) / 2
+                        let centreX = Double(cx) + Double(rp[i + 4]) / 2 - 0.5
                         // Colour of run i + 4.
                         let centreDark = firstDark == ((i + 4) & 1 == 0)
-                        confirm(image, centreX, Double(y) + 0.5, m, inverted: !centreDark, r)
+                        confirm(image, centreX, Double(y), m, inverted: !centreDark, r)
                     }
                     x += Int(rp[i])
                 }
@@ -241,21 +241,22 @@ final class AztecDetector {
         // Inner rings of equal width each side (the line passes the centre).
         let sideB = back.r1 + back.r2 + back.r3, sideF = fwd.r1 + fwd.r2 + fwd.r3
         guard Double(abs(sideB - sideF)) <= 0.5 * mv + 1.5 else { return nil }
-        return (Double(origin - back.centre) + Double(centreLen) / 2, mv)
+        return (Double(origin - back.centre) + Double(centreLen - 1) / 2, mv)
     }
 
     /// Confirms a row candidate down its column, then along the row through
     /// the column's centre and down the column again, and adds or merges it.
     private func confirm(_ image: LumaView, _ cx: Double, _ cy: Double, _ m: Double, inverted: Bool, _ r: PixelRect) {
-        guard let v1 = crossSection(image, Int(cx), Int(cy), vertical: true, inverted: inverted, m, r),
+        @inline(__always) func px(_ v: Double) -> Int { Int(v.rounded()) }
+        guard let v1 = crossSection(image, px(cx), px(cy), vertical: true, inverted: inverted, m, r),
               v1.module > 0.4 * m, v1.module < 2.5 * m,
-              let h = crossSection(image, Int(cx), Int(v1.centre), vertical: false, inverted: inverted, m, r),
-              let v = crossSection(image, Int(h.centre), Int(v1.centre), vertical: true, inverted: inverted, m, r)
+              let h = crossSection(image, px(cx), px(v1.centre), vertical: false, inverted: inverted, m, r),
+              let v = crossSection(image, px(h.centre), px(v1.centre), vertical: true, inverted: inverted, m, r)
         else { return }
         let x = h.centre, y = v.centre
         // Both diagonals through the centre (their runs are sqrt(2) times longer at most).
-        guard crossSection(image, Int(x), Int(y), dx: 1, dy: 1, inverted: inverted, m, r) != nil,
-              crossSection(image, Int(x), Int(y), dx: 1, dy: -1, inverted: inverted, m, r) != nil else { return }
+        guard crossSection(image, px(x), px(y), dx: 1, dy: 1, inverted: inverted, m, r) != nil,
+              crossSection(image, px(x), px(y), dx: 1, dy: -1, inverted: inverted, m, r) != nil else { return }
         let module = (h.module + v.module) / 2
         for i in 0..<centres.count where centres[i].inverted == inverted {
             let c = centres[i]
