@@ -164,7 +164,20 @@ final class AztecDetector {
         var y = r.y0 + options.rowStep / 2
         while y < r.y1 {
             var firstDark = false
-            let n = thresholds.rowRuns(image, y: y, x0: r.x0, x1: r.x1, runs: rp, firstDark: &firstDark)
+            let raw = thresholds.rowRuns(image, y: y, x0: r.x0, x1: r.x1, runs: rp, firstDark: &firstDark)
+            // A one-pixel run between two of three pixels or more is noise:
+            // merged into them (colours keep alternating).
+            var n = 0, j = 0
+            while j < raw {
+                if n > 0 && j + 1 < raw && rp[j] == 1 && rp[n - 1] >= 3 && rp[j + 1] >= 3 {
+                    rp[n - 1] += 1 + rp[j + 1]
+                    j += 2
+                } else {
+                    rp[n] = rp[j]
+                    n += 1
+                    j += 1
+                }
+            }
             var x = r.x0
             if n >= 9 {
                 for i in 0...(n - 9) {
@@ -213,7 +226,9 @@ final class AztecDetector {
             var k = origin + dir, ring = 0, colour = true, steps = 0
             var lengths = (0, 0, 0, 0)
             while inside(k - origin) && steps < limit {
-                let d = dark(k)
+                var d = dark(k)
+                // A lone pixel of the other colour in a wide ring is noise.
+                if d != colour && m >= 2.5 && inside(k + dir - origin) && dark(k + dir) == colour { d = colour }
                 if d != colour {
                     ring += 1
                     colour = d
@@ -307,6 +322,9 @@ final class AztecDetector {
     /// (centre module at (0, 0)) to pixels, and the threshold.
     struct BullsEye {
         var transform: PerspectiveTransform
+        /// Fitted to the edges out to 5.5 modules too, when the bull's-eye
+        /// has them (full-range).
+        var fullTransform: PerspectiveTransform?
         var threshold: Float
         var module: Double
     }
@@ -315,7 +333,7 @@ final class AztecDetector {
     /// 2.5 and 3.5 modules.
     private func measure(_ image: LumaView, _ c: Centre) -> BullsEye? {
         let rayCount = 64
-        let reach = 6.5 * c.module + 3
+        let reach = 9 * c.module + 3
         let step = max(0.2, min(0.5, c.module / 6))
         let samples = Int(reach / step) + 1
         profile.reserve(samples)
@@ -351,9 +369,8 @@ final class AztecDetector {
         let threshold = (darkLevel + lightLevel) / 2
         let hysteresis = (lightLevel - darkLevel) * 0.12
 
-        var edges3: [Point] = [], edges4: [Point] = []
+        var edges3: [Point] = [], edges4: [Point] = [], edges5: [Point] = [], edges6: [Point] = []
         edges3.reserveCapacity(rayCount); edges4.reserveCapacity(rayCount)
-        var indices3: [Int] = [], indices4: [Int] = []
         for k in 0..<rayCount {
             let a = Double(k) * 2 * Double.pi / Double(rayCount)
             let dx = cos(a), dy = sin(a)
@@ -366,7 +383,7 @@ final class AztecDetector {
             // Crossings of the threshold, with hysteresis.
             var dark = pp[0] < t
             guard dark else { continue }
-            var crossings = [Double](repeating: 0, count: 4)
+            var crossings = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
             var found = 0
             var lastCross = 0.0
             for s in 1..<samples {
@@ -379,46 +396,73 @@ final class AztecDetector {
                 let nowDark = dark ? v < t + hysteresis : v < t - hysteresis
                 if nowDark != dark {
                     dark = nowDark
-                    crossings[found] = lastCross
+                    switch found {
+                    case 0: crossings.0 = lastCross
+                    case 1: crossings.1 = lastCross
+                    case 2: crossings.2 = lastCross
+                    case 3: crossings.3 = lastCross
+                    case 4: crossings.4 = lastCross
+                    default: crossings.5 = lastCross
+                    }
                     found += 1
-                    if found == 4 { break }
+                    if found == 6 { break }
                 }
             }
-            guard found == 4 else { continue }
+            guard found >= 4 else { continue }
             // Edges at 0.5, 1.5, 2.5, 3.5 modules: roughly evenly spaced.
-            let unit = crossings[3] / 3.5
+            let unit = crossings.3 / 3.5
             guard unit > 0.3,
-                  abs(crossings[1] - 1.5 * unit) < 0.6 * unit,
-                  abs(crossings[2] - 2.5 * unit) < 0.6 * unit else { continue }
-            edges3.append(Point(x: c.x + dx * crossings[2], y: c.y + dy * crossings[2]))
-            indices3.append(k)
-            edges4.append(Point(x: c.x + dx * crossings[3], y: c.y + dy * crossings[3]))
-            indices4.append(k)
-        }
-        if AztecDetector.debug { print("edges", edges3.count, edges4.count) }
-        guard edges4.count >= rayCount / 2,
-              let q4 = AztecDetector.fitQuad(edges4, Point(x: c.x, y: c.y)),
-              let q3 = AztecDetector.fitQuad(edges3, Point(x: c.x, y: c.y)) else { return nil }
-        // Pair the inner square's corners with the outer's by direction.
-        var from: [Point] = [], to: [Point] = []
-        let unit = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
-        for i in 0..<4 {
-            from.append(Point(x: 3.5 * unit[i].0, y: 3.5 * unit[i].1)); to.append(q4[i])
-            // The inner corner nearest in angle.
-            let a = atan2(q4[i].y - c.y, q4[i].x - c.x)
-            var best = 0, bestD = 10.0
-            for j in 0..<4 {
-                var d = abs(atan2(q3[j].y - c.y, q3[j].x - c.x) - a)
-                if d > Double.pi { d = 2 * Double.pi - d }
-                if d < bestD { bestD = d; best = j }
+                  abs(crossings.1 - 1.5 * unit) < 0.6 * unit,
+                  abs(crossings.2 - 2.5 * unit) < 0.6 * unit else { continue }
+            edges3.append(Point(x: c.x + dx * crossings.2, y: c.y + dy * crossings.2))
+            edges4.append(Point(x: c.x + dx * crossings.3, y: c.y + dy * crossings.3))
+            // A full-range bull's-eye's next two edges, at 4.5 and 5.5.
+            if found == 6 && abs(crossings.4 - 4.5 * unit) < 0.6 * unit && abs(crossings.5 - 5.5 * unit) < 0.6 * unit {
+                edges5.append(Point(x: c.x + dx * crossings.4, y: c.y + dy * crossings.4))
+                edges6.append(Point(x: c.x + dx * crossings.5, y: c.y + dy * crossings.5))
             }
-            guard bestD < 0.5 else { return nil }
-            from.append(Point(x: 2.5 * unit[i].0, y: 2.5 * unit[i].1)); to.append(q3[best])
+        }
+        if AztecDetector.debug { print("edges", edges3.count, edges4.count, edges5.count) }
+        let centre = Point(x: c.x, y: c.y)
+        guard edges4.count >= rayCount / 2,
+              let q4 = AztecDetector.fitQuad(edges4, centre),
+              let q3 = AztecDetector.fitQuad(edges3, centre) else { return nil }
+        var from: [Point] = [], to: [Point] = []
+        guard AztecDetector.addCorners(q4, 3.5, q4, centre, &from, &to),
+              AztecDetector.addCorners(q3, 2.5, q4, centre, &from, &to) else { return nil }
+        var full: PerspectiveTransform? = nil
+        if edges6.count >= rayCount / 2, let q5 = AztecDetector.fitQuad(edges5, centre),
+           let q6 = AztecDetector.fitQuad(edges6, centre) {
+            var f2 = from, t2 = to
+            if AztecDetector.addCorners(q5, 4.5, q4, centre, &f2, &t2),
+               AztecDetector.addCorners(q6, 5.5, q4, centre, &f2, &t2) {
+                full = PerspectiveTransform.fitting(from: f2, to: t2)
+            }
         }
         guard let transform = PerspectiveTransform.fitting(from: from, to: to) else { return nil }
         let side = (q4[0].distance(to: q4[1]) + q4[1].distance(to: q4[2]) + q4[2].distance(to: q4[3])
                     + q4[3].distance(to: q4[0])) / 28
-        return BullsEye(transform: transform, threshold: threshold, module: side)
+        return BullsEye(transform: transform, fullTransform: full, threshold: threshold, module: side)
+    }
+
+    /// Adds the corners of `quad`, a square of half-side `half` modules, to
+    /// the point pairs, each paired with the corner of `reference` (the
+    /// 3.5 square, whose corners fix the module axes) nearest in direction.
+    private static func addCorners(_ quad: [Point], _ half: Double, _ reference: [Point], _ c: Point,
+                                   _ from: inout [Point], _ to: inout [Point]) -> Bool {
+        let unit = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+        for i in 0..<4 {
+            let a = atan2(reference[i].y - c.y, reference[i].x - c.x)
+            var best = 0, bestD = 10.0
+            for j in 0..<4 {
+                var d = abs(atan2(quad[j].y - c.y, quad[j].x - c.x) - a)
+                if d > Double.pi { d = 2 * Double.pi - d }
+                if d < bestD { bestD = d; best = j }
+            }
+            guard bestD < 0.5 else { return false }
+            from.append(Point(x: half * unit[i].0, y: half * unit[i].1)); to.append(quad[best])
+        }
+        return true
     }
 
     /// The corners, clockwise on screen, of the quadrilateral whose edge
@@ -526,7 +570,7 @@ final class AztecDetector {
     }
 
     private func read(_ image: LumaView, _ c: Centre, _ eye: BullsEye, compact: Bool) -> AztecSymbol? {
-        let t = eye.transform
+        let t = compact ? eye.transform : eye.fullTransform ?? eye.transform
         let radius = compact ? 5 : 7
         let coreSize = 2 * radius + 1
         var core = BitMatrix(size: coreSize)
@@ -546,10 +590,19 @@ final class AztecDetector {
             for (dx, dy) in coreLayout.modeMessageOffsets { bits = bits << 1 | (view[radius + dx, radius + dy] ? 1 : 0) }
             guard let mode = AztecModeMessage.decode(bits: bits, compact: compact, runeAllowed: compact) else { continue }
             let layout = AztecLayout(compact: compact, layers: mode.runeValue != nil ? 0 : mode.layers)
-            if let s = sampleAndDecode(image, c, eye, t, layout) { return s }
-            if !compact && layout.layers >= 3, let refined = refineWithGrid(image, c, t, layout),
-               let s = sampleAndDecode(image, c, eye, refined, layout) {
-                return s
+            if AztecDetector.debug { print("mode", mode) }
+            // The transform of the full bull's-eye first, then that of
+            // its inner rings; then each refitted to the reference grid.
+            var transforms = [t]
+            if !compact && eye.fullTransform != nil { transforms.append(eye.transform) }
+            for tr in transforms {
+                if let s = sampleAndDecode(image, c, eye, tr, layout) { return s }
+            }
+            if !compact && layout.size / 2 >= 16 {
+                for tr in transforms {
+                    if let refined = refineWithGrid(image, c, tr, layout),
+                       let s = sampleAndDecode(image, c, eye, refined, layout) { return s }
+                }
             }
             return nil
         }
@@ -639,26 +692,30 @@ final class AztecDetector {
     }
 
     /// Where the grid intersection at module (u, v) lies: the offset within
-    /// ±0.6 module that makes the modules along both its grid lines
+    /// ±1 module that makes the modules along both its grid lines
     /// alternate best.
     private func locateGridPoint(_ image: LumaView, _ c: Centre, _ t: PerspectiveTransform, _ u: Int, _ v: Int,
                                  _ half: Int) -> Point? {
-        var best = -1, bestDu = 0.0, bestDv = 0.0
+        var best = -1, bestDu = 0.0, bestDv = 0.0, possible = 0
         let reach = 5
-        for a in -3...3 {
-            for b in -3...3 {
-                let du = Double(a) * 0.2, dv = Double(b) * 0.2
+        for a in -4...4 {
+            for b in -4...4 {
+                let du = Double(a) * 0.25, dv = Double(b) * 0.25
                 var score = 0
+                possible = 0
                 for k in -reach...reach {
                     // Along the horizontal line (v fixed) and the vertical one (u fixed).
                     let expect = k & 1 == 0
+                    if abs(u + k) <= half { possible += 1 }
+                    if abs(v + k) <= half { possible += 1 }
                     if abs(u + k) <= half, sample(image, t, Double(u + k) + du, Double(v) + dv, c.inverted, nil) == expect { score += 1 }
                     if abs(v + k) <= half, sample(image, t, Double(u) + du, Double(v + k) + dv, c.inverted, nil) == expect { score += 1 }
                 }
                 if score > best { best = score; bestDu = du; bestDv = dv }
             }
         }
-        guard best >= 18 else { return nil }
+        if AztecDetector.debug { print("grid", u, v, best, bestDu, bestDv) }
+        guard best * 10 >= possible * 8 else { return nil }
         return t.map(Double(u) + bestDu, Double(v) + bestDv)
     }
 }
