@@ -141,21 +141,23 @@ final class AztecDetector {
 
     // MARK: - Bull's-eye candidates
 
-    /// The ring width if the seven inner runs are of one width and the
-    /// outer two at least half of it.
+    /// The ring width if the seven inner runs (`total` pixels together)
+    /// are of one width, each within half a width (and 0.75 pixel) of
+    /// total / 7, and the outer two at least half of it. Integer
+    /// arithmetic: it runs on every run of every scanned row.
     @inline(__always)
-    private static func ringWidth(_ p: UnsafeMutablePointer<Int32>) -> Double? {
-        var total: Int32 = 0
-        for i in 1...7 { total &+= p[i] }
+    private static func ringWidth(_ p: UnsafeMutablePointer<Int32>, _ total: Int32) -> Double? {
         if total < 7 { return nil }
-        let m = Double(total) / 7
-        let lo = 0.5 * m - 0.75, hi = 1.5 * m + 0.75
-        for i in 1...7 {
-            let v = Double(p[i])
+        // 28 v >= 2 T - 21 and 28 v <= 6 T + 21.
+        let lo = 2 &* total &- 21, hi = 6 &* total &+ 21
+        var i = 1
+        while i <= 7 {
+            let v = 28 &* p[i]
             if v < lo || v > hi { return nil }
+            i &+= 1
         }
-        if Double(p[0]) < lo || Double(p[8]) < lo { return nil }
-        return m
+        if 28 &* p[0] < lo || 28 &* p[8] < lo { return nil }
+        return Double(total) / 7
     }
 
     private func findCentres(_ image: LumaView, _ r: PixelRect) {
@@ -165,11 +167,11 @@ final class AztecDetector {
         while y < r.y1 {
             var firstDark = false
             let raw = thresholds.rowRuns(image, y: y, x0: r.x0, x1: r.x1, runs: rp, firstDark: &firstDark)
-            // A one-pixel run between two of three pixels or more is noise:
+            // A one-pixel run between two of four pixels or more is noise:
             // merged into them (colours keep alternating).
             var n = 0, j = 0
             while j < raw {
-                if n > 0 && j + 1 < raw && rp[j] == 1 && rp[n - 1] >= 3 && rp[j + 1] >= 3 {
+                if n > 0 && j + 1 < raw && rp[j] == 1 && rp[n - 1] >= 4 && rp[j + 1] >= 4 {
                     rp[n - 1] += 1 + rp[j + 1]
                     j += 2
                 } else {
@@ -180,8 +182,12 @@ final class AztecDetector {
             }
             var x = r.x0
             if n >= 9 {
+                // The seven inner runs' sum, slid along the row.
+                var total: Int32 = 0
+                for k in 1...7 { total &+= rp[k] }
                 for i in 0...(n - 9) {
-                    if let m = AztecDetector.ringWidth(rp + i) {
+                    if i > 0 { total = total &- rp[i] &+ rp[i &+ 7] }
+                    if let m = AztecDetector.ringWidth(rp + i, total) {
                         var cx = x
                         for k in 0..<4 { cx += Int(rp[i + k]) }
                         let centreX = Double(cx) + Double(rp[i + 4]) / 2 - 0.5
@@ -219,6 +225,13 @@ final class AztecDetector {
         }
         let origin = dx == 0 ? y : x
         guard dark(origin) else { return nil }
+        // A quick look first, down the column (where a square's rings are
+        // as wide as along the row at any rotation): the first ring light
+        // and the second dark at about one and two widths each way.
+        let m1 = Int(m.rounded()), m2 = Int((2 * m).rounded())
+        if dx == 0 && m1 >= 1 && m2 > m1 && inside(m2) && inside(-m2) {
+            if dark(origin + m1) || dark(origin - m1) || !dark(origin + m2) || !dark(origin - m2) { return nil }
+        }
         let limit = Int(8 * m) + 4
         // Runs each way: the centre's part, then three rings, until the
         // fourth ring starts.
@@ -536,7 +549,7 @@ final class AztecDetector {
 
     /// Samples the module at centred module coordinates (u, v): dark?
     @inline(__always)
-    private func sample(_ image: LumaView, _ t: PerspectiveTransform, _ u: Double, _ v: Double, _ inverted: Bool,
+    private func sample(_ image: LumaView, _ t: AztecGridMap, _ u: Double, _ v: Double, _ inverted: Bool,
                         _ fixed: Float?) -> Bool {
         let p = t.map(u, v)
         guard p.x >= -0.5, p.y >= -0.5, p.x <= Double(image.width) - 0.5, p.y <= Double(image.height) - 0.5 else {
@@ -549,7 +562,7 @@ final class AztecDetector {
 
     /// Samples the core, reads the mode message and then the symbol.
     private func read(_ image: LumaView, _ c: Centre, _ eye: BullsEye) -> AztecSymbol? {
-        let t = eye.transform
+        let t = AztecGridMap(eye.transform)
         // Compact or full-range: rings at radius 5 (light) and 6 (dark).
         var light5 = 0, dark6 = 0
         for k in -5...5 {
@@ -570,7 +583,7 @@ final class AztecDetector {
     }
 
     private func read(_ image: LumaView, _ c: Centre, _ eye: BullsEye, compact: Bool) -> AztecSymbol? {
-        let t = compact ? eye.transform : eye.fullTransform ?? eye.transform
+        let t = AztecGridMap(compact ? eye.transform : eye.fullTransform ?? eye.transform)
         let radius = compact ? 5 : 7
         let coreSize = 2 * radius + 1
         var core = BitMatrix(size: coreSize)
@@ -594,7 +607,7 @@ final class AztecDetector {
             // The transform of the full bull's-eye first, then that of
             // its inner rings; then each refitted to the reference grid.
             var transforms = [t]
-            if !compact && eye.fullTransform != nil { transforms.append(eye.transform) }
+            if !compact && eye.fullTransform != nil { transforms.append(AztecGridMap(eye.transform)) }
             for tr in transforms {
                 if let s = sampleAndDecode(image, c, eye, tr, layout) { return s }
             }
@@ -610,7 +623,7 @@ final class AztecDetector {
     }
 
     /// Samples the whole symbol through `t` and decodes it.
-    private func sampleAndDecode(_ image: LumaView, _ c: Centre, _ eye: BullsEye, _ t: PerspectiveTransform,
+    private func sampleAndDecode(_ image: LumaView, _ c: Centre, _ eye: BullsEye, _ t: AztecGridMap,
                                  _ layout: AztecLayout) -> AztecSymbol? {
         let size = layout.size, half = size / 2
         // The symbol must lie in the frame (a little slack for a cut quiet zone).
@@ -628,6 +641,17 @@ final class AztecDetector {
             }
         }
         var decoded = AztecDecoder.decode(m)
+        if AztecDetector.debug && !layout.compact {
+            var bad = 0, total = 0, badOuter = 0, totalOuter = 0
+            for y in 0..<size {
+                for x in 0..<size where layout.isReferenceGrid(x, y) && max(abs(x - half), abs(y - half)) > 7 {
+                    let wrong = m[x, y] != layout.referenceGridDark(x, y)
+                    total += 1; if wrong { bad += 1 }
+                    if max(abs(x - half), abs(y - half)) > 24 { totalOuter += 1; if wrong { badOuter += 1 } }
+                }
+            }
+            print("grid mismatches", bad, "of", total, "outer", badOuter, "of", totalOuter, "mesh", t.lines, "decoded", decoded != nil)
+        }
         if decoded == nil && useBlocks {
             // The bull's-eye's own threshold (even light, fine modules).
             for y in 0..<size {
@@ -662,39 +686,59 @@ final class AztecDetector {
     /// sampled colours alternate; the line is searched within half a module
     /// of where the bull's-eye puts it, ring by ring outwards, each ring's
     /// refit transform predicting the next.
-    private func refineWithGrid(_ image: LumaView, _ c: Centre, _ start: PerspectiveTransform,
-                                _ layout: AztecLayout) -> PerspectiveTransform? {
+    private func refineWithGrid(_ image: LumaView, _ c: Centre, _ start: AztecGridMap,
+                                _ layout: AztecLayout) -> AztecGridMap? {
         var t = start
-        let half = layout.size / 2
+        let half = layout.size / 2, g = half / 16
+        guard g >= 1 else { return nil }
         var from: [Point] = [], to: [Point] = []
-        // Grid intersections of the bull's-eye's own square first.
+        // The bull's-eye's own squares first.
         for (u, v) in [(-3.5, -3.5), (3.5, -3.5), (3.5, 3.5), (-3.5, 3.5), (-2.5, -2.5), (2.5, -2.5), (2.5, 2.5), (-2.5, 2.5)] {
             from.append(Point(x: u, y: v)); to.append(start.map(u, v))
         }
-        var ring = 16
-        while ring <= half {
-            // Intersections on this ring: (i, j) multiples of 16 with max(|i|, |j|) == ring.
+        // Located intersections, by grid index; nil where not found.
+        let side = 2 * g + 1
+        var located = [Point?](repeating: nil, count: side * side)
+        located[g * side + g] = start.map(0, 0)
+        for ring in 1...g {
             var added = 0
-            var i = -ring
-            while i <= ring {
-                for (u, v) in [(i, -ring), (i, ring), (-ring, i), (ring, i)] {
-                    if let p = locateGridPoint(image, c, t, u, v, half) {
-                        from.append(Point(x: Double(u), y: Double(v))); to.append(p)
+            for j in -ring...ring {
+                for i in -ring...ring where max(abs(i), abs(j)) == ring {
+                    if let p = locateGridPoint(image, c, t, 16 * i, 16 * j, half) {
+                        from.append(Point(x: Double(16 * i), y: Double(16 * j))); to.append(p)
+                        located[(j + g) * side + i + g] = p
                         added += 1
                     }
                 }
-                i += 16
             }
-            if added >= 4, let f = PerspectiveTransform.fitting(from: from, to: to) { t = f }
-            ring += 16
+            if added >= 4, let f = PerspectiveTransform.fitting(from: from, to: to) { t = AztecGridMap(f) }
         }
-        return from.count > 8 ? t : nil
+        guard from.count > 8 else { return nil }
+        // A mesh of cells between the intersections follows a bent or
+        // distorted symbol; intersections not found come from the fit.
+        var cells: [PerspectiveTransform] = []
+        cells.reserveCapacity(4 * g * g)
+        func corner(_ i: Int, _ j: Int) -> Point {
+            located[(j + g) * side + i + g] ?? t.map(Double(16 * i), Double(16 * j))
+        }
+        for j in -g..<g {
+            for i in -g..<g {
+                let u0 = Double(16 * i), v0 = Double(16 * j), u1 = u0 + 16, v1 = v0 + 16
+                cells.append(PerspectiveTransform.quadrilateralToQuadrilateral(
+                    from: Point(x: u0, y: v0), Point(x: u1, y: v0), Point(x: u1, y: v1), Point(x: u0, y: v1),
+                    to: corner(i, j), corner(i + 1, j), corner(i + 1, j + 1), corner(i, j + 1)))
+            }
+        }
+        var mesh = t
+        mesh.cells = cells
+        mesh.lines = g
+        return mesh
     }
 
     /// Where the grid intersection at module (u, v) lies: the offset within
     /// ±1 module that makes the modules along both its grid lines
     /// alternate best.
-    private func locateGridPoint(_ image: LumaView, _ c: Centre, _ t: PerspectiveTransform, _ u: Int, _ v: Int,
+    private func locateGridPoint(_ image: LumaView, _ c: Centre, _ t: AztecGridMap, _ u: Int, _ v: Int,
                                  _ half: Int) -> Point? {
         var best = -1, bestDu = 0.0, bestDv = 0.0, possible = 0
         let reach = 5
@@ -717,5 +761,28 @@ final class AztecDetector {
         if AztecDetector.debug { print("grid", u, v, best, bestDu, bestDv) }
         guard best * 10 >= possible * 8 else { return nil }
         return t.map(Double(u) + bestDu, Double(v) + bestDv)
+    }
+}
+
+/// Module coordinates (centre module at (0, 0)) to frame pixels: one
+/// perspective transform, or a mesh of them between the reference grid's
+/// intersections (ISO/IEC 24778:2008, 7.3.4), each 16 by 16 modules, the
+/// outer ones extended to the symbol's edge.
+struct AztecGridMap {
+    var global: PerspectiveTransform
+    /// (2 lines) x (2 lines) cells, row by row from the top-left; empty for
+    /// a single transform.
+    var cells: [PerspectiveTransform] = []
+    /// Grid lines each way from the centre.
+    var lines = 0
+
+    init(_ t: PerspectiveTransform) { global = t }
+
+    @inline(__always)
+    func map(_ u: Double, _ v: Double) -> Point {
+        if cells.isEmpty { return global.map(u, v) }
+        let i = max(-lines, min(lines - 1, Int((u / 16).rounded(.down))))
+        let j = max(-lines, min(lines - 1, Int((v / 16).rounded(.down))))
+        return cells[(j + lines) * 2 * lines + i + lines].map(u, v)
     }
 }
