@@ -77,6 +77,8 @@ final class AztecDetector {
         var module: Double
         var inverted: Bool
         var count: Int
+        /// Found with its centre module lost in blur.
+        var collapsed = false
     }
     private var centres: [Centre] = []
     /// How many candidates the last scan examined.
@@ -121,7 +123,8 @@ final class AztecDetector {
         centres.removeAll(keepingCapacity: true)
         findCentres(image, r)
         guard !centres.isEmpty else { return }
-        centres.sort { $0.count > $1.count }
+        // Whole bull's-eyes first, those seen on most rows first.
+        centres.sort { $0.collapsed != $1.collapsed ? !$0.collapsed : $0.count > $1.count }
         lastCentreCount += centres.count
         for k in 0..<min(centres.count, options.maxCentres) {
             let c = centres[k]
@@ -160,6 +163,22 @@ final class AztecDetector {
         return Double(total) / 7
     }
 
+    /// The ring width if seven runs are dark, light, dark, three-wide
+    /// light, dark, light, dark (of either colours), the outer two at least
+    /// half a width: a bull's-eye whose centre module blurred away.
+    @inline(__always)
+    private static func collapsedRingWidth(_ p: UnsafeMutablePointer<Int32>) -> Double? {
+        let total = p[1] &+ p[2] &+ p[3] &+ p[4] &+ p[5]
+        if total < 10 { return nil }
+        let lo = 2 &* total &- 21, hi = 6 &* total &+ 21
+        if 28 &* p[1] < lo || 28 &* p[1] > hi || 28 &* p[2] < lo || 28 &* p[2] > hi { return nil }
+        if 28 &* p[4] < lo || 28 &* p[4] > hi || 28 &* p[5] < lo || 28 &* p[5] > hi { return nil }
+        // The middle run: between 2 and 4 widths.
+        if 7 &* p[3] < 2 &* total &- 7 || 7 &* p[3] > 4 &* total &+ 7 { return nil }
+        if 28 &* p[0] < lo || 28 &* p[6] < lo { return nil }
+        return Double(total) / 7
+    }
+
     private func findCentres(_ image: LumaView, _ r: PixelRect) {
         runs.reserve(r.width + 2)
         let rp = runs.pointer
@@ -187,6 +206,15 @@ final class AztecDetector {
                 for k in 1...7 { total &+= rp[k] }
                 for i in 0...(n - 9) {
                     if i > 0 { total = total &- rp[i] &+ rp[i &+ 7] }
+                    // A centre lost in blur: dark, light, dark, three-wide
+                    // light, dark, light, dark (runs i + 1 ... i + 7 here).
+                    if let m = AztecDetector.collapsedRingWidth(rp + i + 1) {
+                        var cx = x
+                        for k in 0..<4 { cx += Int(rp[i + k]) }
+                        let centreX = Double(cx) + Double(rp[i + 4]) / 2 - 0.5
+                        let centreLight = firstDark != ((i + 4) & 1 == 0)
+                        confirm(image, centreX, Double(y), m, inverted: !centreLight, r, collapsed: true)
+                    }
                     if let m = AztecDetector.ringWidth(rp + i, total) {
                         var cx = x
                         for k in 0..<4 { cx += Int(rp[i + k]) }
@@ -206,15 +234,17 @@ final class AztecDetector {
     /// (`vertical` false) or the column: the centre of the middle run and
     /// the ring width, when the seven middle runs are of one width.
     private func crossSection(_ image: LumaView, _ x: Int, _ y: Int, vertical: Bool, inverted: Bool,
-                              _ m: Double, _ r: PixelRect) -> (centre: Double, module: Double)? {
-        vertical ? crossSection(image, x, y, dx: 0, dy: 1, inverted: inverted, m, r)
-            : crossSection(image, x, y, dx: 1, dy: 0, inverted: inverted, m, r)
+                              _ m: Double, _ r: PixelRect, collapsed: Bool = false) -> (centre: Double, module: Double)? {
+        vertical ? crossSection(image, x, y, dx: 0, dy: 1, inverted: inverted, m, r, collapsed: collapsed)
+            : crossSection(image, x, y, dx: 1, dy: 0, inverted: inverted, m, r, collapsed: collapsed)
     }
 
     /// The cross section through (x, y) along (dx, dy) (one of the axes or
     /// diagonals), in steps along it from (x, y) to the middle run's centre.
+    /// With `collapsed`, the centre module is lost in blur: the middle run
+    /// is light and three rings wide, and two rings follow it each way.
     private func crossSection(_ image: LumaView, _ x: Int, _ y: Int, dx: Int, dy: Int, inverted: Bool,
-                              _ m: Double, _ r: PixelRect) -> (centre: Double, module: Double)? {
+                              _ m: Double, _ r: PixelRect, collapsed: Bool = false) -> (centre: Double, module: Double)? {
         guard x >= r.x0, x < r.x1, y >= r.y0, y < r.y1 else { return nil }
         @inline(__always) func inside(_ k: Int) -> Bool {
             let px = x + k * dx, py = y + k * dy
@@ -224,7 +254,8 @@ final class AztecDetector {
             thresholds.isDark(image, x: x + (k - origin) * dx, y: y + (k - origin) * dy) != inverted
         }
         let origin = dx == 0 ? y : x
-        guard dark(origin) else { return nil }
+        guard dark(origin) != collapsed else { return nil }
+        let rings = collapsed ? 2 : 3
         // A quick look first, down the column (where a square's rings are
         // as wide as along the row at any rotation): the first ring light
         // and the second dark at about one and two widths each way.
@@ -236,7 +267,7 @@ final class AztecDetector {
         // Runs each way: the centre's part, then three rings, until the
         // fourth ring starts.
         func walk(_ dir: Int) -> (centre: Int, r1: Int, r2: Int, r3: Int)? {
-            var k = origin + dir, ring = 0, colour = true, steps = 0
+            var k = origin + dir, ring = 0, colour = !collapsed, steps = 0
             var lengths = (0, 0, 0, 0)
             while inside(k - origin) && steps < limit {
                 var d = dark(k)
@@ -245,7 +276,7 @@ final class AztecDetector {
                 if d != colour {
                     ring += 1
                     colour = d
-                    if ring > 3 { return lengths }
+                    if ring > rings { return lengths }
                 }
                 switch ring {
                 case 0: lengths.0 += 1
@@ -263,8 +294,13 @@ final class AztecDetector {
         let total = centreLen + back.r1 + back.r2 + back.r3 + fwd.r1 + fwd.r2 + fwd.r3
         let mv = Double(total) / 7
         let lo = 0.5 * mv - 0.75, hi = 1.5 * mv + 0.75
-        for v in [centreLen, back.r1, back.r2, back.r3, fwd.r1, fwd.r2, fwd.r3] where Double(v) < lo || Double(v) > hi {
-            return nil
+        if collapsed {
+            guard Double(centreLen) >= 2 * mv - 1, Double(centreLen) <= 4 * mv + 1 else { return nil }
+            for v in [back.r1, back.r2, fwd.r1, fwd.r2] where Double(v) < lo || Double(v) > hi { return nil }
+        } else {
+            for v in [centreLen, back.r1, back.r2, back.r3, fwd.r1, fwd.r2, fwd.r3] where Double(v) < lo || Double(v) > hi {
+                return nil
+            }
         }
         // Inner rings of equal width each side (the line passes the centre).
         let sideB = back.r1 + back.r2 + back.r3, sideF = fwd.r1 + fwd.r2 + fwd.r3
@@ -274,19 +310,25 @@ final class AztecDetector {
 
     /// Confirms a row candidate down its column, then along the row through
     /// the column's centre and down the column again, and adds or merges it.
-    private func confirm(_ image: LumaView, _ cx: Double, _ cy: Double, _ m: Double, inverted: Bool, _ r: PixelRect) {
+    private func confirm(_ image: LumaView, _ cx: Double, _ cy: Double, _ m: Double, inverted: Bool, _ r: PixelRect,
+                         collapsed: Bool = false) {
         @inline(__always) func px(_ v: Double) -> Int { Int(v.rounded()) }
-        guard let v1 = crossSection(image, px(cx), px(cy), vertical: true, inverted: inverted, m, r),
+        // Blur may lose the centre module in some directions only: either
+        // form of cross section counts.
+        func section(_ x: Int, _ y: Int, _ dx: Int, _ dy: Int) -> (centre: Double, module: Double)? {
+            crossSection(image, x, y, dx: dx, dy: dy, inverted: inverted, m, r, collapsed: collapsed)
+                ?? crossSection(image, x, y, dx: dx, dy: dy, inverted: inverted, m, r, collapsed: !collapsed)
+        }
+        guard let v1 = section(px(cx), px(cy), 0, 1),
               v1.module > 0.4 * m, v1.module < 2.5 * m,
-              let h = crossSection(image, px(cx), px(v1.centre), vertical: false, inverted: inverted, m, r),
-              let v = crossSection(image, px(h.centre), px(v1.centre), vertical: true, inverted: inverted, m, r)
+              let h = section(px(cx), px(v1.centre), 1, 0),
+              let v = section(px(h.centre), px(v1.centre), 0, 1)
         else { return }
         let x = h.centre, y = v.centre
         // Both diagonals through the centre (their runs are sqrt(2) times longer at most).
-        guard crossSection(image, px(x), px(y), dx: 1, dy: 1, inverted: inverted, m, r) != nil,
-              crossSection(image, px(x), px(y), dx: 1, dy: -1, inverted: inverted, m, r) != nil else { return }
+        guard section(px(x), px(y), 1, 1) != nil, section(px(x), px(y), 1, -1) != nil else { return }
         let module = (h.module + v.module) / 2
-        for i in 0..<centres.count where centres[i].inverted == inverted {
+        for i in 0..<centres.count where centres[i].inverted == inverted && centres[i].collapsed == collapsed {
             let c = centres[i]
             if abs(c.x - x) < 1.5 * c.module && abs(c.y - y) < 1.5 * c.module {
                 centres[i].count += 1
@@ -294,7 +336,7 @@ final class AztecDetector {
             }
         }
         if centres.count < 256 {
-            centres.append(Centre(x: x, y: y, module: module, inverted: inverted, count: 1))
+            centres.append(Centre(x: x, y: y, module: module, inverted: inverted, count: 1, collapsed: collapsed))
         }
     }
 
@@ -395,9 +437,10 @@ final class AztecDetector {
             let t = c.inverted ? 255 - threshold : threshold
             // Crossings of the threshold, with hysteresis.
             var dark = pp[0] < t
-            guard dark else { continue }
             var crossings = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
             var found = 0
+            // A centre module lost in blur: the first edge is the one at 1.5.
+            if !dark { found = 1 }
             var lastCross = 0.0
             for s in 1..<samples {
                 let v = pp[s], u = pp[s - 1]
