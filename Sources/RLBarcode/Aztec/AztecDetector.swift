@@ -256,13 +256,6 @@ final class AztecDetector {
         let origin = dx == 0 ? y : x
         guard dark(origin) != collapsed else { return nil }
         let rings = collapsed ? 2 : 3
-        // A quick look first, down the column (where a square's rings are
-        // as wide as along the row at any rotation): the first ring light
-        // and the second dark at about one and two widths each way.
-        let m1 = Int(m.rounded()), m2 = Int((2 * m).rounded())
-        if dx == 0 && m1 >= 1 && m2 > m1 && inside(m2) && inside(-m2) {
-            if dark(origin + m1) || dark(origin - m1) || !dark(origin + m2) || !dark(origin - m2) { return nil }
-        }
         let limit = Int(8 * m) + 4
         // Runs each way: the centre's part, then three rings, until the
         // fourth ring starts.
