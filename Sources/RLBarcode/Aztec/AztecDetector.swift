@@ -59,6 +59,9 @@ final class AztecDetector {
         var maxCentres = 24
         /// The least contrast of a block neighbourhood.
         var minContrast = 20
+        /// Also look for bull's-eyes whose centre module blurred away
+        /// (costlier on busy frames; on for still pictures).
+        var blurredCentres = false
     }
 
     var options = Options()
@@ -102,9 +105,9 @@ final class AztecDetector {
         if min(image.width, image.height) >= 256 {
             regionFinder.find(image, bounds: bounds, cellSize: 64, margin: 1, keep: true)
         }
-        let saved = options.rowStep
-        if thorough { options.rowStep = 1 }
-        defer { options.rowStep = saved }
+        let saved = options
+        if thorough { options.rowStep = 1; options.blurredCentres = true }
+        defer { options = saved }
         for k in 0..<regionFinder.regionCount {
             detect(image, in: regionFinder.regions[k], into: &out)
         }
@@ -160,6 +163,16 @@ final class AztecDetector {
             i &+= 1
         }
         if 28 &* p[0] < lo || 28 &* p[8] < lo { return nil }
+        // The rings as wide on the left as on the right (within half a
+        // width and 1.5 pixels): the row passes through the centre.
+        let left = p[1] &+ p[2] &+ p[3], right = p[5] &+ p[6] &+ p[7]
+        if 14 &* abs(left &- right) > total &+ 21 { return nil }
+        // Ring by ring too (a line through the centre of concentric
+        // squares is cut symmetrically): within half a width and 1.5 pixels.
+        let slack = 2 &* total &+ 42
+        if 28 &* abs(p[1] &- p[7]) > slack || 28 &* abs(p[2] &- p[6]) > slack || 28 &* abs(p[3] &- p[5]) > slack {
+            return nil
+        }
         return Double(total) / 7
     }
 
@@ -182,6 +195,7 @@ final class AztecDetector {
     private func findCentres(_ image: LumaView, _ r: PixelRect) {
         runs.reserve(r.width + 2)
         let rp = runs.pointer
+        let collapsedToo = options.blurredCentres
         var y = r.y0 + options.rowStep / 2
         while y < r.y1 {
             var firstDark = false
@@ -208,7 +222,7 @@ final class AztecDetector {
                     if i > 0 { total = total &- rp[i] &+ rp[i &+ 7] }
                     // A centre lost in blur: dark, light, dark, three-wide
                     // light, dark, light, dark (runs i + 1 ... i + 7 here).
-                    if let m = AztecDetector.collapsedRingWidth(rp + i + 1) {
+                    if collapsedToo, let m = AztecDetector.collapsedRingWidth(rp + i + 1) {
                         var cx = x
                         for k in 0..<4 { cx += Int(rp[i + k]) }
                         let centreX = Double(cx) + Double(rp[i + 4]) / 2 - 0.5
@@ -257,10 +271,12 @@ final class AztecDetector {
         guard dark(origin) != collapsed else { return nil }
         let rings = collapsed ? 2 : 3
         let limit = Int(8 * m) + 4
+        let runLimit = Int(6 * m) + 3
         // Runs each way: the centre's part, then three rings, until the
         // fourth ring starts.
         func walk(_ dir: Int) -> (centre: Int, r1: Int, r2: Int, r3: Int)? {
             var k = origin + dir, ring = 0, colour = !collapsed, steps = 0
+            var lastChange = 0, colourBefore = colour
             var lengths = (0, 0, 0, 0)
             while inside(k - origin) && steps < limit {
                 var d = dark(k)
@@ -271,6 +287,9 @@ final class AztecDetector {
                     colour = d
                     if ring > rings { return lengths }
                 }
+                // No ring of a bull's-eye is this long along the line.
+                if steps - lastChange > runLimit { return nil }
+                if d != colourBefore { lastChange = steps; colourBefore = d }
                 switch ring {
                 case 0: lengths.0 += 1
                 case 1: lengths.1 += 1
@@ -312,8 +331,9 @@ final class AztecDetector {
             crossSection(image, x, y, dx: dx, dy: dy, inverted: inverted, m, r, collapsed: collapsed)
                 ?? crossSection(image, x, y, dx: dx, dy: dy, inverted: inverted, m, r, collapsed: !collapsed)
         }
-        guard let v1 = section(px(cx), px(cy), 0, 1),
-              v1.module > 0.4 * m, v1.module < 2.5 * m,
+        guard let v1 = crossSection(image, px(cx), px(cy), dx: 0, dy: 1, inverted: inverted, m, r, collapsed: collapsed),
+              v1.module > 0.4 * m, v1.module < 2.5 * m else { return }
+        guard
               let h = section(px(cx), px(v1.centre), 1, 0),
               let v = section(px(h.centre), px(v1.centre), 0, 1)
         else { return }
@@ -419,7 +439,8 @@ final class AztecDetector {
 
         var edges3: [Point] = [], edges4: [Point] = [], edges5: [Point] = [], edges6: [Point] = []
         edges3.reserveCapacity(rayCount); edges4.reserveCapacity(rayCount)
-        for k in 0..<rayCount {
+        /// Casts ray `k`; stores its edges when `store`. Whether it crossed the rings as expected.
+        func castRay(_ k: Int, store: Bool) -> Bool {
             let a = Double(k) * 2 * Double.pi / Double(rayCount)
             let dx = cos(a), dy = sin(a)
             for s in 0..<samples {
@@ -457,12 +478,13 @@ final class AztecDetector {
                     if found == 6 { break }
                 }
             }
-            guard found >= 4 else { continue }
+            guard found >= 4 else { return false }
             // Edges at 0.5, 1.5, 2.5, 3.5 modules: roughly evenly spaced.
             let unit = crossings.3 / 3.5
             guard unit > 0.3,
                   abs(crossings.1 - 1.5 * unit) < 0.6 * unit,
-                  abs(crossings.2 - 2.5 * unit) < 0.6 * unit else { continue }
+                  abs(crossings.2 - 2.5 * unit) < 0.6 * unit else { return false }
+            if !store { return true }
             edges3.append(Point(x: c.x + dx * crossings.2, y: c.y + dy * crossings.2))
             edges4.append(Point(x: c.x + dx * crossings.3, y: c.y + dy * crossings.3))
             // A full-range bull's-eye's next two edges, at 4.5 and 5.5.
@@ -470,7 +492,13 @@ final class AztecDetector {
                 edges5.append(Point(x: c.x + dx * crossings.4, y: c.y + dy * crossings.4))
                 edges6.append(Point(x: c.x + dx * crossings.5, y: c.y + dy * crossings.5))
             }
+            return true
         }
+        // Eight rays first: most look-alikes end here.
+        var good = 0
+        for k in stride(from: 4, to: rayCount, by: rayCount / 8) where castRay(k, store: false) { good += 1 }
+        guard good >= 3 else { return nil }
+        for k in 0..<rayCount { _ = castRay(k, store: true) }
         if AztecDetector.debug { print("edges", edges3.count, edges4.count, edges5.count) }
         let centre = Point(x: c.x, y: c.y)
         guard edges4.count >= rayCount / 2,
