@@ -80,8 +80,10 @@ struct AztecModeMessage: Equatable, Sendable {
             (0..<wordCount).map { UInt8(truncatingIfNeeded: b >> UInt64(4 * (wordCount - 1 - $0)) & 0xF) }
         }
         let decoder = ReedSolomonDecoder(field: .aztecParameters)
-        // Keep one check word back for misdecode protection.
-        let maxErrors = compact ? 2 : 2
+        // At most two errors: a full-range message keeps two check words
+        // back for misdecode protection; a compact one uses its capacity,
+        // and the data code words' own check confirms the reading.
+        let maxErrors = 2
         if runeAllowed && compact {
             var w = words(bits ^ 0xAAA_AAAA)
             if let fixed = decoder.correct(&w, checkCount: 5, maxErrors: 1) {

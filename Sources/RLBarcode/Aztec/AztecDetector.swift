@@ -29,26 +29,32 @@ struct AztecSymbol {
 ///    texture (``MatrixRegionDetector``); the rest runs in each of them.
 /// 1. Block-adaptive thresholds for the area (``BlockThreshold``).
 /// 2. Rows are cut into dark and light runs; nine runs whose inner seven
-///    are of one width (the centre module and the rings around it, 7.3.1)
-///    are a bull's-eye candidate, in either polarity. A line through the
-///    centre of concentric squares crosses them in that ratio at any angle,
-///    so the test holds for any rotation; the same test down the column
-///    through the centre confirms it.
+///    are of one width and symmetric about the middle one (the centre
+///    module and the rings around it, 7.3.1) are a bull's-eye candidate, in
+///    either polarity. A line through the centre of concentric squares
+///    crosses them in that ratio at any angle, so the test holds for any
+///    rotation; the same test down the column, along the row again and
+///    along both diagonals confirms it. For still pictures a second form is
+///    searched too, in which blur has merged the centre module into the
+///    light ring around it (a three-wide light run).
 /// 3. Rays from the centre in 64 directions find the edges of the rings at
-///    2.5 and 3.5 modules from the centre with sub-pixel precision; straight
-///    lines fitted to each side of those two squares give their corners,
-///    and the eight corners give a perspective transform from modules to
-///    pixels.
+///    2.5 and 3.5 modules from the centre (and at 4.5 and 5.5 in a
+///    full-range bull's-eye) with sub-pixel precision; straight lines
+///    fitted to each side of those squares give their corners, and the
+///    corners give a perspective transform from modules to pixels.
 /// 4. The rings at 5 and 6 modules tell a full-range bull's-eye (light,
 ///    then dark) from a compact one. The mode message ring is sampled and
 ///    decoded (7.3.1.1, with the orientation patterns giving rotation and
 ///    mirroring) and gives the symbol's size; the whole symbol is sampled
 ///    and decoded by ``AztecDecoder``. When that fails for a full-range
-///    symbol, the reference grid's lines (7.3.4) are located and the
-///    transform fitted to them again.
+///    symbol with reference grid lines 16 modules out, the grid's
+///    intersections (7.3.4) are located ring by ring and the symbol is
+///    sampled again through a mesh of transforms between them
+///    (``AztecGridMap``), which follows a bent or distorted symbol.
 ///
 /// The detector owns its scratch buffers and reuses them from frame to
-/// frame; frames without bull's-eyes allocate nothing. It is not thread-safe.
+/// frame; the search allocates only for bull's-eye candidates it measures
+/// (and symbols it samples). It is not thread-safe.
 final class AztecDetector {
     /// Tunables.
     struct Options {
@@ -65,7 +71,6 @@ final class AztecDetector {
     }
 
     var options = Options()
-    nonisolated(unsafe) static var debug = getenv("RLBARCODE_AZTEC_DEBUG") != nil
     private var regionFinder = MatrixRegionDetector()
     private var thresholds = BlockThreshold()
     private var runs = ScratchBuffer<Int32>(capacity: 4096)
@@ -306,13 +311,12 @@ final class AztecDetector {
         let total = centreLen + back.r1 + back.r2 + back.r3 + fwd.r1 + fwd.r2 + fwd.r3
         let mv = Double(total) / 7
         let lo = 0.5 * mv - 0.75, hi = 1.5 * mv + 0.75
+        @inline(__always) func ok(_ v: Int) -> Bool { Double(v) >= lo && Double(v) <= hi }
         if collapsed {
-            guard Double(centreLen) >= 2 * mv - 1, Double(centreLen) <= 4 * mv + 1 else { return nil }
-            for v in [back.r1, back.r2, fwd.r1, fwd.r2] where Double(v) < lo || Double(v) > hi { return nil }
+            guard Double(centreLen) >= 2 * mv - 1, Double(centreLen) <= 4 * mv + 1,
+                  ok(back.r1), ok(back.r2), ok(fwd.r1), ok(fwd.r2) else { return nil }
         } else {
-            for v in [centreLen, back.r1, back.r2, back.r3, fwd.r1, fwd.r2, fwd.r3] where Double(v) < lo || Double(v) > hi {
-                return nil
-            }
+            guard ok(centreLen), ok(back.r1), ok(back.r2), ok(back.r3), ok(fwd.r1), ok(fwd.r2), ok(fwd.r3) else { return nil }
         }
         // Inner rings of equal width each side (the line passes the centre).
         let sideB = back.r1 + back.r2 + back.r3, sideF = fwd.r1 + fwd.r2 + fwd.r3
@@ -381,8 +385,7 @@ final class AztecDetector {
                 return read(image, c, first)
             }
         }
-        guard let eye = measure(image, c) else { if AztecDetector.debug { print("measure failed", c) }; return nil }
-        if AztecDetector.debug { print("eye", c, eye.module, eye.transform.map(0, 0), eye.transform.map(3.5, 3.5)) }
+        guard let eye = measure(image, c) else { return nil }
         return read(image, c, eye)
     }
 
@@ -499,7 +502,6 @@ final class AztecDetector {
         for k in stride(from: 4, to: rayCount, by: rayCount / 8) where castRay(k, store: false) { good += 1 }
         guard good >= 3 else { return nil }
         for k in 0..<rayCount { _ = castRay(k, store: true) }
-        if AztecDetector.debug { print("edges", edges3.count, edges4.count, edges5.count) }
         let centre = Point(x: c.x, y: c.y)
         guard edges4.count >= rayCount / 2,
               let q4 = AztecDetector.fitQuad(edges4, centre),
@@ -657,17 +659,12 @@ final class AztecDetector {
             }
         }
         let coreLayout = AztecLayout(compact: compact, layers: 0)
-        if AztecDetector.debug {
-            print("core compact=\(compact)", AztecDecoder.orientation(core, radius: radius).first!)
-            for y in 0..<coreSize { print((0..<coreSize).map { core[$0, y] ? "#" : "." }.joined()) }
-        }
         for o in AztecDecoder.orientation(core, radius: radius) where o.misses <= 2 {
             let view = AztecDecoder.View(matrix: core, rotation: o.rotation, mirrored: o.mirrored)
             var bits: UInt64 = 0
             for (dx, dy) in coreLayout.modeMessageOffsets { bits = bits << 1 | (view[radius + dx, radius + dy] ? 1 : 0) }
             guard let mode = AztecModeMessage.decode(bits: bits, compact: compact, runeAllowed: compact) else { continue }
             let layout = AztecLayout(compact: compact, layers: mode.runeValue != nil ? 0 : mode.layers)
-            if AztecDetector.debug { print("mode", mode) }
             // The transform of the full bull's-eye first, then that of
             // its inner rings; then each refitted to the reference grid.
             var transforms = [t]
@@ -705,17 +702,6 @@ final class AztecDetector {
             }
         }
         var decoded = AztecDecoder.decode(m)
-        if AztecDetector.debug && !layout.compact {
-            var bad = 0, total = 0, badOuter = 0, totalOuter = 0
-            for y in 0..<size {
-                for x in 0..<size where layout.isReferenceGrid(x, y) && max(abs(x - half), abs(y - half)) > 7 {
-                    let wrong = m[x, y] != layout.referenceGridDark(x, y)
-                    total += 1; if wrong { bad += 1 }
-                    if max(abs(x - half), abs(y - half)) > 24 { totalOuter += 1; if wrong { badOuter += 1 } }
-                }
-            }
-            print("grid mismatches", bad, "of", total, "outer", badOuter, "of", totalOuter, "mesh", t.lines, "decoded", decoded != nil)
-        }
         if decoded == nil && useBlocks {
             // The bull's-eye's own threshold (even light, fine modules).
             for y in 0..<size {
@@ -822,7 +808,6 @@ final class AztecDetector {
                 if score > best { best = score; bestDu = du; bestDv = dv }
             }
         }
-        if AztecDetector.debug { print("grid", u, v, best, bestDu, bestDv) }
         guard best * 10 >= possible * 8 else { return nil }
         return t.map(Double(u) + bestDu, Double(v) + bestDv)
     }
