@@ -185,3 +185,24 @@ final class AztecDecoderTests: XCTestCase {
         XCTAssertNil(AztecDecoder.decode(BitMatrix(width: 15, height: 17)))
     }
 }
+
+/// Modules marked as not seen (a symbol cut by the picture's edge) are
+/// corrected as erasures.
+final class AztecErasureTests: XCTestCase {
+    func testCutEdgeCorrectsAsErasures() throws {
+        let text = String(repeating: "Cut off at the edge ", count: 8)
+        guard let m = try ZintAztec.make(text, arguments: ["--vers=12", "--secure=4"]) else { return }
+        var cut = m, mask = BitMatrix(size: m.width)
+        // The leftmost columns are lost: set light and marked unreliable.
+        for y in 0..<m.width {
+            for x in 0..<12 {
+                cut[x, y] = false
+                mask[x, y] = true
+            }
+        }
+        XCTAssertEqual(AztecDecoder.decode(cut, unreliable: mask)?.text, text)
+        // Nothing marked: too many errors for correction alone, and no misread.
+        let plain = AztecDecoder.decode(cut)
+        XCTAssertNil(plain)
+    }
+}

@@ -124,8 +124,11 @@ struct AztecModeMessage: Equatable, Sendable {
 /// failure value, never a trap.
 enum AztecDecoder {
     /// The symbol in `matrix`, or nil.
-    static func decode(_ matrix: BitMatrix) -> AztecDecodeResult? {
-        try? decodeResult(matrix).get()
+    /// `unreliable`, when given (of the matrix's size), marks modules that
+    /// were not seen (outside the frame): the code words holding them are
+    /// corrected as erasures, which costs half as much as errors.
+    static func decode(_ matrix: BitMatrix, unreliable: BitMatrix? = nil) -> AztecDecodeResult? {
+        try? decodeResult(matrix, unreliable: unreliable).get()
     }
 
     /// Maps the symbol's own (x, y) to the matrix's under one of the eight
@@ -152,7 +155,7 @@ enum AztecDecoder {
     }
 
     /// As `decode`, with the reason for a failure.
-    static func decodeResult(_ matrix: BitMatrix) -> Result<AztecDecodeResult, AztecDecodeFailure> {
+    static func decodeResult(_ matrix: BitMatrix, unreliable: BitMatrix? = nil) -> Result<AztecDecodeResult, AztecDecodeFailure> {
         guard matrix.width == matrix.height, matrix.width >= 11, matrix.width & 1 == 1 else { return .failure(.size) }
         let layouts = AztecLayout.candidates(size: matrix.width)
         guard !layouts.isEmpty else { return .failure(.size) }
@@ -169,7 +172,7 @@ enum AztecDecoder {
                 }
                 if wrong > 8 { continue }
             }
-            switch decode(matrix, layout) {
+            switch decode(matrix, layout, unreliable: unreliable) {
             case .success(let r): return .success(r)
             case .failure(let f): if failure == .size || f != .size { failure = f }
             }
@@ -195,7 +198,8 @@ enum AztecDecoder {
     }
 
     /// Reads the matrix as `layout`.
-    static func decode(_ matrix: BitMatrix, _ layout: AztecLayout) -> Result<AztecDecodeResult, AztecDecodeFailure> {
+    static func decode(_ matrix: BitMatrix, _ layout: AztecLayout,
+                       unreliable: BitMatrix? = nil) -> Result<AztecDecodeResult, AztecDecodeFailure> {
         let c = matrix.width / 2
         var failure = AztecDecodeFailure.size
         for o in orientation(matrix, radius: layout.modeRingRadius) where o.misses <= 2 {
@@ -220,7 +224,8 @@ enum AztecDecoder {
                 failure = .modeMessage
                 continue
             }
-            switch decodeData(view, layout, mode) {
+            let mask = unreliable.map { View(matrix: $0, rotation: o.rotation, mirrored: o.mirrored) }
+            switch decodeData(view, layout, mode, unreliable: mask) {
             case .success(var r):
                 r.mirrored = o.mirrored
                 r.rotation = o.rotation
@@ -232,8 +237,8 @@ enum AztecDecoder {
     }
 
     /// Reads, corrects and decodes the data layers.
-    static func decodeData(_ view: View, _ layout: AztecLayout,
-                           _ mode: AztecModeMessage) -> Result<AztecDecodeResult, AztecDecodeFailure> {
+    static func decodeData(_ view: View, _ layout: AztecLayout, _ mode: AztecModeMessage,
+                           unreliable: View? = nil) -> Result<AztecDecodeResult, AztecDecodeFailure> {
         let n = layout.totalCodewords, b = layout.codewordBits, d = mode.dataCodewords
         // 7.3.1.2: at least... the check words must be able to find errors.
         guard d >= 1, d < n else { return .failure(.modeMessage) }
@@ -255,7 +260,23 @@ enum AztecDecoder {
         let decoder = ReedSolomonDecoder(field: layout.field)
         // Misdecode protection: with few check words keep some back.
         let maxErrors = c <= 4 ? (c - 2) / 2 : c <= 10 ? (c - 1) / 2 : c / 2
-        guard let fixed = decoder.correct(&words, checkCount: c, maxErrors: maxErrors) else { return .failure(.reedSolomon) }
+        // Code words with modules that were not seen are erasures, as long
+        // as they leave room to correct a few errors too.
+        var erasures: [Int] = []
+        if let mask = unreliable {
+            for i in 0..<n {
+                let start = skip + i * b
+                for k in 0..<b {
+                    let p = Int(modules[start + k])
+                    if mask[p % size, p / size] { erasures.append(i); break }
+                }
+            }
+            if erasures.count > c - 4 { erasures = [] }
+        }
+        let errorLimit = erasures.isEmpty ? maxErrors : min(maxErrors, (c - erasures.count) / 2 - 1)
+        guard errorLimit >= 0,
+              let fixed = decoder.correct(&words, checkCount: c, erasures: erasures, maxErrors: errorLimit)
+        else { return .failure(.reedSolomon) }
 
         // 7.4.2.2 bit stuffing: a code word whose first b-1 bits are equal
         // carries only those; all-zero and all-one code words do not occur.

@@ -688,20 +688,50 @@ final class AztecDetector {
                                  _ layout: AztecLayout) -> AztecSymbol? {
         let size = layout.size, half = size / 2
         // The symbol must lie in the frame (a little slack for a cut quiet zone).
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
         for (u, v) in [(-half, -half), (half, -half), (half, half), (-half, half)] {
             let p = t.map(Double(u), Double(v))
             guard p.x > -eye.module, p.y > -eye.module, p.x < Double(image.width) + eye.module,
                   p.y < Double(image.height) + eye.module else { return nil }
+            x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y)
+        }
+        let useBlocks = size > 15
+        // The thresholds must cover the whole symbol, which may reach past
+        // the textured area they were prepared for.
+        let tr = thresholds.rect
+        let need = PixelRect(x0: max(0, Int(x0 - eye.module) - 1), y0: max(0, Int(y0 - eye.module) - 1),
+                             x1: min(image.width, Int(x1 + eye.module) + 2), y1: min(image.height, Int(y1 + eye.module) + 2))
+        if useBlocks && (need.x0 < tr.x0 || need.y0 < tr.y0 || need.x1 > tr.x1 || need.y1 > tr.y1) {
+            let union = PixelRect(x0: min(need.x0, tr.x0), y0: min(need.y0, tr.y0),
+                                  x1: max(need.x1, tr.x1), y1: max(need.y1, tr.y1))
+            thresholds.prepare(image, rect: union, blockSize: thresholds.blockSize, minContrast: options.minContrast)
         }
         var m = BitMatrix(size: size)
-        let useBlocks = size > 15
         for y in 0..<size {
             for x in 0..<size where sample(image, t, Double(x - half), Double(y - half), c.inverted,
                                            useBlocks ? nil : eye.threshold) {
                 m[x, y] = true
             }
         }
-        var decoded = AztecDecoder.decode(m)
+        // Modules outside the frame (a symbol cut by the picture's edge).
+        var outside: BitMatrix? = nil
+        for (u, v) in [(-half, -half), (half, -half), (half, half), (-half, half)] {
+            let p = t.map(Double(u), Double(v))
+            if p.x < -0.5 || p.y < -0.5 || p.x > Double(image.width) - 0.5 || p.y > Double(image.height) - 0.5 {
+                var mask = BitMatrix(size: size)
+                for y in 0..<size {
+                    for x in 0..<size {
+                        let q = t.map(Double(x - half), Double(y - half))
+                        if q.x < -0.5 || q.y < -0.5 || q.x > Double(image.width) - 0.5 || q.y > Double(image.height) - 0.5 {
+                            mask[x, y] = true
+                        }
+                    }
+                }
+                outside = mask
+                break
+            }
+        }
+        var decoded = AztecDecoder.decode(m, unreliable: outside)
         if decoded == nil && useBlocks {
             // The bull's-eye's own threshold (even light, fine modules).
             for y in 0..<size {
@@ -709,7 +739,7 @@ final class AztecDetector {
                     m[x, y] = sample(image, t, Double(x - half), Double(y - half), c.inverted, eye.threshold)
                 }
             }
-            decoded = AztecDecoder.decode(m)
+            decoded = AztecDecoder.decode(m, unreliable: outside)
         }
         guard let d = decoded else { return nil }
         // The symbol's own corners, through its orientation in the matrix.
