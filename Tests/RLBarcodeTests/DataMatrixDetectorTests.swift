@@ -159,53 +159,9 @@ final class DataMatrixDetectorTests: XCTestCase {
 }
 
 extension DataMatrixDetectorTests {
-    /// Diagnostics: runs the detector with its trace on a raw 8-bit grey
-    /// picture named by DM_RAW ("path width height"); does nothing without it.
-    func testTraceRawPicture() throws {
-        guard let spec = ProcessInfo.processInfo.environment["DM_RAW"] else { return }
-        let parts = spec.split(separator: " ")
-        let data = try Data(contentsOf: URL(fileURLWithPath: String(parts[0])))
-        let w = Int(parts[1])!, h = Int(parts[2])!
-        let stride = data.count / h
-        let d = DMDetector()
-        if ProcessInfo.processInfo.environment["DM_TRACE"] != nil { d.trace = { print("TRACE", $0) } }
-        var out: [DMCandidate] = []
-        let bytes = [UInt8](data)
-        bytes.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: w, height: h, stride: stride)
-            if ProcessInfo.processInfo.environment["DM_WHOLE"] != nil { d.detect(view, into: &out) } else { d.scan(view, into: &out) }
-        }
-        print("RESULT", out.map(\.decoded.text))
-    }
-}
-
-extension DataMatrixDetectorTests {
-    /// Diagnostics: the detector's trace on one drawn symbol, when
-    /// DM_SYNTH is "data module angle" (does nothing without it).
-    func testTraceDrawnSymbol() throws {
-        guard let spec = ProcessInfo.processInfo.environment["DM_SYNTH"] else { return }
-        let parts = spec.split(separator: " ").map(String.init)
-        let m = try symbol(parts[0].replacingOccurrences(of: "_", with: " "), parts.count > 3 ? Array(parts[3...]) : [])
-        let size = Int(ProcessInfo.processInfo.environment["DM_SIZE"] ?? "500")!
-        var pic = QRPicture(width: size, height: size)
-        let c = pic.draw(matrix: m, QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2, module: Double(parts[1])!,
-                                                        angle: Double(parts[2])!))
-        print("drawn", c, m.width, m.height)
-        let d = DMDetector()
-        d.trace = { print("TRACE", $0) }
-        var out: [DMCandidate] = []
-        pic.picture.pixels.withUnsafeBufferPointer {
-            d.detect(LumaView(base: $0.baseAddress!, width: size, height: size, stride: size), into: &out)
-        }
-        print("RESULT", out.map(\.decoded.text))
-    }
-}
-
-extension DataMatrixDetectorTests {
-    /// The cost of the Data Matrix search on a 1080p video frame without
-    /// Data Matrix (text-like clutter over part of it), as video frames
-    /// run it; printed, and bounded loosely so that a debug build passes.
-    func testCostOnFramesWithoutDataMatrix() {
+    /// A 1080p video frame with text-like clutter and sensor noise but no
+    /// Data Matrix symbol: nothing is read.
+    func testNothingInAClutteredVideoFrame() {
         var pic = QRPicture(width: 1920, height: 1080)
         var clutter = QRPicture(width: 640, height: 360)
         clutter.textClutter(seed: 3)
@@ -213,35 +169,10 @@ extension DataMatrixDetectorTests {
         pic.picture.addNoise(amplitude: 6)
         let reader = DataMatrixReader()
         var out: [BarcodeResult] = []
-        let frames = 10
-        let start = Date()
         pic.picture.pixels.withUnsafeBufferPointer {
             let view = LumaView(base: $0.baseAddress!, width: 1920, height: 1080, stride: 1920)
-            for _ in 0..<frames { reader.read(view, bounds: nil, thorough: false, into: &out) }
+            for _ in 0..<2 { reader.read(view, bounds: nil, thorough: false, into: &out) }
         }
-        let ms = Date().timeIntervalSince(start) * 1000 / Double(frames)
-        print("Data Matrix search: \(ms) ms per 1080p frame")
-        var regions = MatrixRegionDetector()
-        let t0 = Date()
-        pic.picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: 1920, height: 1080, stride: 1920)
-            for _ in 0..<frames {
-                regions.find(view, cellSize: 16, margin: 2)
-                regions.find(view, cellSize: 64, margin: 1, keep: true)
-            }
-        }
-        print("of which regions: \(Date().timeIntervalSince(t0) * 1000 / Double(frames)) ms, \(regions.regionCount) regions",
-              (0..<regions.regionCount).map { regions.regions[$0] })
-        regions.free()
-        let bare = DMDetector(options: DMDetector.Options(maxComponents: 0, thorough: false))
-        var none: [DMCandidate] = []
-        let t1 = Date()
-        pic.picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: 1920, height: 1080, stride: 1920)
-            for _ in 0..<frames { bare.detect(view, in: PixelRect(x0: 514, y0: 194, x1: 1346, y1: 770), into: &none) }
-        }
-        print("labelling: \(Date().timeIntervalSince(t1) * 1000 / Double(frames)) ms")
         XCTAssertEqual(out.count, 0)
-        XCTAssertLessThan(ms, 200)
     }
 }

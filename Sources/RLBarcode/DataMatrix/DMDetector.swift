@@ -167,15 +167,12 @@ final class DMDetector {
     func scan(_ image: LumaView, in bounds: PixelRect? = nil, regions shared: MatrixRegionDetector? = nil,
               into out: inout [DMCandidate]) {
         found.removeAll(keepingCapacity: true)
+        examineBudget = options.thorough ? Int.max : DMDetector.videoExamineBudget
         if let shared {
             for k in 0..<shared.regionCount { detect(image, in: shared.regions[k], into: &out) }
             return
         }
-        let cell = min(image.width, image.height) < 400 ? 8 : 16
-        regionFinder.find(image, bounds: bounds, cellSize: cell, margin: cell == 8 ? 4 : 2)
-        if min(image.width, image.height) >= 256 {
-            regionFinder.find(image, bounds: bounds, cellSize: 64, margin: 1, keep: true)
-        }
+        regionFinder.findAll(image, bounds: bounds)
         for k in 0..<regionFinder.regionCount {
             detect(image, in: regionFinder.regions[k], into: &out)
         }
@@ -193,6 +190,10 @@ final class DMDetector {
         for dark in [true, false] {
             pickCandidates(r, dark: dark)
             for k in 0..<candidateCount {
+                // Video frames: a few components per frame, the largest of
+                // the strongest regions first; the next frames see the code again.
+                if examineBudget == 0 { return }
+                examineBudget -= 1
                 if let c = examine(img, root: Int(candidates[k]), dark: dark) {
                     found.append(c.corners)
                     out.append(c)
@@ -202,6 +203,10 @@ final class DMDetector {
     }
 
     private var candidateCount = 0
+    /// Components that may still be examined in this frame.
+    private var examineBudget = Int.max
+    /// Components examined per video frame (``Options/thorough`` off).
+    static let videoExamineBudget = 4
     /// Rows between labelled rows.
     private var labelStep = 1
 
