@@ -38,9 +38,10 @@ def make_clip(video, size, frames, folder):
     """Decodes the first `frames` frames of `video`, scaled to `size`, into a raw I420 file."""
     w, h = size
     path = os.path.join(folder, "clip-%dx%d.i420" % (w, h))
+    # identity lets eos-after buffers through, then one more before the EOS.
     pipeline = ("filesrc location=%s ! decodebin ! videoconvert ! videoscale add-borders=true ! "
                 "video/x-raw,format=I420,width=%d,height=%d,pixel-aspect-ratio=1/1 ! "
-                "identity eos-after=%d ! filesink location=%s") % (video, w, h, frames, path)
+                "identity eos-after=%d ! filesink location=%s") % (video, w, h, max(1, frames - 1), path)
     subprocess.run(["gst-launch-1.0", "-q"] + pipeline.split(), check=True)
     count = os.path.getsize(path) // (w * h * 3 // 2)
     return path, count
@@ -96,7 +97,7 @@ def main():
     p = argparse.ArgumentParser(description="rlbarcode, zbar and zxing on the same raw frames")
     p.add_argument("video", nargs="?", default=os.path.join(ROOT, "pipelines", "media", "demo.mp4"))
     p.add_argument("--sizes", default="1920x1080,1280x720")
-    p.add_argument("--frames", type=int, default=300)
+    p.add_argument("--frames", type=int, default=300, help="frames to use (2 or more)")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--elements", default="rlbarcode,zbar,zxing")
     a = p.parse_args()

@@ -126,6 +126,10 @@ private func elementInstanceInit(_ instance: UnsafeMutablePointer<GTypeInstance>
     let object = RLBarcodeElement(instance: raw)
     raw.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), toByteOffset: swiftSlotOffset,
                    as: UnsafeMutableRawPointer.self)
+    // Late frames are not dropped by the base class (its QoS handling):
+    // they pass through, unanalysed (RLBarcodeElement.srcEvent). The `qos`
+    // property turns dropping back on for pipelines that prefer it.
+    gst_base_transform_set_qos_enabled(raw.assumingMemoryBound(to: GstBaseTransform.self), 0)
 }
 
 private func elementFinalize(_ object: UnsafeMutablePointer<GObject>?) {
@@ -190,6 +194,12 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
         // The frame is unmapped again here, so the buffer is writable for metadata.
         element.finishFrame(buffer: buffer, flow: result)
         return result
+    }
+    transformClass.pointee.src_event = { trans, event in
+        guard let trans, let event else { return 0 }
+        swiftElement(UnsafeMutableRawPointer(trans)).srcEvent(event)
+        guard let parent = g_type_class_peek(gst_video_filter_get_type()) else { return 0 }
+        return parent.assumingMemoryBound(to: GstBaseTransformClass.self).pointee.src_event?(trans, event) ?? 0
     }
     transformClass.pointee.sink_event = { trans, event in
         guard let trans, let event else { return 0 }

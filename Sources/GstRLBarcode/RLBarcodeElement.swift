@@ -88,6 +88,11 @@ final class RLBarcodeElement {
     private var state: State?
     /// Whether the "buffer not writable" warning was given (it is given once).
     private var warnedUnwritable = false
+    /// The running time before which frames are late, from the last QoS
+    /// event from downstream (`nil`: none, or not late); see ``srcEvent(_:)``.
+    let qosEarliest = Mutex<UInt64?>(nil)
+    /// Frames whose analysis was skipped because they were late.
+    private var lateFrames = 0
 
     /// Creates the Swift side of a new GObject instance.
     init(instance: UnsafeMutableRawPointer) {
@@ -271,9 +276,25 @@ final class RLBarcodeElement {
 
     /// Sink events, before the base class handles them: a flush or a new
     /// stream starts time over, so the clock stand-in restarts.
+    /// Quality of service: a QoS event from downstream says how late frames
+    /// arrive there. While frames are late (their running time before
+    /// timestamp + jitter of the last event), they pass through unanalysed
+    /// so that the pipeline catches up; frames are never dropped here.
+    func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) {
+        guard event.pointee.type == GST_EVENT_QOS else { return }
+        var type = GST_QOS_TYPE_OVERFLOW
+        var proportion = 1.0
+        var diff: GstClockTimeDiff = 0
+        var timestamp: GstClockTime = 0
+        gst_event_parse_qos(event, &type, &proportion, &diff, &timestamp)
+        let earliest: UInt64? = diff > 0 && timestamp != clockTimeNone ? UInt64(timestamp) &+ UInt64(diff) : nil
+        qosEarliest.withLock { $0 = earliest }
+    }
+
     func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) {
         if event.pointee.type == GST_EVENT_FLUSH_STOP || event.pointee.type == GST_EVENT_STREAM_START {
             state?.lastNow = nil
+            qosEarliest.withLock { $0 = nil }
         }
         if event.pointee.type == GST_EVENT_EOS, let state {
             // The session ends: a clear-results not yet applied ends its own first.
@@ -333,6 +354,18 @@ final class RLBarcodeElement {
             state.now = state.lastNow.map { $0 &+ step } ?? 0
         }
         state.lastNow = state.now
+
+        // Late downstream (QoS): this frame passes unanalysed.
+        if runningTime != clockTimeNone, let earliest = qosEarliest.withLock({ $0 }) {
+            let end = UInt64(runningTime) &+ (state.duration != clockTimeNone ? UInt64(state.duration) : 0)
+            if end <= earliest {
+                lateFrames += 1
+                if lateFrames == 1 || lateFrames % 100 == 0 {
+                    log(GST_LEVEL_INFO, instance, "frames arrive late downstream: analysis skipped for \(lateFrames) so far")
+                }
+                return GST_FLOW_OK
+            }
+        }
 
         applyClear(state, generation: s.clearGeneration)
         var options = s.scanOptions

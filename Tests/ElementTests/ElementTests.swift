@@ -332,6 +332,35 @@ final class ElementTests: XCTestCase {
         XCTAssertTrue(silent.messages.isEmpty)
     }
 
+    /// A QoS event from downstream saying that frames arrive late: the late
+    /// frames pass through unanalysed (no message, bit-exact), none is
+    /// dropped; a flush forgets it and analysis resumes.
+    func testLateFramesPassUnanalysedUnderQoS() throws {
+        let (canvas, _) = try ean13Canvas()
+        let frames = Array(repeating: canvas.frame("GRAY8"), count: 6)
+        let late = try runPipeline(frames, properties: "report=every-frame", beforeFrame: { e, i in
+            guard i == 0, let src = gst_element_get_static_pad(e, "src") else { return }
+            // Frames are late until running time 10 s + 1 s.
+            _ = gst_pad_send_event(src, gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 2.0, 1_000_000_000, 10_000_000_000))
+            gst_object_unref(src)
+        })
+        XCTAssertEqual(late.outputs.count, frames.count, "every frame flows")
+        XCTAssertTrue(late.outputs == late.inputs, "bit-exact")
+        XCTAssertTrue(late.messages.isEmpty, "late frames are not analysed")
+        // Frames no longer late (a QoS event with no lateness): read again.
+        let onTime = try runPipeline(frames, properties: "report=every-frame", beforeFrame: { e, i in
+            guard let src = gst_element_get_static_pad(e, "src") else { return }
+            if i == 0 {
+                _ = gst_pad_send_event(src, gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 2.0, 1_000_000_000, 10_000_000_000))
+            } else if i == 3 {
+                _ = gst_pad_send_event(src, gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 1.0, -1_000_000, 1_000_000_000))
+            }
+            gst_object_unref(src)
+        })
+        XCTAssertEqual(onTime.outputs.count, frames.count)
+        XCTAssertEqual(onTime.messages.count, 3, "frames 3 to 5 are analysed again")
+    }
+
     func testLostCodeIsNewAgainAndClearResults() throws {
         let (canvas, _) = try ean13Canvas()
         let blank = Canvas(width: 320, height: 240).frame("GRAY8")

@@ -26,6 +26,29 @@ final class SessionTests: XCTestCase {
         out.allElementMessages.filter { $0.name == name }
     }
 
+    /// Ten seconds at 30 fps of one code in view that drifts across the
+    /// frame and back, with a few frames where it is blurred past reading:
+    /// `report=new` posts it once, with one id for the whole session.
+    func testTenSecondsOfOneCodeIsOneMessage() throws {
+        let modules = try Zint.modules(symbology: 13, data: Codes.ean13Data)
+        var frames: [TestFrame] = []
+        for k in 0..<300 {
+            var canvas = Canvas(width: 320, height: 240)
+            let drift = k % 60 < 30 ? k % 30 : 30 - k % 30
+            let bars = canvas.drawLinear(modules, x: 10 + drift, y: 60 + drift / 2, moduleWidth: 2, barHeight: 60)
+            // Every 50th frame the code is smeared: in view, not read.
+            if k % 50 == 25 { canvas.fill(x: bars.x + 60, y: bars.y, width: 60, height: bars.height, value: 20) }
+            frames.append(canvas.frame("GRAY8"))
+        }
+        let out = try runPipeline(frames)
+        XCTAssertEqual(out.messages.count, 1, "needs the engine")
+        let every = try runPipeline(Array(frames[0..<60]), properties: "report=every-frame")
+        XCTAssertGreaterThanOrEqual(every.messages.count, 55, "the code is read in nearly every frame")
+        XCTAssertEqual(Set(every.messages.compactMap { $0["id"]?.uint }).count, 1, "one stable id")
+        let sessions = messages(out, "barcode-session")
+        XCTAssertEqual(sessions.count, 1)
+    }
+
     func testSessionMessageAtEOSListsEveryCode() throws {
         let code = try eanFrame()
         let blank = Canvas(width: 320, height: 240).frame("GRAY8")
