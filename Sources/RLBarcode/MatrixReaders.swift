@@ -12,11 +12,22 @@ final class MatrixReaders {
     private let qrDetector = QRDetector()
     /// The QR candidates of the current frame, reused.
     private var qrCandidates: [QRCandidate] = []
+    /// Data Matrix ECC 200 (ISO/IEC 16022, DMRE of ISO/IEC 21471).
+    private let dataMatrixReader = DataMatrixReader()
+
+    /// Aztec Code and Aztec Runes (ISO/IEC 24778).
+    private let aztecReader = AztecReader()
+    /// The frame's areas with 2D texture, which every matrix reader searches.
+    private var regionFinder = MatrixRegionDetector()
+    /// Counts video frames, to share the searches out among them.
+    private var videoTurn = 0
 
     init() { qrCandidates.reserveCapacity(16) }
 
+    deinit { regionFinder.free() }
+
     /// What the matrix readers can read.
-    static let symbologies: Symbology = [.qrCode]
+    static let symbologies: Symbology = [.qrCode, .dataMatrix, .aztec]
 
     /// How many symbol-like places (finder patterns grouped into symbols)
     /// the last ``read(_:bounds:enabled:into:)`` saw, read or not.
@@ -36,10 +47,31 @@ final class MatrixReaders {
         // centre of a finder pattern of 2-pixel modules (6 pixels tall).
         qrDetector.options.rowStep = thorough ? 2 : min(image.width, image.height) >= 720 ? 4 : 3
         lastCandidateCount = 0
-        guard enabled.contains(.qrCode), image.width >= 21, image.height >= 21 else { return }
+        let wanted = enabled.intersection(MatrixReaders.symbologies)
+        guard !wanted.isEmpty, image.width >= 10, image.height >= 10 else { return }
+        // The areas with 2D texture, once for every matrix reader.
+        regionFinder.findAll(image, bounds: bounds, cells: cells)
+        // Video frames share out the costlier searches: Aztec Code in one
+        // frame of four, Data Matrix in the next (a code in view stays
+        // there for many frames: each is looked for seven times a second at
+        // 30 fps); still pictures get both.
+        videoTurn = (videoTurn + 1) % 4
+        let aztecTurn = thorough || videoTurn == 0, dataMatrixTurn = thorough || videoTurn == 1
+        if wanted.contains(.aztec) && aztecTurn {
+            aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder, into: &out)
+            lastCandidateCount += aztecReader.lastCandidateCount
+        }
+        // Data Matrix after QR Code, whatever way this function returns.
+        defer {
+            if wanted.contains(.dataMatrix) && dataMatrixTurn {
+                dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder, into: &out)
+                lastCandidateCount += dataMatrixReader.lastCandidateCount
+            }
+        }
+        guard wanted.contains(.qrCode), image.width >= 21, image.height >= 21 else { return }
         qrCandidates.removeAll(keepingCapacity: true)
-        qrDetector.scan(image, in: bounds, cells: cells, into: &qrCandidates)
-        lastCandidateCount = qrCandidates.count
+        qrDetector.scan(image, in: bounds, regions: regionFinder, into: &qrCandidates)
+        lastCandidateCount += qrCandidates.count
         let first = out.count
         for c in qrCandidates {
             let decoded = c.decodeTried ? c.decoded : QRDetector.decodeFirst(c)

@@ -197,18 +197,22 @@ final class QRDetector {
     /// - Complexity: a read of an eighth of the pixels in `bounds` (and a
     ///   sixteenth for large modules); the finder search then costs in
     ///   proportion to the textured area.
+    ///   - shared: the frame's regions when the caller found them already
+    ///     (``MatrixRegionDetector/findAll(_:bounds:cells:)``, shared by the
+    ///     matrix readers); only read.
     func scan(_ image: LumaView, in bounds: PixelRect? = nil, cells: CellTensors? = nil,
-              into out: inout [QRCandidate]) {
-        let cell = min(image.width, image.height) < 400 ? 8 : 16
-        regionFinder.find(image, bounds: bounds, cellSize: cell, margin: cell == 8 ? 4 : 2, cells: cells)
-        // Large modules leave small cells with one edge or none: a coarse pass.
-        if min(image.width, image.height) >= 256 {
-            regionFinder.find(image, bounds: bounds, cellSize: 64, margin: 1, keep: true)
+              regions shared: MatrixRegionDetector? = nil, into out: inout [QRCandidate]) {
+        let regions: MatrixRegionDetector
+        if let shared {
+            regions = shared
+        } else {
+            regionFinder.findAll(image, bounds: bounds, cells: cells)
+            regions = regionFinder
         }
         let first = out.count
         var promising: [Int] = []
-        for k in 0..<regionFinder.regionCount {
-            detect(image, in: regionFinder.regions[k], into: &out)
+        for k in 0..<regions.regionCount {
+            detect(image, in: regions.regions[k], into: &out)
             if options.rescueFailedSymbols && finderCount >= 2 { promising.append(k) }
         }
         // Still pictures: where finder patterns were seen but no symbol
@@ -218,7 +222,7 @@ final class QRDetector {
         if !promising.isEmpty && !out[first...].contains(where: { $0.decoded != nil || $0.isMicro }) {
             let saved = options.blockSize
             options.blockSize = 4
-            for k in promising { detect(image, in: regionFinder.regions[k], into: &out) }
+            for k in promising { detect(image, in: regions.regions[k], into: &out) }
             options.blockSize = saved
         }
     }

@@ -6,7 +6,7 @@ import XCTest
 enum ZintMatrix {
     /// zint's symbology numbers for the matrix codes these tests use.
     enum Kind: Int {
-        case qrCode = 58, microQR = 97
+        case qrCode = 58, microQR = 97, dataMatrix = 71
     }
 
     /// Runs `zint -b KIND [ARGUMENTS] -d DATA --dump` and parses the dump:
@@ -19,7 +19,31 @@ enum ZintMatrix {
                      file: StaticString = #filePath, line: UInt = #line) throws -> BitMatrix? {
         guard let dump = try ZintRow.dump(symbology: kind.rawValue, data, arguments: arguments, file: file, line: line)
         else { return nil }
-        return parse(dump)
+        return kind == .dataMatrix ? parseDataMatrix(dump) : parse(dump)
+    }
+
+    /// The matrix of a Data Matrix `--dump` (square or rectangular): the
+    /// width is the length of the solid finder row at the bottom.
+    static func parseDataMatrix(_ dump: String) -> BitMatrix? {
+        let rows = dump.split(separator: "\n").filter { $0.contains(where: \.isHexDigit) }
+        guard let last = rows.last else { return nil }
+        var bits: [[Bool]] = []
+        for row in rows {
+            var b: [Bool] = []
+            for ch in row where ch.isHexDigit {
+                let v = Int(String(ch), radix: 16)!
+                for bit in (0..<4).reversed() { b.append(v >> bit & 1 == 1) }
+            }
+            bits.append(b)
+        }
+        _ = last
+        let width = bits[bits.count - 1].firstIndex(of: false) ?? bits[bits.count - 1].count
+        var m = BitMatrix(width: width, height: rows.count)
+        for (y, b) in bits.enumerated() {
+            guard b.count >= width else { return nil }
+            for x in 0..<width where b[x] { m[x, y] = true }
+        }
+        return m
     }
 
     /// The square matrix of a `--dump` text: as many columns as rows.

@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The Aztec Code reader of the matrix stage (ISO/IEC 24778:2008): finds,
+/// samples and decodes Aztec Code symbols and Aztec Runes and turns them
+/// into results. Owned by ``MatrixReaders`` and reused from frame to frame.
+final class AztecReader {
+    private let detector = AztecDetector()
+    /// The symbols of the current frame, reused.
+    private var symbols: [AztecSymbol] = []
+
+    init() { symbols.reserveCapacity(8) }
+
+    /// How many bull's-eye candidates the last ``read(_:bounds:thorough:into:)`` examined.
+    var lastCandidateCount: Int { detector.lastCentreCount }
+
+    /// Finds and decodes the symbols inside `bounds` and appends them to
+    /// `out`. With `thorough` (still pictures) every row is searched and,
+    /// when the textured areas give nothing, the whole picture too.
+    /// - Parameter regions: the frame's 2D-texture regions when the caller
+    ///   found them already; nil to find them here.
+    func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
+              into out: inout [BarcodeResult]) {
+        guard image.width >= 11, image.height >= 11 else { return }
+        symbols.removeAll(keepingCapacity: true)
+        detector.scan(image, in: bounds, thorough: thorough, regions: regions, into: &symbols)
+        for s in symbols { out.append(AztecReader.result(s)) }
+    }
+
+    /// The result of a decoded symbol.
+    static func result(_ s: AztecSymbol) -> BarcodeResult {
+        let d = s.decoded, corners = s.corners
+        var deg = Int((atan2(corners[1].y - corners[0].y, corners[1].x - corners[0].x) * 180 / Double.pi).rounded())
+        deg = ((deg % 360) + 360) % 360
+        var r = BarcodeResult(symbology: .aztec, text: d.text, bytes: d.bytes,
+                              symbologyIdentifier: d.symbologyIdentifier,
+                              extendedText: d.gs1HumanReadable ?? "", corners: corners, orientation: deg,
+                              isInverted: s.isInverted, isMirrored: d.mirrored,
+                              quality: max(0, 100 - 5 * d.correctedErrors))
+        if let sa = d.structuredAppend {
+            r.structuredAppend = StructuredAppend(index: sa.index, total: sa.total, id: sa.id)
+        }
+        return r
+    }
+}

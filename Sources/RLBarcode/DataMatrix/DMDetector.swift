@@ -1,0 +1,1065 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A Data Matrix symbol found in a frame and decoded.
+struct DMCandidate {
+    /// The decoded content.
+    var decoded: DMDecodeResult
+    /// The symbol's outer corners in frame pixels: its own top-left as
+    /// read (the end of the solid finder's vertical arm), top-right,
+    /// bottom-right (the end of the horizontal arm), bottom-left (the
+    /// finder's corner).
+    var corners: [Point]
+    /// Light modules on a dark background.
+    var isInverted: Bool
+    /// Mean module size in pixels.
+    var moduleSize: Double
+}
+
+/// A straight line a x + b y = c with (a, b) a unit normal.
+struct DMLine {
+    var a: Double, b: Double, c: Double
+
+    /// The least-squares (total least squares) line through `points`, or nil.
+    static func fit(_ p: UnsafeBufferPointer<Point>) -> DMLine? {
+        let n = p.count
+        guard n >= 2 else { return nil }
+        var mx = 0.0, my = 0.0
+        for q in p { mx += q.x; my += q.y }
+        mx /= Double(n); my /= Double(n)
+        var sxx = 0.0, syy = 0.0, sxy = 0.0
+        for q in p {
+            let dx = q.x - mx, dy = q.y - my
+            sxx += dx * dx; syy += dy * dy; sxy += dx * dy
+        }
+        // The direction is the principal axis; the normal is perpendicular.
+        let theta = 0.5 * atan2(2 * sxy, sxx - syy)
+        let dx = cos(theta), dy = sin(theta)
+        let a = -dy, b = dx
+        return DMLine(a: a, b: b, c: a * mx + b * my)
+    }
+
+    /// Signed distance of `p` (positive on the side the normal points to).
+    @inline(__always)
+    func distance(_ p: Point) -> Double { a * p.x + b * p.y - c }
+
+    /// Where two lines cross, or nil for near-parallel lines.
+    func intersection(_ o: DMLine) -> Point? {
+        let det = a * o.b - b * o.a
+        guard abs(det) > 1e-6 else { return nil }
+        return Point(x: (c * o.b - b * o.c) / det, y: (a * o.c - c * o.a) / det)
+    }
+}
+
+/// Finds Data Matrix ECC 200 symbols in luma frames, samples and decodes
+/// them (ISO/IEC 16022:2006, 7 and Annex on the reference decode
+/// algorithm, in its own way).
+///
+/// 1. ``scan(_:in:into:)`` first finds the areas with matrix-code texture
+///    (``MatrixRegionDetector``, shared in design with QR Code); the rest
+///    runs in each.
+/// 2. Block-adaptive thresholds (``BlockThreshold``); every row is cut into
+///    dark and light runs, and runs of one colour that touch (8-connected)
+///    are joined into connected components, in one pass with a union-find.
+///    The solid L of the finder pattern (5.1.1: left column and bottom row)
+///    is one connected component, dark on light or light on dark.
+/// 3. Each large enough component's outline: the convex hull of its row
+///    ends, and the quadrilateral of its diameter and the two hull points
+///    farthest from it on either side.
+/// 4. A corner of that quadrilateral whose two sides are solid for most of
+///    their length, with light (quiet zone) outside, and whose two other
+///    sides are less solid, is the finder's corner; the arms must be thin
+///    (one module where the module beside is light). The sign of the cross
+///    product tells the bottom arm from the left arm (a mirror image swaps
+///    them, which the sampling tries).
+/// 5. Straight lines are fitted to the outer edges of both arms (scanning
+///    inwards across them) and of the two clock tracks (the dashed top row
+///    and right column, 5.1.1). A clock track's dark modules have their
+///    outer edges on one line, its light modules let the scan run on into
+///    the data: its edge points are gathered both from outside inwards and
+///    from inside outwards (the last ink before the quiet zone), a line is
+///    found by consensus over point pairs, and of the two the one along
+///    which the track alternates most regularly is kept (still pictures try
+///    the other too). The four lines give the corners; the clock lines are
+///    fitted a second time from them.
+/// 6. The clock tracks' dark modules are counted for the symbol size, and
+///    sizes near the count are tried when it is not a size of the table or
+///    the decoding fails. The grid is sampled through the perspective
+///    transform of the corners, with the module centres taken from the
+///    clock tracks' own module boundaries when they read cleanly (curved
+///    surfaces, lens distortion), against the local pixel threshold and
+///    against a threshold from the sampled grid itself (blur); still
+///    pictures also nudge the grid by a fifth of a module. The finder and
+///    clock patterns of the sampled matrix must mostly read right before it
+///    goes to ``DMDecoder``.
+///
+/// The detector owns its buffers and reuses them from frame to frame. It
+/// is not thread-safe.
+final class DMDetector {
+    /// Tunables.
+    struct Options {
+        /// The least grey-level difference that counts as contrast.
+        var minContrast = 20
+        /// The most components per polarity and region tried as finders.
+        var maxComponents = 48
+        /// The shortest finder arm, in pixels.
+        var minArm = 12
+        /// Try harder on symbols that fail (mirror images and neighbouring sizes).
+        var thorough = true
+    }
+
+    var options = Options()
+    /// Diagnostics: told why a component was not taken for a symbol
+    /// (`nil`, the default, costs nothing).
+    var trace: ((String) -> Void)? = nil
+    var thresholds = BlockThreshold()
+    private(set) var regionFinder = MatrixRegionDetector()
+    private var rowBuffer = ScratchBuffer<Int32>(capacity: 4096)
+    /// Runs: start, end (exclusive), row, colour (1 dark), union-find parent.
+    private var rx0 = ScratchBuffer<Int32>(capacity: 1 << 14)
+    private var rx1 = ScratchBuffer<Int32>(capacity: 1 << 14)
+    private var ry = ScratchBuffer<Int32>(capacity: 1 << 14)
+    private var rdark = ScratchBuffer<UInt8>(capacity: 1 << 14)
+    private var parent = ScratchBuffer<Int32>(capacity: 1 << 14)
+    private var nextRun = ScratchBuffer<Int32>(capacity: 1 << 14)
+    private var runCount = 0
+    /// Per root run: pixel count, bounding box, first run of its list.
+    private var area = ScratchBuffer<Int32>(capacity: 1 << 14)
+    private var minX = ScratchBuffer<Int32>(capacity: 1 << 14)
+    private var maxX = ScratchBuffer<Int32>(capacity: 1 << 14)
+    private var minY = ScratchBuffer<Int32>(capacity: 1 << 14)
+    private var maxY = ScratchBuffer<Int32>(capacity: 1 << 14)
+    private var head = ScratchBuffer<Int32>(capacity: 1 << 14)
+    /// Roots of the components worth a look.
+    private var candidates = ScratchBuffer<Int32>(capacity: 256)
+    /// Outline points, hull, edge points.
+    private var points = ScratchBuffer<Point>(capacity: 1024)
+    private var hull = ScratchBuffer<Point>(capacity: 1024)
+    private var edge = ScratchBuffer<Point>(capacity: 512)
+    private var profile = ScratchBuffer<UInt8>(capacity: 2048)
+    /// Module-centre lumas of a grid being sampled.
+    private var gridLuma = ScratchBuffer<Double>(capacity: 4096)
+    /// The symbol threshold kept while sampling (``symbolThreshold``).
+    private var symbolLevel: Double? { symbolThreshold }
+    /// Symbols decoded in the current call (their quadrilaterals), so that
+    /// components inside them are skipped.
+    private var found: [[Point]] = []
+    private var image: LumaView?
+
+    init(options: Options = Options()) { self.options = options; found.reserveCapacity(8) }
+
+    deinit {
+        thresholds.free(); regionFinder.free(); rowBuffer.free()
+        rx0.free(); rx1.free(); ry.free(); rdark.free(); parent.free(); nextRun.free()
+        area.free(); minX.free(); maxX.free(); minY.free(); maxY.free(); head.free()
+        candidates.free(); points.free(); hull.free(); edge.free(); profile.free(); gridLuma.free()
+    }
+
+    /// Finds and decodes symbols: first the areas with matrix-code texture,
+    /// then the finder search in each. This is what a scanner calls each frame.
+    ///
+    /// - Parameter shared: the regions of this frame when another reader
+    ///   found them already with the same settings (QR Code's pre-pass);
+    ///   only read, during this call.
+    func scan(_ image: LumaView, in bounds: PixelRect? = nil, regions shared: MatrixRegionDetector? = nil,
+              into out: inout [DMCandidate]) {
+        found.removeAll(keepingCapacity: true)
+        examineBudget = options.thorough ? Int.max : DMDetector.videoExamineBudget
+        if let shared {
+            for k in 0..<shared.regionCount { detect(image, in: shared.regions[k], into: &out) }
+            return
+        }
+        regionFinder.findAll(image, bounds: bounds)
+        for k in 0..<regionFinder.regionCount {
+            detect(image, in: regionFinder.regions[k], into: &out)
+        }
+    }
+
+    /// Finds and decodes symbols in `region` (the whole frame when nil).
+    func detect(_ img: LumaView, in region: PixelRect? = nil, into out: inout [DMCandidate]) {
+        var r = region ?? PixelRect(x0: 0, y0: 0, x1: img.width, y1: img.height)
+        r.x0 = max(0, r.x0); r.y0 = max(0, r.y0); r.x1 = min(img.width, r.x1); r.y1 = min(img.height, r.y1)
+        guard r.width >= 12, r.height >= 12 else { return }
+        if region == nil { found.removeAll(keepingCapacity: true) }
+        let block = min(r.width, r.height) >= 720 ? 16 : 8
+        thresholds.prepare(img, rect: r, blockSize: block, minContrast: options.minContrast)
+        label(img, r)
+        for dark in [true, false] {
+            pickCandidates(r, dark: dark)
+            for k in 0..<candidateCount {
+                // Video frames: a few components per frame, the largest of
+                // the strongest regions first; the next frames see the code again.
+                if examineBudget == 0 { return }
+                examineBudget -= 1
+                if let c = examine(img, root: Int(candidates[k]), dark: dark) {
+                    found.append(c.corners)
+                    out.append(c)
+                }
+            }
+        }
+    }
+
+    private var candidateCount = 0
+    /// Components that may still be examined in this frame.
+    private var examineBudget = Int.max
+    /// Components examined per video frame (``Options/thorough`` off).
+    static let videoExamineBudget = 4
+    /// Rows between labelled rows.
+    private var labelStep = 1
+
+    // MARK: - Connected components
+
+    @inline(__always)
+    private func find(_ i: Int32) -> Int32 {
+        let p = parent.pointer
+        var x = i
+        while p[Int(x)] != x {
+            p[Int(x)] = p[Int(p[Int(x)])]
+            x = p[Int(x)]
+        }
+        return x
+    }
+
+    @inline(__always)
+    private func union(_ a: Int32, _ b: Int32) {
+        let ra = find(a), rb = find(b)
+        if ra == rb { return }
+        if ra < rb { parent.pointer[Int(rb)] = ra } else { parent.pointer[Int(ra)] = rb }
+    }
+
+    /// Cuts every row of `r` into runs and joins touching runs of one colour.
+    private func label(_ img: LumaView, _ r: PixelRect) {
+        runCount = 0
+        rowBuffer.reserve(r.width + 4)
+        var prevStart = 0, prevEnd = 0
+        // Video frames label every other row: a finder arm of modules of two
+        // pixels or more still meets a labelled row and stays connected.
+        labelStep = options.thorough ? 1 : 2
+        for y in Swift.stride(from: r.y0, to: r.y1, by: labelStep) {
+            var firstDark = false
+            let n = thresholds.rowRuns(img, y: y, x0: r.x0, x1: r.x1, runs: rowBuffer.pointer, firstDark: &firstDark)
+            let need = runCount + n
+            if need > rx0.capacity { grow(need) }
+            let start = runCount
+            var x = r.x0
+            var dark = firstDark
+            for i in 0..<n {
+                let len = Int(rowBuffer[i])
+                rx0[runCount] = Int32(x); rx1[runCount] = Int32(x + len); ry[runCount] = Int32(y)
+                rdark[runCount] = dark ? 1 : 0
+                parent[runCount] = Int32(runCount)
+                runCount += 1
+                x += len
+                dark.toggle()
+            }
+            // Join with the touching runs of the row above (8-connected).
+            var k = prevStart
+            for j in start..<runCount {
+                let b0 = rx0[j], b1 = rx1[j]
+                while k < prevEnd && rx1[k] < b0 { k += 1 }
+                var m = k
+                while m < prevEnd && rx0[m] <= b1 {
+                    if rdark[m] == rdark[j] { union(Int32(m), Int32(j)) }
+                    m += 1
+                }
+            }
+            prevStart = start; prevEnd = runCount
+        }
+    }
+
+    private func grow(_ need: Int) {
+        let n = max(need, rx0.capacity * 2)
+        func grown<T>(_ b: inout ScratchBuffer<T>) {
+            let nb = ScratchBuffer<T>(capacity: n)
+            nb.pointer.update(from: b.pointer, count: runCount)
+            b.free()
+            b = nb
+        }
+        grown(&rx0); grown(&rx1); grown(&ry); grown(&rdark); grown(&parent)
+    }
+
+    /// Gathers the components of one colour worth a look: large enough,
+    /// not touching every side of the region, largest first.
+    private func pickCandidates(_ r: PixelRect, dark: Bool) {
+        let n = runCount
+        nextRun.reserve(n); area.reserve(n); minX.reserve(n); maxX.reserve(n)
+        minY.reserve(n); maxY.reserve(n); head.reserve(n)
+        let want: UInt8 = dark ? 1 : 0
+        for i in 0..<n where rdark[i] == want {
+            let root = Int(find(Int32(i)))
+            parent[i] = Int32(root)
+            if root == i {
+                area[i] = 0; minX[i] = Int32.max; maxX[i] = Int32.min; minY[i] = ry[i]; maxY[i] = ry[i]; head[i] = -1
+            }
+        }
+        for i in 0..<n where rdark[i] == want {
+            let root = Int(parent[i])
+            area[root] &+= (rx1[i] - rx0[i]) &* Int32(labelStep)
+            minX[root] = min(minX[root], rx0[i]); maxX[root] = max(maxX[root], rx1[i])
+            minY[root] = min(minY[root], ry[i]); maxY[root] = max(maxY[root], ry[i] + Int32(labelStep))
+            nextRun[i] = head[root]; head[root] = Int32(i)
+        }
+        candidateCount = 0
+        let minArm = Int32(options.minArm)
+        for i in 0..<n where rdark[i] == want && parent[i] == Int32(i) {
+            let w = maxX[i] - minX[i], h = maxY[i] - minY[i]
+            guard max(w, h) >= minArm, area[i] >= 2 * minArm else { continue }
+            // The background of the region (a symbol without quiet zone that
+            // fills the frame touches every side too, but covers less).
+            if minX[i] <= Int32(r.x0) && maxX[i] >= Int32(r.x1) && minY[i] <= Int32(r.y0) && maxY[i] >= Int32(r.y1)
+                && Int(area[i]) * 10 > 6 * r.width * r.height { continue }
+            // Inside a symbol decoded already.
+            let c = Point(x: Double(minX[i] + maxX[i]) / 2, y: Double(minY[i] + maxY[i]) / 2)
+            if found.contains(where: { DMDetector.inside(c, $0) }) { continue }
+            candidates.reserveKeeping(candidateCount + 1)
+            candidates[candidateCount] = Int32(i)
+            candidateCount += 1
+        }
+        // Largest first, at most maxComponents.
+        let p = candidates.pointer
+        for a in 1..<max(1, candidateCount) {
+            let v = p[a]
+            var b = a - 1
+            while b >= 0 && area[Int(p[b])] < area[Int(v)] { p[b + 1] = p[b]; b -= 1 }
+            p[b + 1] = v
+        }
+        candidateCount = min(candidateCount, options.thorough ? options.maxComponents : options.maxComponents / 4)
+    }
+
+    static func inside(_ p: Point, _ q: [Point]) -> Bool {
+        var sign = 0.0
+        for k in 0..<q.count {
+            let a = q[k], b = q[(k + 1) % q.count]
+            let c = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
+            if c == 0 { continue }
+            if sign == 0 { sign = c } else if (sign > 0) != (c > 0) { return false }
+        }
+        return true
+    }
+
+    // MARK: - Outline
+
+    /// The convex hull of the component's row ends, into `hull`; its size.
+    private func outline(root: Int) -> Int {
+        var count = 0
+        var i = Int(head[root])
+        var row = Int32.min, lo = Int32.max, hi = Int32.min
+        func flush() {
+            guard row != Int32.min else { return }
+            points.reserveKeeping(count + 4)
+            let y = Double(row)
+            let y1 = y + Double(labelStep)
+            points[count] = Point(x: Double(lo), y: y); points[count + 1] = Point(x: Double(lo), y: y1)
+            points[count + 2] = Point(x: Double(hi), y: y); points[count + 3] = Point(x: Double(hi), y: y1)
+            count += 4
+        }
+        while i >= 0 {
+            if ry[i] != row { flush(); row = ry[i]; lo = Int32.max; hi = Int32.min }
+            lo = min(lo, rx0[i]); hi = max(hi, rx1[i])
+            i = Int(nextRun[i])
+        }
+        flush()
+        // Monotone chain.
+        var pts = UnsafeMutableBufferPointer(start: points.pointer, count: count)
+        pts.sort { $0.x < $1.x || ($0.x == $1.x && $0.y < $1.y) }
+        hull.reserveKeeping(2 * count + 2)
+        let h = hull.pointer
+        var k = 0
+        @inline(__always) func cross(_ o: Point, _ a: Point, _ b: Point) -> Double {
+            (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+        }
+        for p in pts {
+            while k >= 2 && cross(h[k - 2], h[k - 1], p) <= 0 { k -= 1 }
+            h[k] = p; k += 1
+        }
+        let lower = k + 1
+        for p in pts.reversed().dropFirst() {
+            while k >= lower && cross(h[k - 2], h[k - 1], p) <= 0 { k -= 1 }
+            h[k] = p; k += 1
+        }
+        return max(0, k - 1)
+    }
+
+    // MARK: - Finder
+
+    /// The luma at a sub-pixel position (bilinear), clamped to the frame.
+    @inline(__always)
+    private func luma(_ img: LumaView, _ x: Double, _ y: Double) -> Double {
+        let fx = min(max(x - 0.5, 0), Double(img.width - 1)), fy = min(max(y - 0.5, 0), Double(img.height - 1))
+        let x0 = Int(fx), y0 = Int(fy)
+        let x1 = min(x0 + 1, img.width - 1), y1 = min(y0 + 1, img.height - 1)
+        let ax = fx - Double(x0), ay = fy - Double(y0)
+        let r0 = img.base + y0 * img.stride, r1 = img.base + y1 * img.stride
+        let top = Double(r0[x0]) * (1 - ax) + Double(r0[x1]) * ax
+        let bottom = Double(r1[x0]) * (1 - ax) + Double(r1[x1]) * ax
+        return top * (1 - ay) + bottom * ay
+    }
+
+    /// Whether the point (continuous pixel coordinates: pixel (x, y)
+    /// covers [x, x+1)) is of the finder's colour.
+    /// With the symbol's own ink and background levels known (from the
+    /// finder and the quiet zone beside it), the midpoint between them;
+    /// each test then uses the mean of it and the local block threshold,
+    /// which keeps faint borders and shadows near the symbol on the light side.
+    private var symbolThreshold: Double? = nil
+
+    @inline(__always)
+    private func isInk(_ img: LumaView, _ p: Point, dark: Bool) -> Bool {
+        guard p.x >= 0, p.y >= 0, p.x < Double(img.width), p.y < Double(img.height) else { return false }
+        var t = Double(thresholds.threshold(x: Int(p.x), y: Int(p.y)))
+        if let s = symbolThreshold { t = (t + s) / 2 }
+        return (luma(img, p.x, p.y) < t) == dark
+    }
+
+    /// The symbol's threshold from the finder's arms `v`→`p`, `v`→`q`
+    /// (ink just inside) and the quiet zone (just outside).
+    private func measureLevels(_ img: LumaView, _ v: Point, _ p: Point, _ q: Point, _ centre: Point, dark: Bool) -> Double? {
+        var ink = 0.0, inkN = 0, light = 0.0, lightN = 0
+        for end in [p, q] {
+            let n = normal(v, end, towards: centre)
+            for s in 0..<24 {
+                let t = 0.15 + 0.7 * (Double(s) + 0.5) / 24
+                let base = Point(x: v.x + (end.x - v.x) * t, y: v.y + (end.y - v.y) * t)
+                for inset in [0.8, 1.5] {
+                    let a = Point(x: base.x + n.x * inset, y: base.y + n.y * inset)
+                    if isInk(img, a, dark: dark) { ink += luma(img, a.x, a.y); inkN += 1 }
+                }
+                let b = Point(x: base.x - n.x * 3, y: base.y - n.y * 3)
+                if !isInk(img, b, dark: dark) { light += luma(img, b.x, b.y); lightN += 1 }
+            }
+        }
+        guard inkN > 4, lightN > 4 else { return nil }
+        return (ink / Double(inkN) + light / Double(lightN)) / 2
+    }
+
+    /// The fraction of points along `a`→`b`, moved `inset` pixels along
+    /// `normal`, that are ink.
+    private func inkFraction(_ img: LumaView, _ a: Point, _ b: Point, normal n: Point, inset: Double, dark: Bool,
+                             margin: Double = 0.05) -> Double {
+        let len = a.distance(to: b)
+        let samples = max(8, min(64, Int(len / 1.5)))
+        var ink = 0
+        for s in 0..<samples {
+            // A low-discrepancy sequence: even sampling that cannot fall in
+            // step with the clock track's period.
+            let w = 0.5 + Double(s) * 0.618_033_988_75
+            let t = margin + (1 - 2 * margin) * (w - w.rounded(.down))
+            let p = Point(x: a.x + (b.x - a.x) * t + n.x * inset, y: a.y + (b.y - a.y) * t + n.y * inset)
+            if isInk(img, p, dark: dark) { ink += 1 }
+        }
+        return Double(ink) / Double(samples)
+    }
+
+    /// Examines one component: finder, edges, size, sampling, decoding.
+    private func examine(_ img: LumaView, root: Int, dark: Bool) -> DMCandidate? {
+        let hn = outline(root: root)
+        guard hn >= 3 else { return nil }
+        let h = UnsafeBufferPointer(start: hull.pointer, count: hn)
+        // Diameter.
+        var ia = 0, ic = 0, best = -1.0
+        for i in 0..<hn {
+            for j in (i + 1)..<hn {
+                let d = (h[i].x - h[j].x) * (h[i].x - h[j].x) + (h[i].y - h[j].y) * (h[i].y - h[j].y)
+                if d > best { best = d; ia = i; ic = j }
+            }
+        }
+        guard best >= Double(options.minArm * options.minArm) else { return nil }
+        let A = h[ia], C = h[ic]
+        var ib = -1, id = -1, dpos = 0.0, dneg = 0.0
+        for i in 0..<hn {
+            let c = (C.x - A.x) * (h[i].y - A.y) - (C.y - A.y) * (h[i].x - A.x)
+            if c > dpos { dpos = c; ib = i }
+            if c < dneg { dneg = c; id = i }
+        }
+        let diag = best.squareRoot()
+        var quad: [Point]
+        let minDepth = max(4, 0.025 * diag)
+        if ib >= 0 && id >= 0 && min(dpos, -dneg) / diag > minDepth {
+            quad = [A, h[ib], C, h[id]]
+        } else if ib >= 0 && dpos / diag > minDepth {
+            let B = h[ib]
+            quad = [A, B, C, Point(x: A.x + C.x - B.x, y: A.y + C.y - B.y)]
+        } else if id >= 0 && -dneg / diag > minDepth {
+            let D = h[id]
+            quad = [A, Point(x: A.x + C.x - D.x, y: A.y + C.y - D.y), C, D]
+        } else {
+            // A thin shape: a DMRE symbol's L could be long; not a finder otherwise.
+            return nil
+        }
+        // The finder's corner: both sides solid, light outside.
+        let centre = Point(x: (quad[0].x + quad[1].x + quad[2].x + quad[3].x) / 4,
+                           y: (quad[0].y + quad[1].y + quad[2].y + quad[3].y) / 4)
+        // Side k joins quad[k] and quad[k + 1]; the finder's corner has two
+        // solid sides, and the sides opposite (the clock tracks) are less so.
+        var side = [0.0, 0.0, 0.0, 0.0]
+        for k in 0..<4 { side[k] = armScore(img, quad[k], quad[(k + 1) % 4], centre, dark: dark) }
+        var bestScore = -1.0, bestCorner = -1, bestLength = 0.0
+        for v in 0..<4 {
+            let arms = min(side[(v + 3) % 4], side[v])
+            guard arms >= 0.8 else { continue }
+            let s = arms - (side[(v + 1) % 4] + side[(v + 2) % 4]) / 2
+            // On a tie, the corner with the longer sides (the whole finder).
+            let length = quad[v].distance(to: quad[(v + 3) % 4]) + quad[v].distance(to: quad[(v + 1) % 4])
+            if s > bestScore + 0.05 || (s > bestScore - 0.05 && length > bestLength) {
+                bestScore = max(s, bestScore); bestCorner = v; bestLength = length
+            }
+        }
+        trace?("component \(quad.map { "(\(Int($0.x)),\(Int($0.y)))" }) sides \(side) finder at \(bestCorner)")
+        guard bestCorner >= 0, bestScore > 0 else { return nil }
+        let V = quad[bestCorner], P = quad[(bestCorner + 3) % 4], Q = quad[(bestCorner + 1) % 4]
+        // A finder arm is thin: one module where the module beside it is
+        // light. Blobs and bars of text are not.
+        for end in [P, Q] {
+            let len = V.distance(to: end)
+            let n = normal(V, end, towards: centre)
+            var thinnest = Double.infinity
+            for k in 1...7 {
+                let f = Double(k) / 8
+                let o = Point(x: V.x + (end.x - V.x) * f - n.x * 3, y: V.y + (end.y - V.y) * f - n.y * 3)
+                if let (d0, d1) = scanInk(img, o, n, length: 3 + 0.4 * len, dark: dark) { thinnest = min(thinnest, d1 - d0) }
+            }
+            if thinnest > 0.2 * len + 1 {
+                trace?("arm too thick: \(thinnest) of \(len)")
+                return nil
+            }
+        }
+        symbolThreshold = nil
+        symbolThreshold = measureLevels(img, V, P, Q, centre, dark: dark)
+        defer { symbolThreshold = nil }
+        let a = Point(x: P.x - V.x, y: P.y - V.y), b = Point(x: Q.x - V.x, y: Q.y - V.y)
+        let crossAB = a.x * b.y - a.y * b.x
+        // Upright: bottom arm (1, 0) and left arm (0, -1) have a negative cross product.
+        let (bottomEnd, leftEnd) = crossAB < 0 ? (P, Q) : (Q, P)
+        return locate(img, corner: V, bottomEnd: bottomEnd, leftEnd: leftEnd, dark: dark)
+    }
+
+    /// How solid the side `v`→`p` is: ink just inside, and light just outside.
+    private func armScore(_ img: LumaView, _ v: Point, _ p: Point, _ centre: Point, dark: Bool) -> Double {
+        let len = v.distance(to: p)
+        guard len >= Double(options.minArm) else { return 0 }
+        var n = Point(x: -(p.y - v.y) / len, y: (p.x - v.x) / len)
+        let mid = Point(x: (v.x + p.x) / 2, y: (v.y + p.y) / 2)
+        if n.x * (centre.x - mid.x) + n.y * (centre.y - mid.y) < 0 { n = Point(x: -n.x, y: -n.y) }
+        var inside = inkFraction(img, v, p, normal: n, inset: 1.5, dark: dark)
+        // Far from solid: not an arm (the common case, decided with one line).
+        if inside < 0.4 { return inside }
+        if inside <= 0.95 {
+            for inset in [0.8, 2.5, 3.5] {
+                inside = max(inside, inkFraction(img, v, p, normal: n, inset: inset, dark: dark))
+                if inside > 0.95 { break }
+            }
+        }
+        if inside < 0.8 { return inside }
+        let outside = 1 - inkFraction(img, v, p, normal: n, inset: -3, dark: dark, margin: 0.15)
+        trace?("    arm \(v) \(p): inside \(inside) outside \(outside)")
+        return min(inside, outside + 0.1)
+    }
+
+    // MARK: - Edges, size and sampling
+
+    /// Scans from `from` along unit `dir` for `length` pixels in half-pixel
+    /// steps; the distance of the first ink sample, then of the first
+    /// non-ink sample after it (nil when none).
+    private func scanInk(_ img: LumaView, _ from: Point, _ dir: Point, length: Double, dark: Bool,
+                         expect: (at: Double, within: Double)? = nil) -> (Double, Double)? {
+        var t = 0.0
+        var start = -1.0
+        // Ink at the start (a border, a neighbour) is passed over first.
+        var seenLight = false
+        while t <= length {
+            let p = Point(x: from.x + dir.x * t, y: from.y + dir.y * t)
+            // Outside the frame nothing is known.
+            if p.x < 0 || p.y < 0 || p.x >= Double(img.width) || p.y >= Double(img.height) {
+                if start >= 0 { return (start, t) }
+                // The frame's edge where the symbol's edge is expected: a
+                // symbol printed to the edge, with the light outside.
+                if let e = expect, abs(t - e.at) <= e.within { seenLight = true }
+                t += 0.5
+                continue
+            }
+            let ink = isInk(img, p, dark: dark)
+            if !seenLight {
+                if !ink { seenLight = true }
+            } else if start < 0 {
+                if ink { start = t }
+            } else if !ink {
+                return (start, t)
+            }
+            t += 0.5
+        }
+        return start < 0 ? nil : (start, length)
+    }
+
+    /// Scans from `from` (inside the symbol) outwards along unit `dir` for
+    /// `length` pixels in half-pixel steps: the distance of the last ink
+    /// sample before `quiet` pixels of light (the quiet zone), or nil.
+    private func scanOut(_ img: LumaView, _ from: Point, _ dir: Point, length: Double, quiet: Double,
+                         minQuiet: Double, dark: Bool) -> Double? {
+        var t = 0.0, lastInk = -1.0
+        while t <= length {
+            let p = Point(x: from.x + dir.x * t, y: from.y + dir.y * t)
+            if p.x < 0 || p.y < 0 || p.x >= Double(img.width) || p.y >= Double(img.height) { break }
+            if isInk(img, p, dark: dark) {
+                lastInk = t
+            } else if lastInk >= 0 && t - lastInk >= quiet {
+                return lastInk
+            }
+            t += 0.5
+        }
+        // The window ends in light: enough for a quiet zone of a module.
+        return lastInk >= 0 && t - lastInk >= min(quiet, minQuiet) ? lastInk : nil
+    }
+
+    /// Fits a line to the outer edge along `a`→`b`, scanning inwards along
+    /// `n` from `outside` pixels out, over `depth` pixels. With `dashed`,
+    /// points behind the line (at light clock modules) are dropped in turns.
+    /// Also returns the median ink thickness met.
+    private func fitEdge(_ img: LumaView, _ a: Point, _ b: Point, normal n: Point, outside: Double, depth: Double,
+                         dark: Bool, dashed: Bool, module: Double, outward: Bool = false,
+                         anchor: Double? = nil) -> (DMLine, Double)? {
+        let len = a.distance(to: b)
+        let samples = max(dashed ? 32 : 8, min(160, Int(len / 1.2)))
+        edge.reserveKeeping(samples)
+        var count = 0
+        var thick: [Double] = []
+        thick.reserveCapacity(samples)
+        for s in 0..<samples {
+            let t = 0.03 + 0.94 * (Double(s) + 0.5) / Double(samples)
+            if dashed && outward {
+                // From inside outwards: the last ink before the quiet zone.
+                let inner = Point(x: a.x + (b.x - a.x) * t + n.x * depth, y: a.y + (b.y - a.y) * t + n.y * depth)
+                guard let d = scanOut(img, inner, Point(x: -n.x, y: -n.y), length: depth + outside,
+                                      quiet: max(3, 2.5 * module), minQuiet: max(1.5, module), dark: dark)
+                else { continue }
+                let e = d + 0.25
+                edge[count] = Point(x: inner.x - n.x * e, y: inner.y - n.y * e)
+                count += 1
+                continue
+            }
+            let start = Point(x: a.x + (b.x - a.x) * t - n.x * outside, y: a.y + (b.y - a.y) * t - n.y * outside)
+            guard let (d0, d1) = scanInk(img, start, n, length: depth, dark: dark,
+                                         expect: (outside, 1.5 * module + 1)) else { continue }
+            let e = d0 - 0.25
+            edge[count] = Point(x: start.x + n.x * e, y: start.y + n.y * e)
+            count += 1
+            thick.append(d1 - d0)
+        }
+        trace?("fitEdge \(a) \(b) dashed \(dashed): \(count) of \(samples) points")
+        guard count >= 4 else { return nil }
+        var line = DMLine.fit(UnsafeBufferPointer(start: edge.pointer, count: count))
+        guard var l = line else { return nil }
+        // Orient the normal inwards.
+        if l.a * n.x + l.b * n.y < 0 { l = DMLine(a: -l.a, b: -l.b, c: -l.c) }
+        line = l
+        if dashed {
+            // The dark clock modules' outer edges lie on one line and make
+            // about half the points; light clock modules give points further
+            // in, scattered. The line through two points that most points
+            // lie near (a fixed sequence of pairs), outermost on ties.
+            let tol = max(0.5, 0.3 * module)
+            // Perspective turns a short side little from its guess.
+            let minCos = anchor != nil || len < 20 * module ? 0.996 : 0.978
+            var bestInliers = 0, bestDepth = Double.infinity
+            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+            let pairs = min(300, count * (count - 1) / 2)
+            for _ in 0..<pairs {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let i = Int((state >> 33) % UInt64(count))
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let j = Int((state >> 33) % UInt64(count))
+                let p = edge[i], q = edge[j]
+                let d = p.distance(to: q)
+                guard d > 0.25 * len else { continue }
+                var cand = DMLine(a: -(q.y - p.y) / d, b: (q.x - p.x) / d, c: 0)
+                cand.c = cand.a * p.x + cand.b * p.y
+                if cand.a * n.x + cand.b * n.y < 0 { cand = DMLine(a: -cand.a, b: -cand.b, c: -cand.c) }
+                // The line must run along the side, not across it, and near
+                // the side's ends when they are known well.
+                guard abs(cand.a * n.x + cand.b * n.y) > minCos else { continue }
+                if let anchor, abs(cand.distance(a)) > anchor || abs(cand.distance(b)) > anchor { continue }
+                var inliers = 0
+                for k in 0..<count where abs(cand.distance(edge[k])) < tol { inliers += 1 }
+                // Depth of the line along the inward normal at the side's middle.
+                let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+                let depth = -cand.distance(mid)
+                if inliers > bestInliers || (inliers == bestInliers && depth < bestDepth) {
+                    bestInliers = inliers; bestDepth = depth; l = cand
+                }
+            }
+            if bestInliers >= 4 {
+                var kept = 0
+                for k in 0..<count where abs(l.distance(edge[k])) < tol { edge[kept] = edge[k]; kept += 1 }
+                count = kept
+                if var f = DMLine.fit(UnsafeBufferPointer(start: edge.pointer, count: count)) {
+                    if f.a * n.x + f.b * n.y < 0 { f = DMLine(a: -f.a, b: -f.b, c: -f.c) }
+                    l = f
+                }
+            }
+        }
+        // Drop outliers in turns.
+        for round in 0..<3 {
+            let limit = dashed ? max(0.75, 0.5 * module) : max(1.0, (round < 2 ? 1.0 : 0.5) * module)
+            var kept = 0
+            let aligned = thick.count == count
+            for i in 0..<count where abs(l.distance(edge[i])) < limit {
+                edge[kept] = edge[i]
+                // The thickness only of the points on the edge (not of specks outside).
+                if aligned { thick[kept] = thick[i] }
+                kept += 1
+            }
+            guard kept >= 4 else { break }
+            if aligned { thick.removeLast(thick.count - kept) }
+            count = kept
+            guard var f = DMLine.fit(UnsafeBufferPointer(start: edge.pointer, count: count)) else { break }
+            if f.a * n.x + f.b * n.y < 0 { f = DMLine(a: -f.a, b: -f.b, c: -f.c) }
+            l = f
+        }
+        // The finder is one module thick where the module next to it is
+        // light: a low quantile of the thickness met.
+        thick.sort()
+        return (l, thick.isEmpty ? module : thick[thick.count / 5])
+    }
+
+    /// The inward unit normal of side `a`→`b` towards `c`.
+    private func normal(_ a: Point, _ b: Point, towards c: Point) -> Point {
+        let len = max(1e-9, a.distance(to: b))
+        var n = Point(x: -(b.y - a.y) / len, y: (b.x - a.x) / len)
+        let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+        if n.x * (c.x - mid.x) + n.y * (c.y - mid.y) < 0 { n = Point(x: -n.x, y: -n.y) }
+        return n
+    }
+
+    /// From the finder's corner and arm ends to a decoded symbol.
+    private func locate(_ img: LumaView, corner: Point, bottomEnd: Point, leftEnd: Point, dark: Bool) -> DMCandidate? {
+        var bl = corner, br = bottomEnd, tl = leftEnd
+        let c0 = Point(x: (tl.x + br.x) / 2, y: (tl.y + br.y) / 2)
+        // Arm thickness first: a module.
+        guard let (left0, tLeft) = fitEdge(img, bl, tl, normal: normal(bl, tl, towards: c0), outside: 3, depth: 20,
+                                           dark: dark, dashed: false, module: 3),
+              let (bottom0, tBottom) = fitEdge(img, bl, br, normal: normal(bl, br, towards: c0), outside: 3, depth: 20,
+                                               dark: dark, dashed: false, module: 3) else { trace?("no arm edges"); return nil }
+        var module = max(1.0, (tLeft + tBottom) / 2)
+        trace?("arm thickness \(tLeft) \(tBottom)")
+        var leftLine = left0, bottomLine = bottom0
+        // Refit the solid arms with the module known.
+        if let (l, t) = fitEdge(img, bl, tl, normal: normal(bl, tl, towards: c0), outside: 1.5 * module + 2,
+                                depth: 3 * module + 4, dark: dark, dashed: false, module: module) { leftLine = l; module = t }
+        if let (l, t) = fitEdge(img, bl, br, normal: normal(bl, br, towards: c0), outside: 1.5 * module + 2,
+                                depth: 3 * module + 4, dark: dark, dashed: false, module: module) {
+            bottomLine = l; module = (module + t) / 2
+        }
+        module = max(1.0, module)
+        guard let p = leftLine.intersection(bottomLine) else { return nil }
+        bl = p
+        // Arm ends projected onto the lines.
+        tl = project(tl, leftLine)
+        br = project(br, bottomLine)
+        // Perspective can move the far corner by a good part of a side.
+        let reach = 0.2 * min(tl.distance(to: bl), br.distance(to: bl))
+        // The clock tracks; for still pictures, when the likeliest edges do
+        // not give a symbol, the runners-up.
+        let picks = options.thorough ? [(0, 0), (1, 0), (0, 1), (1, 1)] : [(0, 0)]
+        for (pt, pr) in picks {
+            if let c = finishLocate(img, bl: bl, tl: tl, br: br, leftLine: leftLine, bottomLine: bottomLine,
+                                    module: module, reach: reach, dark: dark, pickTop: pt, pickRight: pr) { return c }
+        }
+        return nil
+    }
+
+    /// The clock tracks, the size and the sampling, from the fitted arms.
+    private func finishLocate(_ img: LumaView, bl: Point, tl tl0: Point, br br0: Point, leftLine: DMLine,
+                              bottomLine: DMLine, module: Double, reach: Double, dark: Bool,
+                              pickTop: Int, pickRight: Int) -> DMCandidate? {
+        var tl = tl0, br = br0
+        var tr = Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)
+        // The clock tracks: fitted twice, the second time from the corners of the first.
+        var topLine = DMLine(a: 0, b: 0, c: 0), rightLine = topLine
+        for round in 0..<2 {
+            let c = Point(x: (tl.x + br.x) / 2, y: (tl.y + br.y) / 2)
+            let outside = round == 0 ? 2 * module + 2 + reach : 2 * module + 2
+            let depth = 2 * module + 2 + (round == 0 ? reach : 0)
+            let anchor: Double? = round == 0 ? nil : 2 * module + 1
+            guard let t = clockLine(img, tl, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module,
+                                    anchor: anchor, pick: round == 0 ? pickTop : 0),
+                  let r = clockLine(img, br, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module,
+                                    anchor: anchor, pick: round == 0 ? pickRight : 0)
+            else {
+                trace?("no clock edges"); return nil
+            }
+            topLine = t; rightLine = r
+            guard let ntl = leftLine.intersection(topLine), let ntr = topLine.intersection(rightLine),
+                  let nbr = rightLine.intersection(bottomLine) else { return nil }
+            tl = ntl; tr = ntr; br = nbr
+        }
+        // Sanity: a convex quadrilateral of reasonable size.
+        let wTop = tl.distance(to: tr), wBottom = bl.distance(to: br)
+        let hLeft = tl.distance(to: bl), hRight = tr.distance(to: br)
+        guard wTop > 4 * module, hLeft > 4 * module, wTop < 3 * wBottom, wBottom < 3 * wTop,
+              hLeft < 3 * hRight, hRight < 3 * hLeft else {
+            trace?("bad shape \([tl, tr, br, bl]) module \(module)"); return nil
+        }
+        let quad = [tl, tr, br, bl]
+        trace?("corners \(quad.map { "(\(($0.x * 10).rounded() / 10),\(($0.y * 10).rounded() / 10))" }) module \(module)")
+        // Module counts along the clock tracks.
+        let transform = PerspectiveTransform.squareToQuadrilateral(tl, tr, br, bl)
+        let cols0 = (wTop + wBottom) / 2 / module, rows0 = (hLeft + hRight) / 2 / module
+        let cols = countClock(img, transform, top: true, across: cols0, other: rows0, dark: dark)
+        let rows = countClock(img, transform, top: false, across: rows0, other: cols0, dark: dark)
+        // Sizes to try: the count, then those near it and near the estimate.
+        var tries: [(DMVersion, Bool)] = []
+        func add(_ r: Int, _ c: Int) {
+            if let v = DMVersion.version(rows: r, columns: c), !tries.contains(where: { $0.0 == v && !$0.1 }) {
+                tries.append((v, false))
+            }
+            if let v = DMVersion.version(rows: c, columns: r), !tries.contains(where: { $0.0 == v && $0.1 }) {
+                tries.append((v, true))
+            }
+        }
+        add(rows, cols)
+        // One track misread (a curved surface squeezes one axis): the square
+        // sizes of either count.
+        if rows != cols { add(rows, rows); add(cols, cols) }
+        trace?("clock count \(rows)x\(cols), estimate \(rows0)x\(cols0)")
+        if options.thorough || tries.isEmpty {
+            let near = DMVersion.all.map { v -> (DMVersion, Double) in
+                let d1 = abs(Double(v.rows - rows)) + abs(Double(v.columns - cols))
+                let d2 = abs(Double(v.rows) - rows0) + abs(Double(v.columns) - cols0)
+                return (v, min(d1, d2 * 1.5))
+            }.sorted { $0.1 < $1.1 }
+            for (v, d) in near.prefix(4) where d <= 6 { add(v.rows, v.columns) }
+        }
+        for (v, mirrored) in tries.prefix(options.thorough ? 12 : 3) {
+            let t = mirrored ? PerspectiveTransform.squareToQuadrilateral(br, tr, tl, bl) : transform
+            // Pixel thresholds first, then thresholds from the sampled grid
+            // itself; for still pictures, the grid nudged by a fifth of a module.
+            let shifts: [(Double, Double)] = options.thorough
+                ? [(0, 0), (0.2, 0), (-0.2, 0), (0, 0.2), (0, -0.2), (0.2, 0.2), (-0.2, -0.2), (0.2, -0.2), (-0.2, 0.2)]
+                : [(0, 0)]
+            // Module centres from the clock tracks, when they read cleanly.
+            let gu = clockGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark)
+            let gv = clockGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark)
+            let guided = gu != nil || gv != nil
+            for (k, shift) in shifts.enumerated() {
+                for method in 0..<(guided ? 4 : 2) {
+                    let m = sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: method & 1 == 1,
+                                   du: shift.0, dv: shift.1, guides: method >= 2 ? (gu, gv) : (nil, nil))
+                    let score = patternScore(m)
+                    if k == 0 && method == 0 {
+                        trace?("try \(v.rows)x\(v.columns) mirrored \(mirrored): pattern \(score)")
+                        if trace != nil {
+                            for y in 0..<m.height { trace?(String((0..<m.width).map { m[$0, y] ? "#" : "." })) }
+                        }
+                    }
+                    guard score >= 0.75 else { continue }
+                    let decoded = DMDecoder.decodeOnce(m, mirrored: mirrored)
+                    trace?("  shift \(shift) method \(method): \(decoded)")
+                    if case .success(var d) = decoded {
+                        d.mirrored = mirrored
+                        let corners = mirrored ? [br, tr, tl, bl] : quad
+                        return DMCandidate(decoded: d, corners: corners.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) },
+                                           isInverted: !dark, moduleSize: module)
+                    }
+                }
+                // Nudging only helps a grid that is nearly right.
+                if k == 0 && patternScore(sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: false,
+                                                 du: 0, dv: 0)) < 0.85 { break }
+            }
+        }
+        return nil
+    }
+
+    /// The outer edge of a clock track along `a`→`b`: fitted both from
+    /// outside inwards (first ink) and from inside outwards (last ink before
+    /// the quiet zone); the one along which the track alternates best.
+    private func clockLine(_ img: LumaView, _ a: Point, _ b: Point, towards c: Point, outside: Double, inside: Double,
+                           dark: Bool, module: Double, anchor: Double? = nil, pick: Int = 0) -> DMLine? {
+        let n = normal(a, b, towards: c)
+        let first = fitEdge(img, a, b, normal: n, outside: outside, depth: outside + inside + 2 * module,
+                            dark: dark, dashed: true, module: module, anchor: anchor)?.0
+        let second = fitEdge(img, a, b, normal: n, outside: outside, depth: inside, dark: dark, dashed: true,
+                             module: module, outward: true, anchor: anchor)?.0
+        guard let l1 = first else { return pick == 0 ? second : nil }
+        guard let l2 = second else { return pick == 0 ? l1 : nil }
+        if pick == 1 {
+            // The runner-up, unless it is the same line.
+            let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+            if abs(l1.distance(mid) - l2.distance(mid)) < 0.5 * module { return nil }
+            return alternation(img, l1, a, b, module: module, dark: dark) >= alternation(img, l2, a, b, module: module, dark: dark) ? l2 : l1
+        }
+        trace?("clock lines: inward \(alternation(img, l1, a, b, module: module, dark: dark)) \(l1), outward \(alternation(img, l2, a, b, module: module, dark: dark)) \(l2)")
+        return alternation(img, l1, a, b, module: module, dark: dark) >= alternation(img, l2, a, b, module: module, dark: dark) ? l1 : l2
+    }
+
+    /// How regularly the track half a module inside line `l` (between the
+    /// projections of `a` and `b`) alternates: runs met per module, ideally 1.
+    private func alternation(_ img: LumaView, _ l: DMLine, _ a: Point, _ b: Point, module: Double, dark: Bool) -> Double {
+        let pa = project(a, l), pb = project(b, l)
+        let len = pa.distance(to: pb)
+        guard len > 2 * module else { return 0 }
+        let n = max(16, min(1600, Int(len / module * 6)))
+        let off = 0.5 * module
+        // Runs about a module long (a clock module each); random data and
+        // blank paper have few.
+        let perModule = Double(n) / (len / module)
+        var good = 0, current = -1, length = 0
+        for k in 0...n {
+            var v = -2
+            if k < n {
+                let f = (Double(k) + 0.5) / Double(n)
+                let p = Point(x: pa.x + (pb.x - pa.x) * f + l.a * off, y: pa.y + (pb.y - pa.y) * f + l.b * off)
+                v = isInk(img, p, dark: dark) ? 1 : 0
+            }
+            if v == current { length += 1; continue }
+            let r = Double(length) / perModule
+            if current >= 0 && r >= 0.5 && r <= 1.6 { good += 1 }
+            current = v; length = 1
+        }
+        return Double(good) / (len / module)
+    }
+
+    private func project(_ p: Point, _ l: DMLine) -> Point {
+        let d = l.distance(p)
+        return Point(x: p.x - l.a * d, y: p.y - l.b * d)
+    }
+
+    /// Counts the modules of a clock track: twice its ink runs. The top
+    /// track runs left to right half a module below the top edge; the
+    /// right one bottom to top half a module inside the right edge.
+    private func countClock(_ img: LumaView, _ t: PerspectiveTransform, top: Bool, across: Double, other: Double,
+                            dark: Bool) -> Int {
+        let n = max(16, min(2000, Int(across * 8)))
+        profile.reserve(n)
+        let inset = 0.5 / max(other, 1)
+        for s in 0..<n {
+            let f = (Double(s) + 0.5) / Double(n)
+            let p = top ? t.map(f, inset) : t.map(1 - inset, 1 - f)
+            profile[s] = isInk(img, p, dark: dark) ? 1 : 0
+        }
+        // Runs shorter than a quarter module are noise: merged into their neighbours.
+        let minRun = max(1, Int(8.0 / 4))
+        var runs = 0, s = 0
+        var current: UInt8 = 2
+        while s < n {
+            var e = s
+            while e < n && profile[e] == profile[s] { e += 1 }
+            if e - s >= minRun && profile[s] != current {
+                current = profile[s]
+                if current == 1 { runs += 1 }
+            }
+            s = e
+        }
+        return 2 * runs
+    }
+
+    /// The module centres along a clock track, as fractions of the side
+    /// (0 ... 1, top to bottom or left to right), from where its modules
+    /// change colour: they follow curved surfaces and lens distortion that a
+    /// perspective transform does not. Nil unless the track shows exactly
+    /// `count` modules.
+    private func clockGuide(_ img: LumaView, _ t: PerspectiveTransform, top: Bool, count: Int, other: Int,
+                            dark: Bool) -> [Double]? {
+        let n = max(16, min(4000, count * 8))
+        profile.reserve(n)
+        let inset = 0.5 / Double(max(other, 1))
+        for s in 0..<n {
+            let f = (Double(s) + 0.5) / Double(n)
+            let p = top ? t.map(f, inset) : t.map(1 - inset, f)
+            profile[s] = isInk(img, p, dark: dark) ? 1 : 0
+        }
+        // Runs of at least two samples; shorter ones join the run before.
+        var starts: [Int] = [0]
+        starts.reserveCapacity(count + 1)
+        var current = profile[0]
+        var s = 0
+        while s < n {
+            var e = s
+            while e < n && profile[e] == profile[s] { e += 1 }
+            if profile[s] != current && e - s >= 2 {
+                starts.append(s)
+                current = profile[s]
+                if starts.count > count { return nil }
+            }
+            s = e
+        }
+        guard starts.count == count else { return nil }
+        starts.append(n)
+        return (0..<count).map { (Double(starts[$0]) + Double(starts[$0 + 1])) / 2 / Double(n) }
+    }
+
+    /// Samples the module centres of a `rows` by `cols` grid.
+    private func sample(_ img: LumaView, _ t: PerspectiveTransform, rows: Int, cols: Int, dark: Bool,
+                        gridThreshold: Bool, du: Double, dv: Double,
+                        guides: (u: [Double]?, v: [Double]?) = (nil, nil)) -> BitMatrix {
+        var m = BitMatrix(width: cols, height: rows)
+        var us = [Double](repeating: 0, count: cols), vs = [Double](repeating: 0, count: rows)
+        let fc = Double(cols), fr = Double(rows)
+        for c in 0..<cols {
+            let base: Double = guides.u?[c] ?? (Double(c) + 0.5) / fc
+            us[c] = base + du / fc
+        }
+        for r in 0..<rows {
+            let base: Double = guides.v?[r] ?? (Double(r) + 0.5) / fr
+            vs[r] = base + dv / fr
+        }
+        if !gridThreshold {
+            for r in 0..<rows {
+                let v = vs[r]
+                for c in 0..<cols {
+                    let p = t.map(us[c], v)
+                    if isInk(img, p, dark: dark) { m[c, r] = true }
+                }
+            }
+            return m
+        }
+        // The luma of every module centre, then each compared with the
+        // middle of the modules around it (7 by 7), which follows blur and
+        // uneven light at the symbol's own scale.
+        let n = rows * cols
+        gridLuma.reserve(n)
+        let g = gridLuma.pointer
+        for r in 0..<rows {
+            let v = vs[r]
+            for c in 0..<cols {
+                let p = t.map(us[c], v)
+                g[r * cols + c] = luma(img, p.x, p.y)
+            }
+        }
+        for r in 0..<rows {
+            let r0 = max(0, r - 3), r1 = min(rows - 1, r + 3)
+            for c in 0..<cols {
+                let c0 = max(0, c - 3), c1 = min(cols - 1, c + 3)
+                var lo = 255.0, hi = 0.0, sum = 0.0
+                for rr in r0...r1 {
+                    for cc in c0...c1 {
+                        let x = g[rr * cols + cc]
+                        lo = min(lo, x); hi = max(hi, x); sum += x
+                    }
+                }
+                let mean = sum / Double((r1 - r0 + 1) * (c1 - c0 + 1))
+                let threshold = hi - lo < 16 ? (symbolLevel ?? 128) : (mean + (lo + hi) / 2) / 2
+                if (g[r * cols + c] < threshold) == dark { m[c, r] = true }
+            }
+        }
+        return m
+    }
+
+    /// The fraction of the outer finder and clock modules that read right.
+    private func patternScore(_ m: BitMatrix) -> Double {
+        let w = m.width, h = m.height
+        var good = 0, total = 0
+        for x in 0..<w {
+            if m[x, h - 1] { good += 1 }
+            if m[x, 0] == (x % 2 == 0) { good += 1 }
+            total += 2
+        }
+        for y in 0..<h {
+            if m[0, y] { good += 1 }
+            if m[w - 1, y] == ((h - 1 - y) % 2 == 0) { good += 1 }
+            total += 2
+        }
+        return Double(good) / Double(max(1, total))
+    }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The Data Matrix stage of ``MatrixReaders``: finds, samples and decodes
+/// Data Matrix ECC 200 symbols (ISO/IEC 16022, with the DMRE sizes of
+/// ISO/IEC 21471) and turns them into results. Owned by a scanner and
+/// reused from frame to frame.
+final class DataMatrixReader {
+    private let detector = DMDetector()
+    /// The symbols of the current frame, reused.
+    private var candidates: [DMCandidate] = []
+
+    init() { candidates.reserveCapacity(8) }
+
+    /// How many symbols the last ``read(_:bounds:thorough:into:)`` decoded.
+    private(set) var lastCandidateCount = 0
+
+    /// Finds and decodes the symbols inside `bounds` and appends them to
+    /// `out`. With `thorough` (still pictures), symbols whose first reading
+    /// fails are sampled at more sizes and as mirror images.
+    /// - Parameter regions: the 2D-texture regions of this frame when another
+    ///   reader found them already (``MatrixRegionDetector`` with the same
+    ///   settings); nil to find them here.
+    func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
+              into out: inout [BarcodeResult]) {
+        lastCandidateCount = 0
+        guard image.width >= 10, image.height >= 10 else { return }
+        detector.options.thorough = thorough
+        candidates.removeAll(keepingCapacity: true)
+        detector.scan(image, in: bounds, regions: regions, into: &candidates)
+        lastCandidateCount = candidates.count
+        let first = out.count
+        for c in candidates {
+            let centre = Point(x: (c.corners[0].x + c.corners[2].x) / 2, y: (c.corners[0].y + c.corners[2].y) / 2)
+            var duplicate = false
+            for k in first..<out.count where out[k].symbology == .dataMatrix && out[k].bytes == c.decoded.bytes {
+                let o = out[k].corners
+                let oc = Point(x: (o[0].x + o[2].x) / 2, y: (o[0].y + o[2].y) / 2)
+                if oc.distance(to: centre) < 4 * max(c.moduleSize, 1) { duplicate = true; break }
+            }
+            if duplicate { continue }
+            out.append(DataMatrixReader.result(c))
+        }
+    }
+
+    /// The result of a decoded symbol.
+    static func result(_ c: DMCandidate) -> BarcodeResult {
+        let d = c.decoded
+        var deg = Int((atan2(c.corners[1].y - c.corners[0].y, c.corners[1].x - c.corners[0].x) * 180 / Double.pi).rounded())
+        deg = ((deg % 360) + 360) % 360
+        var r = BarcodeResult(symbology: .dataMatrix, text: d.text, bytes: d.bytes,
+                              symbologyIdentifier: d.symbologyIdentifier,
+                              extendedText: d.gs1HumanReadable ?? "", corners: c.corners, orientation: deg,
+                              isInverted: c.isInverted, isMirrored: d.mirrored,
+                              quality: max(0, 100 - 5 * d.correctedErrors))
+        r.structuredAppend = d.structuredAppend
+        return r
+    }
+}
