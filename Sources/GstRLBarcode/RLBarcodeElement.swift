@@ -381,7 +381,8 @@ final class RLBarcodeElement {
         defer {
             if s.postMessages {
                 let status = state.session.status(now: state.now, read: read, new: new,
-                                                  candidates: state.scanner.lastCandidateCount, partial: "")
+                                                  candidates: state.scanner.lastCandidateCount,
+                                                  partial: state.scanner.partialText)
                 if status.differs(from: state.session.posted) {
                     postStatus(status, state: state)
                     state.session.didPost(status)

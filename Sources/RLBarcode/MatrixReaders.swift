@@ -24,6 +24,19 @@ final class MatrixReaders {
 
     init() { qrCandidates.reserveCapacity(16) }
 
+    /// Starts a new frame: the searches shared out among video frames move
+    /// on by one (a frame read in parts, an active region and a tile of the
+    /// rest, is one turn).
+    func startFrame() {
+        videoTurn = (videoTurn + 1) % 4
+        if frames < 2 { frames += 1 }
+    }
+
+    /// Frames started, counted up to 2: a scanner's first frame gets every
+    /// search, so that a single picture scanned at video settings is read
+    /// whole.
+    private var frames = 0
+
     deinit { regionFinder.free() }
 
     /// What the matrix readers can read.
@@ -55,8 +68,8 @@ final class MatrixReaders {
         // frame of four, Data Matrix in the next (a code in view stays
         // there for many frames: each is looked for seven times a second at
         // 30 fps); still pictures get both.
-        videoTurn = (videoTurn + 1) % 4
-        let aztecTurn = thorough || videoTurn == 0, dataMatrixTurn = thorough || videoTurn == 1
+        let everything = thorough || frames < 2
+        let aztecTurn = everything || videoTurn == 0, dataMatrixTurn = everything || videoTurn == 1
         if wanted.contains(.aztec) && aztecTurn {
             aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder, into: &out)
             lastCandidateCount += aztecReader.lastCandidateCount

@@ -29,6 +29,10 @@ public enum Effort: Int, Sendable, CaseIterable {
     /// Candidate regions only, few scan lines: for weak machines or many streams.
     case fast = 0
     /// Candidate regions with enough scan lines for real camera frames (default).
+    /// Made for a scanner that sees a stream of frames: after a scanner's
+    /// first frame, light-on-dark codes are looked for in every other frame,
+    /// Data Matrix and Aztec Code in one frame of four each (a code in view
+    /// stays there for many frames).
     case balanced
     /// Still-picture depth: lower detection thresholds, then dense scan
     /// lines in twelve directions over the whole frame, sampled every half pixel.

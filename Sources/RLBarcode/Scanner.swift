@@ -36,6 +36,12 @@ public final class Scanner {
     /// How many code-like regions (bars, finder patterns) the last scan saw,
     /// read or not.
     public private(set) var lastCandidateCount = 0
+    /// What the last frame read of a code wider than the frame (or whose
+    /// ends were in view in different frames) while the rest is still
+    /// missing: the text so far, `…` first when it is the code's end.
+    /// Empty when there is no such part, or once the code is whole. Video
+    /// efforts only (``Effort/balanced``, ``Effort/fast``).
+    public var partialText: String { partials.partialText }
 
     private var detector = RegionDetector()
     private var edges = EdgeExtractor()
@@ -58,8 +64,13 @@ public final class Scanner {
     private let linearReaders: [any LinearReader]
     /// The matrix (2D) symbologies' detectors and decoders.
     private let matrix = MatrixReaders()
+    /// Parts of codes wider than the frame, kept across video frames.
+    private let partials = PartialCodes()
     /// Counts the tiles scanned outside the active region (see ``nextTile(_:outside:)``).
     private var tileTurn = 0
+    /// Counts video frames: light-on-dark codes are looked for in every
+    /// other one (see ``Plan/bothPolaritiesEveryFrame``).
+    private var polarityTurn = 0
     /// The readers among them that assemble stacked symbols from rows.
     private let stackedReaders: [any StackedLinearReader]
     /// What the readers can read.
@@ -116,6 +127,15 @@ public final class Scanner {
         var hintedDirectionOnly = false
         /// Distance between samples along sweep lines, in pixels.
         var sweepStep: Double = 1
+        /// Whether every line is read in both polarities (dark bars on light
+        /// and light on dark). Video frames read light-on-dark codes in every
+        /// other frame only: they are rare, and a code in view stays there
+        /// for many frames.
+        var bothPolaritiesEveryFrame = true
+        /// Whether parts of codes cut by the frame's border are kept and
+        /// joined across frames (video: the camera pans; still pictures
+        /// have no other frame).
+        var partials = true
     }
 
     private func plan(for image: LumaView) -> Plan {
@@ -124,14 +144,15 @@ public final class Scanner {
         case .fast:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 120, minCoherence: 0.7, minCells: 3, maxCandidates: 8,
                         linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false, prune: 0.15, smooth: false, enoughReadings: 3,
-                        hintedDirectionOnly: true)
+                        hintedDirectionOnly: true, bothPolaritiesEveryFrame: false)
         case .balanced:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
                         linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4,
-                        giveUpLines: 8)
+                        giveUpLines: 5, bothPolaritiesEveryFrame: false)
         case .thorough:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
-                        linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, retryLines: 1000, sweepStep: 0.5)
+                        linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, retryLines: 1000, sweepStep: 0.5,
+                        partials: false)
         }
     }
 
@@ -169,6 +190,9 @@ public final class Scanner {
         let enabled = options.symbologies.intersection(readable)
         guard !enabled.isEmpty else { return [] }
         let plan = plan(for: image)
+        polarityTurn &+= 1
+        matrix.startFrame()
+        partials.startFrame()
         let frame = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
         guard let r = options.activeRegion, r.isValid else {
             return scanArea(image, bounds: frame, wholeFrame: true, enabled: enabled, plan: plan)
@@ -360,6 +384,8 @@ public final class Scanner {
         }
         assembleRows(enabled: enabled)
         var out = votes.results(minVotes: plan.minVotes)
+        // Codes wider than the frame, from parts of this frame and earlier ones.
+        if plan.partials { partials.assemble(enabled: enabled, into: &out) }
         // Matrix codes: their own detection (finder patterns), then decoding.
         matrix.read(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: options.effort == .thorough,
                     cells: detector.tensors, into: &out)
@@ -468,6 +494,7 @@ public final class Scanner {
         let startsAtBorder = isOnFrameBorder(first), endsAtBorder = isOnFrameBorder(last)
         for polarity in 0..<2 {
             let inverted = polarity == 1
+            if inverted && !plan.bothPolaritiesEveryFrame && polarityTurn % 2 == 0 { continue }
             run.fill(from: edges, lineLength: n, inverted: inverted,
                      startsAtFrameBorder: startsAtBorder, endsAtFrameBorder: endsAtBorder)
             run.profile = UnsafePointer(profile.pointer)
@@ -500,6 +527,16 @@ public final class Scanner {
                     votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted, line: lineSerial,
                               barReach: barReach)
                     total += 1
+                }
+                // Parts of codes cut by the frame's border, for later frames.
+                if plan.partials {
+                    for k in 0..<sink.partCount {
+                        let part = sink.parts[k]
+                        let a = reverse ? Double(run.lineLength - part.start) : Double(part.start)
+                        let b = reverse ? Double(run.lineLength - part.end) : Double(part.end)
+                        partials.add(part, values: sink.values(of: part), p0: line.point(at: a), p1: line.point(at: b),
+                                     inverted: inverted)
+                    }
                 }
                 // Rows of stacked symbols wait for the end of the frame.
                 for k in 0..<sink.fragmentCount {

@@ -48,6 +48,7 @@ enum Corpus {
         "rss14-1", "rss14-2", "databarltd-1",
         "rssexpanded-1", "rssexpanded-2", "rssexpanded-3", "rssexpandedstacked-1", "rssexpandedstacked-2",
         "qrcode-1", "qrcode-2", "qrcode-3", "qrcode-4", "qrcode-5", "qrcode-6",
+        "datamatrix-1", "datamatrix-2", "datamatrix-3", "datamatrix-4", "datamatrix-5", "aztec-1", "aztec-2",
         "falsepositives-1", "falsepositives-2",
     ]
     /// The rotations the command-line tool is scored at.
@@ -69,6 +70,8 @@ enum Corpus {
         Floor(symbology: "DataBarLimited", minOK: 2, images: 2),
         Floor(symbology: "DataBarExpanded", minOK: 178, images: 178),
         Floor(symbology: "QRCode", minOK: 118, images: 129),
+        Floor(symbology: "DataMatrix", minOK: 68, images: 74),
+        Floor(symbology: "Aztec", minOK: 41, images: 42),
     ]
     /// Wrong readings allowed over all folders at each rotation.
     static let maxWrong = 0

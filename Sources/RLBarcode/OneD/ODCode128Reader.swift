@@ -36,6 +36,14 @@
 ///   `]C1` GS1-128 (FNC1 first), `]C2` FNC1 in second position, as the
 ///   hit's ``LinearHit/aimModifier``.
 ///
+/// A line that runs off the frame inside a code gives a part
+/// (``LinearPart``): the start character and at least three data characters
+/// up to the frame's border, or at least three characters, the check
+/// character and the stop character from the border on. Parts seen as a
+/// camera pans along a code wider than the frame are joined by
+/// ``PartialCodes``, which accepts the whole only when the symbol check
+/// character verifies it.
+///
 /// The text stored for a hit is the payload bytes: ASCII, GS for FNC1
 /// separators and bytes 128-255 from FNC4, which are ISO/IEC 8859-1
 /// characters (``latin1String(_:)`` decodes them).
@@ -106,6 +114,59 @@ final class Code128Reader: LinearReader {
             let last = read(run, at: b, into: &sink)
             b = last > 0 ? last + 2 : b + 2
         }
+        if run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
+    }
+
+    /// The fewest characters a part holds: the start and three data
+    /// characters, or three characters and the check character.
+    static let minPartCharacters = 4
+
+    /// Looks for a stop character with its trailing quiet zone whose
+    /// characters reach back to the line's start, which lies on the frame's
+    /// border: the end of a code that the frame cuts. Appends it as a
+    /// trailing part.
+    private func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
+        let w = run.widths.pointer, s = run.starts.pointer
+        let n = run.count
+        // The last stop character on the line that reads back to its start.
+        var j = n - 8
+        if j % 2 == 0 { j -= 1 }
+        while j >= 1 + 6 * (Code128Reader.minPartCharacters - 1) {
+            defer { j -= 2 }
+            let stopWidth = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5] + w[j + 6]
+            let m = stopWidth / 13
+            // Bar 2, space 3, bar 3 modules (cheap tests first).
+            guard m > 0, w[j] > 1.2 * m, w[j] < 3 * m, w[j + 1] > 2 * m, w[j + 2] > 2 * m,
+                  EdgePatterns.mismatch(w + j, stopPattern, elements: 7, modules: 13) <= maxCharError,
+                  Code128Reader.quiet(run, j + 7, module: m, zone: minQuietZone, leading: false)
+            else { continue }
+            // Characters back to the line's start.
+            var count = 0
+            var previousWidth = 11 * m
+            var k = j - 6
+            var complete = true
+            while k >= 1 {
+                let width = w[k] + w[k + 1] + w[k + 2] + w[k + 3] + w[k + 4] + w[k + 5]
+                let ratio = width / previousWidth
+                guard count < Code128Reader.maxCharacters, ratio > 0.75, ratio < 1.33,
+                      let c = patterns.classify(w + k, maxError: maxCharError, margin: minMargin),
+                      c.value < Code128Reader.startA
+                else { complete = false; break }
+                values[count] = c.value
+                count += 1
+                previousWidth = width
+                k -= 6
+            }
+            // Cut by the border: fewer elements than a character remain before it.
+            guard complete, count >= Code128Reader.minPartCharacters else { continue }
+            // Reading order: the check character last.
+            var a = 0, z = count - 1
+            while a < z { let t = values[a]; values[a] = values[z]; values[z] = t; a += 1; z -= 1 }
+            let first = k + 6
+            sink.appendPart(.code128, leading: false, values: values, count: count,
+                            start: s[first], end: s[j + 6] + w[j + 6], module: m)
+            return
+        }
     }
 
     /// Reads a symbol whose start character begins at bar `b`.
@@ -142,7 +203,15 @@ final class Code128Reader: LinearReader {
                     }
                 }
             }
-            guard j + 6 < n, count < Code128Reader.maxCharacters else { return 0 }
+            guard j + 6 < n, count < Code128Reader.maxCharacters else {
+                // The line ends inside the code, on the frame's border: a leading part.
+                if j + 6 >= n, run.endsAtFrameBorder, count >= Code128Reader.minPartCharacters {
+                    let s = run.starts.pointer
+                    sink.appendPart(.code128, leading: true, values: values, count: count,
+                                    start: s[b], end: s[j - 1] + w[j - 1], module: m)
+                }
+                return 0
+            }
             let width = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5]
             // Neighbouring characters are the same width (perspective changes it slowly).
             let ratio = width / previousWidth
@@ -171,6 +240,36 @@ final class Code128Reader: LinearReader {
                               start: s[b], end: s[lastBar] + w[lastBar],
                               error: errorSum / Float(count + 1), aimModifier: modifier))
         return lastBar
+    }
+
+    /// The payload of a whole symbol given as character values (start
+    /// character first, check character last), when the check character
+    /// verifies it: the bytes and the AIM modifier.
+    func payload(ofSymbol v: [Int32]) -> (bytes: [UInt8], modifier: UInt8)? {
+        let count = v.count
+        guard count >= 3, count <= Code128Reader.maxCharacters,
+              Int(v[0]) >= Code128Reader.startA, Int(v[0]) <= Code128Reader.startC else { return nil }
+        var sum = Int(v[0])
+        for i in 1..<(count - 1) {
+            guard v[i] >= 0, Int(v[i]) < Code128Reader.startA else { return nil }
+            sum += i * Int(v[i])
+        }
+        guard sum % 103 == Int(v[count - 1]) else { return nil }
+        for i in 0..<count { values[i] = Int(v[i]) }
+        guard let (length, modifier) = payload(count: count - 1), length > 0 else { return nil }
+        return (Array(UnsafeBufferPointer(start: bytes, count: length)), modifier)
+    }
+
+    /// The payload read so far from a leading part (start character first,
+    /// no check character), as far as it decodes; empty when it does not.
+    func payload(ofLeadingPart v: [Int32]) -> [UInt8] {
+        let count = min(v.count, Code128Reader.maxCharacters)
+        guard count >= 2 else { return [] }
+        for i in 0..<count { values[i] = Int(v[i]) }
+        // A shift as the last character has nothing to apply to yet.
+        let usable = values[count - 1] == Code128Reader.shift ? count - 1 : count
+        guard let (length, _) = payload(count: usable) else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes, count: length))
     }
 
     /// Turns `values[1 ..< count]` (the characters between the start and the

@@ -41,9 +41,29 @@ struct LinearFragment {
     var error: Float
 }
 
+/// A part of a linear code read on one line that ran off the frame before
+/// the code ended (a leading part: the start character and the characters
+/// after it) or began inside the code (a trailing part: the characters
+/// before the stop character, the check character last). Parts seen in
+/// different frames of a pan are joined into the whole code
+/// (``PartialCodes``).
+struct LinearPart {
+    var symbology: Symbology
+    /// Whether the part holds the code's start (else its stop).
+    var leading: Bool
+    /// Character values in reading order, in the sink's value arena.
+    var valueOffset: Int
+    var valueCount: Int
+    /// The line positions (pixels) of the part's ends.
+    var start: Float
+    var end: Float
+    /// The module width, pixels.
+    var module: Float
+}
+
 /// Where readers put what they read on a line: hits and their text bytes,
-/// and fragments of stacked symbols with their values, in buffers reused
-/// for every line.
+/// fragments of stacked symbols and parts of codes cut by the frame's
+/// border with their values, in buffers reused for every line.
 struct LinearHitSink {
     var hits = ScratchBuffer<LinearHit>(capacity: 16)
     var hitCount = 0
@@ -53,9 +73,29 @@ struct LinearHitSink {
     var fragmentCount = 0
     var values = ScratchBuffer<Int32>(capacity: 256)
     var valueCount = 0
+    var parts = ScratchBuffer<LinearPart>(capacity: 4)
+    var partCount = 0
 
-    mutating func reset() { hitCount = 0; arenaCount = 0; fragmentCount = 0; valueCount = 0 }
-    func free() { hits.free(); arena.free(); fragments.free(); values.free() }
+    mutating func reset() { hitCount = 0; arenaCount = 0; fragmentCount = 0; valueCount = 0; partCount = 0 }
+    func free() { hits.free(); arena.free(); fragments.free(); values.free(); parts.free() }
+
+    /// Appends a part of a code cut by the frame's border, its values taken
+    /// from `v[0 ..< count]`.
+    mutating func appendPart(_ symbology: Symbology, leading: Bool, values v: UnsafePointer<Int>, count: Int,
+                             start: Float, end: Float, module: Float) {
+        values.reserveKeeping(valueCount + count)
+        for i in 0..<count { values[valueCount + i] = Int32(truncatingIfNeeded: v[i]) }
+        parts.reserveKeeping(partCount + 1)
+        parts[partCount] = LinearPart(symbology: symbology, leading: leading, valueOffset: valueCount,
+                                      valueCount: count, start: start, end: end, module: module)
+        partCount += 1
+        valueCount += count
+    }
+
+    /// The values of a part.
+    func values(of p: LinearPart) -> UnsafeBufferPointer<Int32> {
+        UnsafeBufferPointer(start: values.pointer + p.valueOffset, count: p.valueCount)
+    }
 
     /// Appends a fragment whose values are `values`.
     mutating func appendFragment(_ symbology: Symbology, values v: UnsafeBufferPointer<Int32>,

@@ -1,0 +1,79 @@
+import XCTest
+@testable import RLBarcode
+
+/// Codes wider than the frame, read in parts as the frame pans along them:
+/// reported once whole and verified, never from a part alone.
+final class PartialReadingTests: XCTestCase {
+    /// A picture of the codes side by side, `module` pixels a module.
+    private func strip(_ rows: [ZintRow], module: Double, height: Int = 160) -> TestPicture {
+        let widths = rows.map { Double($0.modules.count + 24) * module }
+        var pic = TestPicture(width: Int(widths.reduce(0, +)) + 40, height: height)
+        var x = 20.0
+        for (row, w) in zip(rows, widths) {
+            pic.draw(row, .init(cx: x + w / 2, cy: Double(height) / 2, module: module, barHeight: 50))
+            x += w
+        }
+        return pic
+    }
+
+    /// Scans frames of `frameWidth` pixels cut from `pic` (no copy: a view
+    /// with the picture's stride), the view moving `step` pixels a frame.
+    /// - Returns: the texts reported in each frame and the partial texts.
+    private func pan(_ pic: TestPicture, frameWidth: Int, step: Int, backwards: Bool = false,
+                     options: ScanOptions = ScanOptions(symbologies: .code128))
+        -> (texts: [[String]], partials: [String])
+    {
+        let scanner = Scanner(options: options)
+        var texts: [[String]] = [], partials: [String] = []
+        var offsets = Array(stride(from: 0, through: pic.width - frameWidth, by: step))
+        if backwards { offsets.reverse() }
+        pic.pixels.withUnsafeBufferPointer { p in
+            for x in offsets {
+                let view = LumaView(base: p.baseAddress! + x, width: frameWidth, height: pic.height, stride: pic.stride)
+                texts.append(scanner.scan(view).map(\.text))
+                partials.append(scanner.partialText)
+            }
+        }
+        return (texts, partials)
+    }
+
+    func testLongCode128PannedAcrossNarrowFrame() throws {
+        let text = "PARTS-OF-A-LONG-CODE-128-JOINED-AS-IT-PANS"
+        let row = try ZintRow.make(symbology: LinearSymbolTestKit.code128, text)
+        let pic = strip([row], module: 2)
+        let frameWidth = 640
+        XCTAssertGreaterThan(pic.width, frameWidth + 300, "the code must be wider than the frame")
+        for backwards in [false, true] {
+            let (texts, partials) = pan(pic, frameWidth: frameWidth, step: 24, backwards: backwards)
+            let all = texts.flatMap { $0 }
+            // Nothing but the whole code, ever.
+            XCTAssertEqual(Set(all), [text], "backwards \(backwards): \(Set(all))")
+            // Read before the pan ends, after a part was shown.
+            guard let first = texts.firstIndex(where: { !$0.isEmpty }) else { continue }
+            XCTAssertTrue(partials[..<first].contains { !$0.isEmpty }, "no partial text before the code was whole")
+            if !backwards {
+                XCTAssertTrue(partials.contains { text.hasPrefix($0) && $0.count >= 5 }, "\(Set(partials))")
+            }
+        }
+    }
+
+    func testPartsOfDifferentCodesAreNotJoined() throws {
+        // The end of the first code's visible part and the start of the
+        // second's share characters, but they are two codes.
+        let a = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789AB", b = "KLMNOPQRSTUVWXYZ0123456789ABCDEFGHIJ99"
+        let rows = [try ZintRow.make(symbology: LinearSymbolTestKit.code128, a),
+                    try ZintRow.make(symbology: LinearSymbolTestKit.code128, b)]
+        let pic = strip(rows, module: 2)
+        let (texts, _) = pan(pic, frameWidth: 560, step: 20)
+        for t in texts.flatMap({ $0 }) { XCTAssertTrue(t == a || t == b, "read \(t)") }
+    }
+
+    func testStillPicturesKeepNoParts() throws {
+        let text = "PARTS-OF-A-LONG-CODE-128-JOINED-AS-IT-PANS"
+        let row = try ZintRow.make(symbology: LinearSymbolTestKit.code128, text)
+        let (texts, partials) = pan(strip([row], module: 2), frameWidth: 640, step: 24,
+                                    options: ScanOptions(symbologies: .code128, effort: .thorough))
+        XCTAssertTrue(texts.allSatisfy { $0.isEmpty }, "\(texts)")
+        XCTAssertTrue(partials.allSatisfy { $0.isEmpty })
+    }
+}
