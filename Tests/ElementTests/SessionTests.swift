@@ -119,6 +119,32 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(out.messages.count, 1, "the code itself once")
     }
 
+    /// A Code 128 wider than the frame, panned across it: the parts show
+    /// as guidance 2 with the partial text, the whole code is posted once,
+    /// correctly, and never a part of it.
+    func testLongCodePannedAcrossTheFrameIsPostedOnceWhole() throws {
+        let text = "LONG-CODE-PANNED"
+        let modules = try Zint.modules(symbology: 20, data: text)
+        let total = modules.count * 2 + 40
+        XCTAssertGreaterThan(total, 320 + 100, "the code must be wider than the frame")
+        var frames: [TestFrame] = []
+        var x = 20
+        while x + total > 220 {
+            var canvas = Canvas(width: 320, height: 240)
+            canvas.drawLinear(modules, x: x, y: 90, moduleWidth: 2, barHeight: 60)
+            frames.append(canvas.frame("GRAY8"))
+            x -= 8
+        }
+        let out = try runPipeline(frames)
+        XCTAssertEqual(out.messages.compactMap { $0["symbol"]?.string }, [text], "one message, the whole code")
+        let status = messages(out, "barcode-status")
+        let partials = status.filter { $0["guidance"]?.int == 2 }.compactMap { $0["partial"]?.string }
+        XCTAssertFalse(partials.isEmpty, "guidance 2 while only a part is in view")
+        for p in partials {
+            XCTAssertTrue(text.hasPrefix(p) || (p.hasPrefix("…") && text.hasSuffix(p.dropFirst())), "partial \(p)")
+        }
+    }
+
     func testDisabledSymbologyIsDrawnAsUnwantedOnly() throws {
         var canvas = Canvas(width: 320, height: 240)
         let modules = try Zint.modules(symbology: 13, data: Codes.ean13Data)
