@@ -38,13 +38,22 @@ final class PartialReadingTests: XCTestCase {
     }
 
     func testLongCode128PannedAcrossNarrowFrame() throws {
-        let text = "PARTS-OF-A-LONG-CODE-128-JOINED-AS-IT-PANS"
-        let row = try ZintRow.make(symbology: LinearSymbolTestKit.code128, text)
+        try panAcross("PARTS-OF-A-LONG-CODE-128-JOINED-AS-IT-PANS", LinearSymbolTestKit.code128, .code128)
+    }
+
+    func testLongCode93PannedAcrossNarrowFrame() throws {
+        try panAcross("PARTS OF A LONG CODE 93 JOINED/PANNED", LinearSymbolTestKit.code93, .code93)
+    }
+
+    private func panAcross(_ text: String, _ zintSymbology: Int, _ symbology: Symbology) throws {
+        let row = try ZintRow.make(symbology: zintSymbology, text)
         let pic = strip([row], module: 2)
-        let frameWidth = 640
-        XCTAssertGreaterThan(pic.width, frameWidth + 300, "the code must be wider than the frame")
+        // The frame shows five eighths of the code.
+        let frameWidth = pic.width * 5 / 8
+        XCTAssertGreaterThan(pic.width, frameWidth + 250, "the code must be wider than the frame")
         for backwards in [false, true] {
-            let (texts, partials) = pan(pic, frameWidth: frameWidth, step: 24, backwards: backwards)
+            let (texts, partials) = pan(pic, frameWidth: frameWidth, step: 24, backwards: backwards,
+                                        options: ScanOptions(symbologies: symbology))
             let all = texts.flatMap { $0 }
             // Nothing but the whole code, ever.
             XCTAssertEqual(Set(all), [text], "backwards \(backwards): \(Set(all))")

@@ -25,6 +25,11 @@
 /// - Reference decode: edge-to-similar-edge distances normalised by the
 ///   character's own width (see ``EdgePatterns``).
 /// - Symbology identifier `]G0`.
+///
+/// As with Code 128, a line that runs off the frame inside a code gives a
+/// part (three data characters after the start, or two data characters, C
+/// and K before the stop), joined with others across frames by
+/// ``PartialCodes`` only when C and K verify the whole.
 final class Code93Reader: LinearReader {
     var symbologies: Symbology { .code93 }
 
@@ -73,6 +78,79 @@ final class Code93Reader: LinearReader {
             let last = read(run, at: b, into: &sink)
             b = last > 0 ? last + 2 : b + 2
         }
+        if run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
+    }
+
+    /// The fewest characters a part holds: three data characters after the
+    /// start, or two data characters and C and K before the stop.
+    static let minPartCharacters = 3
+
+    /// Looks for a stop character with its termination bar and quiet zone
+    /// whose characters reach back to the line's start, which lies on the
+    /// frame's border: the end of a code that the frame cuts. Appends its
+    /// characters (C and K last) as a trailing part.
+    private func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
+        let w = run.widths.pointer, s = run.starts.pointer
+        let n = run.count
+        var j = n - 8
+        if j % 2 == 0 { j -= 1 }
+        while j >= 1 + 6 * Code93Reader.minPartCharacters {
+            defer { j -= 2 }
+            let width = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5]
+            let m = width / 9
+            guard m > 0, w[j + 4] > 2.5 * m, w[j] < 2 * m, w[j + 1] < 2 * m, w[j + 2] < 2 * m,
+                  patterns.mismatch(w + j, value: Code93Reader.startStop) <= maxCharError,
+                  w[j + 6] > 0.4 * m, w[j + 6] < 2.2 * m,
+                  Code128Reader.quiet(run, j + 7, module: m, zone: minQuietZone, leading: false)
+            else { continue }
+            var count = 0
+            var previousWidth = width
+            var k = j - 6
+            var complete = true
+            while k >= 1 {
+                let cw = w[k] + w[k + 1] + w[k + 2] + w[k + 3] + w[k + 4] + w[k + 5]
+                let ratio = cw / previousWidth
+                guard count < Code93Reader.maxCharacters, ratio > 0.75, ratio < 1.33,
+                      let c = patterns.classify(w + k, maxError: maxCharError, margin: minMargin),
+                      c.value != Code93Reader.startStop
+                else { complete = false; break }
+                values[count] = c.value
+                count += 1
+                previousWidth = cw
+                k -= 6
+            }
+            guard complete, count >= Code93Reader.minPartCharacters + 1 else { continue }
+            var a = 0, z = count - 1
+            while a < z { let t = values[a]; values[a] = values[z]; values[z] = t; a += 1; z -= 1 }
+            sink.appendPart(.code93, leading: false, values: values, count: count,
+                            start: s[k + 6], end: s[j + 6] + w[j + 6], module: m)
+            return
+        }
+    }
+
+    /// The payload of a whole symbol given as its character values (the
+    /// data characters, then C and K; no start or stop), when C and K
+    /// verify it.
+    func payload(ofSymbol v: [Int32]) -> [UInt8]? {
+        let count = v.count
+        guard count >= 3, count <= Code93Reader.maxCharacters else { return nil }
+        for i in 0..<count {
+            guard v[i] >= 0, v[i] < Int32(Code93Reader.startStop) else { return nil }
+            values[i] = Int(v[i])
+        }
+        guard checkOK(count: count), let length = text(count: count - 2), length > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: bytes, count: length))
+    }
+
+    /// The payload read so far from the characters of a part, as far as it
+    /// decodes (a shift whose partner is beyond the part is left out).
+    func payload(ofPart v: [Int32]) -> [UInt8] {
+        let count = min(v.count, Code93Reader.maxCharacters)
+        for i in 0..<count { values[i] = Int(v[i]) }
+        for usable in stride(from: count, to: max(count - 2, 0), by: -1) {
+            if let length = text(count: usable) { return Array(UnsafeBufferPointer(start: bytes, count: length)) }
+        }
+        return []
     }
 
     /// Reads a symbol whose start character begins at bar `b`.
@@ -94,7 +172,15 @@ final class Code93Reader: LinearReader {
         var previousWidth = startWidth
         var j = b + 6
         while true {
-            guard j + 7 < n, count < Code93Reader.maxCharacters else { return 0 }
+            guard j + 7 < n, count < Code93Reader.maxCharacters else {
+                // The line ends inside the code, on the frame's border: a leading part.
+                if j + 7 >= n, run.endsAtFrameBorder, count >= Code93Reader.minPartCharacters {
+                    let s = run.starts.pointer
+                    sink.appendPart(.code93, leading: true, values: values, count: count,
+                                    start: s[b], end: s[j - 1] + w[j - 1], module: m)
+                }
+                return 0
+            }
             let width = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5]
             let ratio = width / previousWidth
             guard ratio > 0.75, ratio < 1.33,

@@ -11,9 +11,12 @@ import Darwin
 /// characters from the border to its stop. Parts are kept across video
 /// frames; a leading and a trailing part of one symbology whose ends
 /// overlap by a few characters are joined, and the whole is reported only
-/// when the symbol's check character verifies it (Code 128: ISO/IEC 15417,
-/// "Symbol check character"). A part alone is never reported; it shows as
-/// the scanner's ``Scanner/partialText`` meanwhile.
+/// when the symbol's check characters verify it (Code 128: ISO/IEC 15417,
+/// "Symbol check character"; Code 93: check characters C and K of
+/// ANSI/AIM BC5). A part alone is never reported; it shows as the
+/// scanner's ``Scanner/partialText`` meanwhile. Symbologies whose check
+/// character is optional (Code 39, ITF, Codabar) are not joined: nothing
+/// would verify the whole.
 ///
 /// Owned by a ``Scanner``; not thread-safe.
 final class PartialCodes {
@@ -47,6 +50,25 @@ final class PartialCodes {
     /// Lines that must have read a part alike before it is joined.
     static let minSightings = 2
     private let code128 = Code128Reader()
+    private let code93 = Code93Reader()
+
+    /// The symbologies read in parts.
+    static let symbologies: Symbology = [.code128, .code93]
+
+    /// Values of a part that are not data characters: before them in a
+    /// leading part (Code 128's start character; Code 93's start is not
+    /// kept) and after them in a trailing one (the check characters).
+    private static func extraValues(_ symbology: Symbology) -> (leading: Int, trailing: Int) {
+        symbology == .code128 ? (1, 1) : (0, 2)
+    }
+
+    /// The payload and AIM modifier of a whole symbol's values, when its
+    /// check characters verify it.
+    private func payload(ofSymbol values: [Int32], _ symbology: Symbology) -> (bytes: [UInt8], modifier: UInt8)? {
+        if symbology == .code128 { return code128.payload(ofSymbol: values) }
+        guard let bytes = code93.payload(ofSymbol: values) else { return nil }
+        return (bytes, UInt8(ascii: "0"))
+    }
 
     init() { parts.reserveCapacity(PartialCodes.maxParts) }
 
@@ -98,8 +120,8 @@ final class PartialCodes {
                       lead.frame == frame || trail.frame == frame,
                       // One code, seen at one scale.
                       lead.module < 1.6 * trail.module, trail.module < 1.6 * lead.module,
-                      let values = join(lead.values, trail.values),
-                      let (bytes, modifier) = code128.payload(ofSymbol: values)
+                      let values = join(lead.values, trail.values, lead.symbology),
+                      let (bytes, modifier) = payload(ofSymbol: values, lead.symbology)
                 else { continue }
                 joined = true
                 let seen = lead.frame == frame ? lead : trail
@@ -109,24 +131,27 @@ final class PartialCodes {
         }
         if joined { return }
         let p = parts[f]
-        if p.leading {
-            let bytes = code128.payload(ofLeadingPart: p.values)
-            partialText = bytes.isEmpty ? "" : VoteTable.text(of: bytes, p.symbology)
+        var bytes: [UInt8]
+        if p.symbology == .code93 {
+            bytes = code93.payload(ofPart: p.leading ? p.values : Array(p.values.dropLast(2)))
+        } else if p.leading {
+            bytes = code128.payload(ofLeadingPart: p.values)
         } else {
             // The code set in force before the part is unknown: set B, else set C.
             let data = p.values.dropLast()
-            var bytes = code128.payload(ofLeadingPart: [Int32(Code128Reader.startB)] + data)
+            bytes = code128.payload(ofLeadingPart: [Int32(Code128Reader.startB)] + data)
             if bytes.isEmpty { bytes = code128.payload(ofLeadingPart: [Int32(Code128Reader.startC)] + data) }
-            partialText = bytes.isEmpty ? "" : "…" + VoteTable.text(of: bytes, p.symbology)
         }
+        partialText = bytes.isEmpty ? "" : (p.leading ? "" : "…") + VoteTable.text(of: bytes, p.symbology)
     }
 
     /// The whole symbol's values when the end of `lead` overlaps the start
     /// of `trail` by ``minOverlap`` characters or more, in one way only.
-    private func join(_ lead: [Int32], _ trail: [Int32]) -> [Int32]? {
+    private func join(_ lead: [Int32], _ trail: [Int32], _ symbology: Symbology) -> [Int32]? {
         // Data characters of the leading part (after its start character)
-        // and of the trailing one (before its check character).
-        let leadData = lead.count - 1, trailData = trail.count - 1
+        // and of the trailing one (before its check characters).
+        let extra = PartialCodes.extraValues(symbology)
+        let leadData = lead.count - extra.leading, trailData = trail.count - extra.trailing
         var found: [Int32]? = nil
         let most = min(leadData, trailData)
         guard most >= PartialCodes.minOverlap else { return nil }
@@ -135,7 +160,7 @@ final class PartialCodes {
             for k in 0..<overlap where lead[lead.count - overlap + k] != trail[k] { same = false; break }
             guard same else { continue }
             let whole = lead + trail[overlap...]
-            guard code128.payload(ofSymbol: whole) != nil else { continue }
+            guard payload(ofSymbol: whole, symbology) != nil else { continue }
             // Two overlaps that both verify: the code is not known for sure.
             if found != nil { return nil }
             found = whole
@@ -154,7 +179,7 @@ final class PartialCodes {
                        Point(x: seen.p1.x + nx, y: seen.p1.y + ny), Point(x: seen.p0.x + nx, y: seen.p0.y + ny)]
         var deg = Int((atan2(dy, dx) * 180 / Double.pi).rounded())
         deg = ((deg % 360) + 360) % 360
-        let aim = "]C" + String(UnicodeScalar(modifier))
+        let aim = "]" + VoteTable.aimLetter(seen.symbology) + String(UnicodeScalar(modifier))
         return BarcodeResult(symbology: seen.symbology, text: VoteTable.text(of: bytes, seen.symbology), bytes: bytes,
                              symbologyIdentifier: aim, extendedText: aim == "]C1" ? GS1.humanReadable(bytes) ?? "" : "",
                              corners: corners, orientation: deg, isInverted: seen.inverted, quality: 50)
