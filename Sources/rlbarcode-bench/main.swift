@@ -198,4 +198,34 @@ for c in cases {
     let (s, texts) = time(picture(c, rows))
     row(c.name, s, texts.contains(c.expected) ? "yes" : "NO \(texts)")
 }
+
+// MARK: - Memory
+
+/// The process's resident memory in bytes (Linux; nil elsewhere).
+func residentBytes() -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+// One scanner through every picture above, round after round: its memory
+// must not grow after the first round.
+var pictures: [[UInt8]] = [textFrame(), background(seed: 2)]
+for c in cases { if let rows = modules(c) { pictures.append(picture(c, rows)) } }
+let memoryScanner = Scanner(options: ScanOptions(symbologies: .all, effort: effort))
+@MainActor func round() {
+    for px in pictures {
+        px.withUnsafeBufferPointer {
+            _ = memoryScanner.scan(LumaView(base: $0.baseAddress!, width: width, height: height, stride: width))
+        }
+    }
+}
+round()
+if let first = residentBytes() {
+    for _ in 0..<10 { round() }
+    let last = residentBytes() ?? first
+    print(String(format: "memory: %.1f MB resident after the first round of %d pictures, %.1f MB after 10 more (%+.0f kB)",
+                 Double(first) / 1_048_576, pictures.count, Double(last) / 1_048_576, Double(last - first) / 1024))
+}
 exit(missing == cases.count ? 1 : 0)
