@@ -626,13 +626,22 @@ final class AztecDetector {
     @inline(__always)
     private func sample(_ image: LumaView, _ t: AztecGridMap, _ u: Double, _ v: Double, _ inverted: Bool,
                         _ fixed: Float?) -> Bool {
+        guard let d = darkness(image, t, u, v, fixed) else { return false }
+        return inverted ? d <= 0 : d > 0
+    }
+
+    /// How much darker than the threshold (`fixed`, or the block
+    /// threshold there) the picture is at centred module coordinates
+    /// (u, v); nil outside the frame.
+    @inline(__always)
+    private func darkness(_ image: LumaView, _ t: AztecGridMap, _ u: Double, _ v: Double, _ fixed: Float?) -> Float? {
         let p = t.map(u, v)
         guard p.x >= -0.5, p.y >= -0.5, p.x <= Double(image.width) - 0.5, p.y <= Double(image.height) - 0.5 else {
-            return false
+            return nil
         }
-        let value = AztecDetector.luma(image, p.x, p.y)
-        let th = fixed ?? Float(thresholds.threshold(at: p))
-        return (value < th) != inverted
+        // The block of the pixel whose centre is nearest (pixel centres at integers).
+        let th = fixed ?? Float(thresholds.threshold(x: Int(p.x.rounded()), y: Int(p.y.rounded())))
+        return th - AztecDetector.luma(image, p.x, p.y)
     }
 
     /// Samples the core, reads the mode message and then the symbol.
@@ -825,29 +834,40 @@ final class AztecDetector {
     }
 
     /// Where the grid intersection at module (u, v) lies: the offset within
-    /// ±1 module that makes the modules along both its grid lines
-    /// alternate best.
+    /// ±1 module at which the modules along both its grid lines are
+    /// farthest on the expected side of the threshold (summed over the
+    /// line, so the estimate does not favour any direction), as long as at
+    /// least four in five of them have the expected colour there.
     private func locateGridPoint(_ image: LumaView, _ c: Centre, _ t: AztecGridMap, _ u: Int, _ v: Int,
                                  _ half: Int) -> Point? {
-        var best = -1, bestDu = 0.0, bestDv = 0.0, possible = 0
+        var bestMargin = -Float.infinity, bestScore = 0, bestDu = 0.0, bestDv = 0.0, possible = 0
         let reach = 5
         for a in -4...4 {
             for b in -4...4 {
                 let du = Double(a) * 0.25, dv = Double(b) * 0.25
-                var score = 0
+                var score = 0, margin: Float = 0
                 possible = 0
+                @inline(__always) func check(_ x: Double, _ y: Double, _ expectDark: Bool) {
+                    possible += 1
+                    // Outside the frame: light, on neither side.
+                    guard let d = darkness(image, t, x, y, nil) else {
+                        if !expectDark { score += 1 }
+                        return
+                    }
+                    if (c.inverted ? d <= 0 : d > 0) == expectDark { score += 1 }
+                    let signed = c.inverted ? -d : d
+                    margin += expectDark ? signed : -signed
+                }
                 for k in -reach...reach {
                     // Along the horizontal line (v fixed) and the vertical one (u fixed).
                     let expect = k & 1 == 0
-                    if abs(u + k) <= half { possible += 1 }
-                    if abs(v + k) <= half { possible += 1 }
-                    if abs(u + k) <= half, sample(image, t, Double(u + k) + du, Double(v) + dv, c.inverted, nil) == expect { score += 1 }
-                    if abs(v + k) <= half, sample(image, t, Double(u) + du, Double(v + k) + dv, c.inverted, nil) == expect { score += 1 }
+                    if abs(u + k) <= half { check(Double(u + k) + du, Double(v) + dv, expect) }
+                    if abs(v + k) <= half { check(Double(u) + du, Double(v + k) + dv, expect) }
                 }
-                if score > best { best = score; bestDu = du; bestDv = dv }
+                if margin > bestMargin { bestMargin = margin; bestScore = score; bestDu = du; bestDv = dv }
             }
         }
-        guard best * 10 >= possible * 8 else { return nil }
+        guard bestScore * 10 >= possible * 8 else { return nil }
         return t.map(Double(u) + bestDu, Double(v) + bestDv)
     }
 }
