@@ -839,8 +839,13 @@ final class DMDetector {
                 ? [(0, 0), (0.2, 0), (-0.2, 0), (0, 0.2), (0, -0.2), (0.2, 0.2), (-0.2, -0.2), (0.2, -0.2), (-0.2, 0.2)]
                 : [(0, 0)]
             // Module centres from the clock tracks, when they read cleanly.
-            let gu = clockGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark)
-            let gv = clockGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark)
+            var gu = clockGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark)
+            var gv = clockGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark)
+            if options.thorough {
+                // Tracks that do not count cleanly: the template fitted to them.
+                if gu == nil { gu = elasticGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark) }
+                if gv == nil { gv = elasticGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark) }
+            }
             let guided = gu != nil || gv != nil
             for (k, shift) in shifts.enumerated() {
                 for method in 0..<(guided ? 4 : 2) {
@@ -987,6 +992,33 @@ final class DMDetector {
         guard starts.count == count else { return nil }
         starts.append(n)
         return (0..<count).map { (Double(starts[$0]) + Double(starts[$0 + 1])) / 2 / Double(n) }
+    }
+
+    /// The module centres along a clock track as ``clockGuide(_:_:top:count:other:dark:)``
+    /// gives them, for tracks whose runs do not count cleanly (narrowed
+    /// modules merged by blur on a curved surface): the alternating
+    /// template fitted to the track's grey levels (``DMClockWarp``).
+    private func elasticGuide(_ img: LumaView, _ t: PerspectiveTransform, top: Bool, count: Int, other: Int,
+                              dark: Bool) -> [Double]? {
+        let n = count * 6
+        gridLuma.reserve(n)
+        let g = gridLuma.pointer
+        let inset = 0.5 / Double(max(other, 1))
+        let level = symbolThreshold
+        for s in 0..<n {
+            let f = (Double(s) + 0.5) / Double(n)
+            let p = top ? t.map(f, inset) : t.map(1 - inset, f)
+            guard p.x >= 0, p.y >= 0, p.x < Double(img.width), p.y < Double(img.height) else { g[s] = 0; continue }
+            var th = Double(thresholds.threshold(x: Int(p.x), y: Int(p.y)))
+            if let level { th = (th + level) / 2 }
+            // Ink positive; a difference of 24 grey levels counts fully.
+            let d = (th - luma(img, p.x, p.y)) / 24
+            g[s] = max(-1, min(1, dark ? d : -d))
+        }
+        // The top track starts with ink at the left; the right track, read
+        // from the top, ends with ink at the bottom.
+        let firstInk = top ? true : (count % 2 == 1)
+        return DMClockWarp.centres(UnsafeBufferPointer(start: g, count: n), count: count, firstInk: firstInk)
     }
 
     /// Samples the module centres of a `rows` by `cols` grid.
