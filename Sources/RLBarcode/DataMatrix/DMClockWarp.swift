@@ -19,6 +19,13 @@ enum DMClockWarp {
     /// `firstInk`; nil when the best fit still disagrees with the profile
     /// on too much of it.
     static func centres(_ scores: UnsafeBufferPointer<Double>, count: Int, firstInk: Bool) -> [Double]? {
+        fit(scores, count: count, firstInk: firstInk)?.centres
+    }
+
+    /// As ``centres(_:count:firstInk:)``, with how well the template fits:
+    /// the mean score of the profile read against it (1 at best).
+    static func fit(_ scores: UnsafeBufferPointer<Double>, count: Int,
+                    firstInk: Bool) -> (centres: [Double], agreement: Double)? {
         let n = scores.count
         guard count >= 2, n >= 4 * count else { return nil }
         let nominal = Double(n) / Double(count)
@@ -74,8 +81,10 @@ enum DMClockWarp {
         let last = (count - 1) * states + n * widths
         for wi in 0..<widths where best[last + wi] > total { total = best[last + wi]; endW = wi }
         guard endW >= 0 else { return nil }
-        // Agreement: the mean score, as read against the template.
-        guard total / Double(n) >= 0.25 else { return nil }
+        // Agreement: the mean score read against the template, less the
+        // smoothness penalty.
+        let agreement = total / Double(n)
+        guard agreement >= 0.25 else { return nil }
         var ends = [Int](repeating: 0, count: count + 1)
         var b = n, wi = endW
         for k in stride(from: count - 1, through: 0, by: -1) {
@@ -87,6 +96,6 @@ enum DMClockWarp {
         }
         ends[0] = b
         guard b == 0 else { return nil }
-        return (0..<count).map { (Double(ends[$0]) + Double(ends[$0 + 1])) / 2 / Double(n) }
+        return ((0..<count).map { (Double(ends[$0]) + Double(ends[$0 + 1])) / 2 / Double(n) }, agreement)
     }
 }
