@@ -789,36 +789,33 @@ final class DMDetector {
         return max(-1, min(1, dark ? d : -d))
     }
 
-    /// How well the finder and clock patterns of a `rows` by `cols` grid
-    /// through `t` read (ISO/IEC 16022:2006, 5.1.1): the mean ink score of
-    /// their module centres, negated where the clock tracks are light;
-    /// 1 at best.
-    private func gridPatternScore(_ img: LumaView, _ t: PerspectiveTransform, rows: Int, cols: Int,
-                                  dark: Bool) -> Double {
+    /// How well the clock tracks of a `rows` by `cols` grid through `t`
+    /// read (ISO/IEC 16022:2006, 5.1.1: the top row and right column
+    /// alternate, ink at the finder's ends): the mean ink score of their
+    /// module centres, negated where they should be light; 1 at best, about
+    /// 0 for data or plain paper. The solid finder is left out: it reads
+    /// alike for every size.
+    private func clockScore(_ img: LumaView, _ t: PerspectiveTransform, rows: Int, cols: Int, dark: Bool) -> Double {
         let fr = Double(rows), fc = Double(cols)
         var sum = 0.0
         for c in 0..<cols {
-            let u = (Double(c) + 0.5) / fc
-            let top = inkScore(img, t.map(u, 0.5 / fr), dark: dark)
+            let top = inkScore(img, t.map((Double(c) + 0.5) / fc, 0.5 / fr), dark: dark)
             sum += c % 2 == 0 ? top : -top
-            sum += inkScore(img, t.map(u, 1 - 0.5 / fr), dark: dark)
         }
         for r in 0..<rows {
-            let v = (Double(r) + 0.5) / fr
-            let right = inkScore(img, t.map(1 - 0.5 / fc, v), dark: dark)
+            let right = inkScore(img, t.map(1 - 0.5 / fc, (Double(r) + 0.5) / fr), dark: dark)
             sum += (rows - 1 - r) % 2 == 0 ? right : -right
-            sum += inkScore(img, t.map(0.5 / fc, v), dark: dark)
         }
-        return sum / Double(2 * (rows + cols))
+        return sum / Double(rows + cols)
     }
 
     /// Still pictures whose clock tracks' edges lead nowhere (a narrow
     /// quiet zone in clutter, faint dotted clock modules): the grid is
-    /// fitted to the patterns themselves. For every size the finder's arms
-    /// allow, the arm ends slide along the arms and the far corner moves
-    /// freely, from the parallelogram the arms span, to where the finder
-    /// and clock modules read best (``gridPatternScore``); the best fitting
-    /// sizes are sampled and decoded.
+    /// fitted to the clock tracks themselves. For every size the finder's
+    /// arms allow, the arm ends slide along the arms and the far corner
+    /// moves freely, from the parallelogram the arms span, to where the
+    /// clock modules read best (``clockScore(_:_:rows:cols:dark:)``); the
+    /// best fitting sizes are sampled and decoded.
     private func fitGrid(_ img: LumaView, bl: Point, tl: Point, br: Point, dark: Bool) -> DMCandidate? {
         let hLen = bl.distance(to: tl), wLen = bl.distance(to: br)
         guard hLen >= Double(options.minArm), wLen >= Double(options.minArm) else { return nil }
@@ -841,7 +838,7 @@ final class DMDetector {
                 func score(_ p: [Double]) -> Double {
                     let q = corners(p)
                     let t = PerspectiveTransform.squareToQuadrilateral(q[0], q[1], q[2], q[3])
-                    return gridPatternScore(img, t, rows: rows, cols: cols, dark: dark)
+                    return clockScore(img, t, rows: rows, cols: cols, dark: dark)
                 }
                 // The far corner first, on a coarse lattice of half modules.
                 var p = [0.0, 0.0, 0.0, 0.0]
@@ -875,7 +872,7 @@ final class DMDetector {
             }
         }
         fits.sort { $0.score > $1.score }
-        for f in fits.prefix(3) where f.score >= 0.5 {
+        for f in fits.prefix(3) where f.score >= 0.3 {
             trace?("fitted \(f.rows)x\(f.cols) \(f.quad.map { "(\(($0.x * 10).rounded() / 10),\(($0.y * 10).rounded() / 10))" })")
             let module = (f.quad[3].distance(to: f.quad[0]) / Double(f.rows) + f.quad[3].distance(to: f.quad[2]) / Double(f.cols)) / 2
             if let v = DMVersion.version(rows: f.rows, columns: f.cols),
