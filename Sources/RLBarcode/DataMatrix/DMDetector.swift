@@ -94,7 +94,14 @@ struct DMLine {
 ///    against a threshold from the sampled grid itself (blur); still
 ///    pictures also nudge the grid by a fifth of a module. The finder and
 ///    clock patterns of the sampled matrix must mostly read right before it
-///    goes to ``DMDecoder``.
+///    goes to ``DMDecoder``. Still pictures whose clock tracks do not count
+///    cleanly (blur merging the narrowed modules of a curved symbol) take
+///    the module centres from the alternating clock template fitted to the
+///    track (``DMClockWarp``).
+/// 7. Still pictures whose clock edges lead to no symbol (a narrow quiet
+///    zone on a textured surface, faint dotted print) fit the grid to the
+///    clock modules themselves: for each size the arms allow, the far
+///    corner and the arm ends move to where the clock tracks read best.
 ///
 /// The detector owns its buffers and reuses them from frame to frame. It
 /// is not thread-safe.
@@ -831,7 +838,8 @@ final class DMDetector {
         }
         var fits: [(rows: Int, cols: Int, quad: [Point], score: Double)] = []
         for v in DMVersion.all {
-            for (rows, cols) in v.rows == v.columns ? [(v.rows, v.columns)] : [(v.rows, v.columns), (v.columns, v.rows)] {
+            let shapes = v.rows == v.columns ? [(v.rows, v.columns)] : [(v.rows, v.columns), (v.columns, v.rows)]
+            for (rows, cols) in shapes {
                 let mr = hLen / Double(rows), mc = wLen / Double(cols)
                 let m = min(mr, mc)
                 guard m >= 1.2, max(mr, mc) <= 1.4 * m else { continue }
@@ -874,7 +882,8 @@ final class DMDetector {
         fits.sort { $0.score > $1.score }
         for f in fits.prefix(3) where f.score >= 0.3 {
             trace?("fitted \(f.rows)x\(f.cols) \(f.quad.map { "(\(($0.x * 10).rounded() / 10),\(($0.y * 10).rounded() / 10))" })")
-            let module = (f.quad[3].distance(to: f.quad[0]) / Double(f.rows) + f.quad[3].distance(to: f.quad[2]) / Double(f.cols)) / 2
+            let module = (f.quad[3].distance(to: f.quad[0]) / Double(f.rows)
+                + f.quad[3].distance(to: f.quad[2]) / Double(f.cols)) / 2
             if let v = DMVersion.version(rows: f.rows, columns: f.cols),
                let c = read(img, quad: f.quad, v, mirrored: false, module: module, dark: dark) { return c }
             if let v = DMVersion.version(rows: f.cols, columns: f.rows),
