@@ -94,7 +94,14 @@ struct DMLine {
 ///    against a threshold from the sampled grid itself (blur); still
 ///    pictures also nudge the grid by a fifth of a module. The finder and
 ///    clock patterns of the sampled matrix must mostly read right before it
-///    goes to ``DMDecoder``.
+///    goes to ``DMDecoder``. Still pictures whose clock tracks do not count
+///    cleanly (blur merging the narrowed modules of a curved symbol) take
+///    the module centres from the alternating clock template fitted to the
+///    track (``DMClockWarp``).
+/// 7. Still pictures whose clock edges lead to no symbol (a narrow quiet
+///    zone on a textured surface, faint dotted print) fit the grid to the
+///    clock modules themselves: for each size the arms allow, the far
+///    corner and the arm ends move to where the clock tracks read best.
 ///
 /// The detector owns its buffers and reuses them from frame to frame. It
 /// is not thread-safe.
@@ -744,11 +751,19 @@ final class DMDetector {
         var module = max(1.0, (tLeft + tBottom) / 2)
         trace?("arm thickness \(tLeft) \(tBottom)")
         var leftLine = left0, bottomLine = bottom0
-        // Refit the solid arms with the module known.
+        // Refit the solid arms with the module known. The component holds
+        // the whole arm, so its edge lies no further out than the first
+        // fit: a refit further out met other ink beyond a narrow quiet
+        // zone (a frame, a textured surface) and is not taken.
+        func outward(_ l: DMLine, _ first: DMLine, _ a: Point, _ b: Point) -> Bool {
+            max(l.distance(project(a, first)), l.distance(project(b, first))) > max(1.5, 0.25 * module)
+        }
         if let (l, t) = fitEdge(img, bl, tl, normal: normal(bl, tl, towards: c0), outside: 1.5 * module + 2,
-                                depth: 3 * module + 4, dark: dark, dashed: false, module: module) { leftLine = l; module = t }
+                                depth: 3 * module + 4, dark: dark, dashed: false, module: module),
+           !outward(l, left0, bl, tl) { leftLine = l; module = t }
         if let (l, t) = fitEdge(img, bl, br, normal: normal(bl, br, towards: c0), outside: 1.5 * module + 2,
-                                depth: 3 * module + 4, dark: dark, dashed: false, module: module) {
+                                depth: 3 * module + 4, dark: dark, dashed: false, module: module),
+           !outward(l, bottom0, bl, br) {
             bottomLine = l; module = (module + t) / 2
         }
         module = max(1.0, module)
@@ -765,6 +780,114 @@ final class DMDetector {
         for (pt, pr) in picks {
             if let c = finishLocate(img, bl: bl, tl: tl, br: br, leftLine: leftLine, bottomLine: bottomLine,
                                     module: module, reach: reach, dark: dark, pickTop: pt, pickRight: pr) { return c }
+        }
+        return options.thorough ? fitGrid(img, bl: bl, tl: tl, br: br, dark: dark) : nil
+    }
+
+    /// How much the point looks like ink: -1 (light) ... 1 (ink), against
+    /// the threshold ``isInk(_:_:dark:)`` uses; 24 grey levels from it
+    /// count fully.
+    @inline(__always)
+    private func inkScore(_ img: LumaView, _ p: Point, dark: Bool) -> Double {
+        guard p.x >= 0, p.y >= 0, p.x < Double(img.width), p.y < Double(img.height) else { return 0 }
+        var th = Double(thresholds.threshold(x: Int(p.x), y: Int(p.y)))
+        if let s = symbolThreshold { th = (th + s) / 2 }
+        let d = (th - luma(img, p.x, p.y)) / 24
+        return max(-1, min(1, dark ? d : -d))
+    }
+
+    /// How well the clock tracks of a `rows` by `cols` grid through `t`
+    /// read (ISO/IEC 16022:2006, 5.1.1: the top row and right column
+    /// alternate, ink at the finder's ends): the mean ink score of their
+    /// module centres, negated where they should be light; 1 at best, about
+    /// 0 for data or plain paper. The solid finder is left out: it reads
+    /// alike for every size.
+    private func clockScore(_ img: LumaView, _ t: PerspectiveTransform, rows: Int, cols: Int, dark: Bool) -> Double {
+        let fr = Double(rows), fc = Double(cols)
+        var sum = 0.0
+        for c in 0..<cols {
+            let top = inkScore(img, t.map((Double(c) + 0.5) / fc, 0.5 / fr), dark: dark)
+            sum += c % 2 == 0 ? top : -top
+        }
+        for r in 0..<rows {
+            let right = inkScore(img, t.map(1 - 0.5 / fc, (Double(r) + 0.5) / fr), dark: dark)
+            sum += (rows - 1 - r) % 2 == 0 ? right : -right
+        }
+        return sum / Double(rows + cols)
+    }
+
+    /// Still pictures whose clock tracks' edges lead nowhere (a narrow
+    /// quiet zone in clutter, faint dotted clock modules): the grid is
+    /// fitted to the clock tracks themselves. For every size the finder's
+    /// arms allow, the arm ends slide along the arms and the far corner
+    /// moves freely, from the parallelogram the arms span, to where the
+    /// clock modules read best (``clockScore(_:_:rows:cols:dark:)``); the
+    /// best fitting sizes are sampled and decoded.
+    private func fitGrid(_ img: LumaView, bl: Point, tl: Point, br: Point, dark: Bool) -> DMCandidate? {
+        let hLen = bl.distance(to: tl), wLen = bl.distance(to: br)
+        guard hLen >= Double(options.minArm), wLen >= Double(options.minArm) else { return nil }
+        let ul = Point(x: (tl.x - bl.x) / hLen, y: (tl.y - bl.y) / hLen)
+        let ub = Point(x: (br.x - bl.x) / wLen, y: (br.y - bl.y) / wLen)
+        // Parameters: the arm ends' shifts along the arms, the far corner's
+        // shift from the parallelogram.
+        func corners(_ p: [Double]) -> [Point] {
+            let a = Point(x: tl.x + ul.x * p[0], y: tl.y + ul.y * p[0])
+            let b = Point(x: br.x + ub.x * p[1], y: br.y + ub.y * p[1])
+            let c = Point(x: a.x + b.x - bl.x + p[2], y: a.y + b.y - bl.y + p[3])
+            return [a, c, b, bl]
+        }
+        var fits: [(rows: Int, cols: Int, quad: [Point], score: Double)] = []
+        for v in DMVersion.all {
+            let shapes = v.rows == v.columns ? [(v.rows, v.columns)] : [(v.rows, v.columns), (v.columns, v.rows)]
+            for (rows, cols) in shapes {
+                let mr = hLen / Double(rows), mc = wLen / Double(cols)
+                let m = min(mr, mc)
+                guard m >= 1.2, max(mr, mc) <= 1.4 * m else { continue }
+                func score(_ p: [Double]) -> Double {
+                    let q = corners(p)
+                    let t = PerspectiveTransform.squareToQuadrilateral(q[0], q[1], q[2], q[3])
+                    return clockScore(img, t, rows: rows, cols: cols, dark: dark)
+                }
+                // The far corner first, on a coarse lattice of half modules.
+                var p = [0.0, 0.0, 0.0, 0.0]
+                var best = -Double.infinity
+                for i in -4...4 {
+                    for j in -4...4 {
+                        let q = [0.0, 0.0, Double(i) * 0.5 * m, Double(j) * 0.5 * m]
+                        let s = score(q)
+                        if s > best { best = s; p = q }
+                    }
+                }
+                // Then all four parameters, in ever finer steps.
+                var step = 0.5 * m
+                while step >= 0.1 * m {
+                    var improved = true, rounds = 0
+                    while improved && rounds < 6 {
+                        improved = false; rounds += 1
+                        for i in 0..<4 {
+                            for sign in [-1.0, 1.0] {
+                                var q = p
+                                q[i] += sign * step
+                                let s = score(q)
+                                if s > best + 1e-9 { best = s; p = q; improved = true }
+                            }
+                        }
+                    }
+                    step /= 2
+                }
+                trace?("fit \(rows)x\(cols): \(best)")
+                fits.append((rows, cols, corners(p), best))
+            }
+        }
+        fits.sort { $0.score > $1.score }
+        for f in fits.prefix(3) where f.score >= 0.3 {
+            trace?("fitted \(f.rows)x\(f.cols) \(f.quad.map { "(\(($0.x * 10).rounded() / 10),\(($0.y * 10).rounded() / 10))" })")
+            let module = (f.quad[3].distance(to: f.quad[0]) / Double(f.rows)
+                + f.quad[3].distance(to: f.quad[2]) / Double(f.cols)) / 2
+            if let v = DMVersion.version(rows: f.rows, columns: f.cols),
+               let c = read(img, quad: f.quad, v, mirrored: false, module: module, dark: dark) { return c }
+            if let v = DMVersion.version(rows: f.cols, columns: f.rows),
+               let c = read(img, quad: f.quad, v, mirrored: true, module: module, dark: dark) { return c }
         }
         return nil
     }
@@ -832,41 +955,57 @@ final class DMDetector {
             for (v, d) in near.prefix(4) where d <= 6 { add(v.rows, v.columns) }
         }
         for (v, mirrored) in tries.prefix(options.thorough ? 12 : 3) {
-            let t = mirrored ? PerspectiveTransform.squareToQuadrilateral(br, tr, tl, bl) : transform
-            // Pixel thresholds first, then thresholds from the sampled grid
-            // itself; for still pictures, the grid nudged by a fifth of a module.
-            let shifts: [(Double, Double)] = options.thorough
-                ? [(0, 0), (0.2, 0), (-0.2, 0), (0, 0.2), (0, -0.2), (0.2, 0.2), (-0.2, -0.2), (0.2, -0.2), (-0.2, 0.2)]
-                : [(0, 0)]
-            // Module centres from the clock tracks, when they read cleanly.
-            let gu = clockGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark)
-            let gv = clockGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark)
-            let guided = gu != nil || gv != nil
-            for (k, shift) in shifts.enumerated() {
-                for method in 0..<(guided ? 4 : 2) {
-                    let m = sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: method & 1 == 1,
-                                   du: shift.0, dv: shift.1, guides: method >= 2 ? (gu, gv) : (nil, nil))
-                    let score = patternScore(m)
-                    if k == 0 && method == 0 {
-                        trace?("try \(v.rows)x\(v.columns) mirrored \(mirrored): pattern \(score)")
-                        if trace != nil {
-                            for y in 0..<m.height { trace?(String((0..<m.width).map { m[$0, y] ? "#" : "." })) }
-                        }
-                    }
-                    guard score >= 0.75 else { continue }
-                    let decoded = DMDecoder.decodeOnce(m, mirrored: mirrored)
-                    trace?("  shift \(shift) method \(method): \(decoded)")
-                    if case .success(var d) = decoded {
-                        d.mirrored = mirrored
-                        let corners = mirrored ? [br, tr, tl, bl] : quad
-                        return DMCandidate(decoded: d, corners: corners.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) },
-                                           isInverted: !dark, moduleSize: module)
+            if let c = read(img, quad: quad, v, mirrored: mirrored, module: module, dark: dark) { return c }
+        }
+        return nil
+    }
+
+    /// Samples and decodes the symbol of size `v` in `quad` (top-left,
+    /// top-right, bottom-right, bottom-left as seen, the finder's corner
+    /// last); `mirrored` reads it transposed, as a mirror image.
+    private func read(_ img: LumaView, quad: [Point], _ v: DMVersion, mirrored: Bool, module: Double,
+                      dark: Bool) -> DMCandidate? {
+        let tl = quad[0], tr = quad[1], br = quad[2], bl = quad[3]
+        let t = mirrored ? PerspectiveTransform.squareToQuadrilateral(br, tr, tl, bl)
+            : PerspectiveTransform.squareToQuadrilateral(tl, tr, br, bl)
+        // Pixel thresholds first, then thresholds from the sampled grid
+        // itself; for still pictures, the grid nudged by a fifth of a module.
+        let shifts: [(Double, Double)] = options.thorough
+            ? [(0, 0), (0.2, 0), (-0.2, 0), (0, 0.2), (0, -0.2), (0.2, 0.2), (-0.2, -0.2), (0.2, -0.2), (-0.2, 0.2)]
+            : [(0, 0)]
+        // Module centres from the clock tracks, when they read cleanly.
+        var gu = clockGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark)
+        var gv = clockGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark)
+        if options.thorough {
+            // Tracks that do not count cleanly: the template fitted to them.
+            if gu == nil { gu = elasticGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark) }
+            if gv == nil { gv = elasticGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark) }
+        }
+        let guided = gu != nil || gv != nil
+        for (k, shift) in shifts.enumerated() {
+            for method in 0..<(guided ? 4 : 2) {
+                let m = sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: method & 1 == 1,
+                               du: shift.0, dv: shift.1, guides: method >= 2 ? (gu, gv) : (nil, nil))
+                let score = patternScore(m)
+                if k == 0 && method == 0 {
+                    trace?("try \(v.rows)x\(v.columns) mirrored \(mirrored): pattern \(score)")
+                    if trace != nil {
+                        for y in 0..<m.height { trace?(String((0..<m.width).map { m[$0, y] ? "#" : "." })) }
                     }
                 }
-                // Nudging only helps a grid that is nearly right.
-                if k == 0 && patternScore(sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: false,
-                                                 du: 0, dv: 0)) < 0.85 { break }
+                guard score >= 0.75 else { continue }
+                let decoded = DMDecoder.decodeOnce(m, mirrored: mirrored)
+                trace?("  shift \(shift) method \(method): \(decoded)")
+                if case .success(var d) = decoded {
+                    d.mirrored = mirrored
+                    let corners = mirrored ? [br, tr, tl, bl] : quad
+                    return DMCandidate(decoded: d, corners: corners.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) },
+                                       isInverted: !dark, moduleSize: module)
+                }
             }
+            // Nudging only helps a grid that is nearly right.
+            if k == 0 && patternScore(sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: false,
+                                             du: 0, dv: 0)) < 0.85 { break }
         }
         return nil
     }
@@ -987,6 +1126,26 @@ final class DMDetector {
         guard starts.count == count else { return nil }
         starts.append(n)
         return (0..<count).map { (Double(starts[$0]) + Double(starts[$0 + 1])) / 2 / Double(n) }
+    }
+
+    /// The module centres along a clock track as ``clockGuide(_:_:top:count:other:dark:)``
+    /// gives them, for tracks whose runs do not count cleanly (narrowed
+    /// modules merged by blur on a curved surface): the alternating
+    /// template fitted to the track's grey levels (``DMClockWarp``).
+    private func elasticGuide(_ img: LumaView, _ t: PerspectiveTransform, top: Bool, count: Int, other: Int,
+                              dark: Bool) -> [Double]? {
+        let n = count * 6
+        gridLuma.reserve(n)
+        let g = gridLuma.pointer
+        let inset = 0.5 / Double(max(other, 1))
+        for s in 0..<n {
+            let f = (Double(s) + 0.5) / Double(n)
+            g[s] = inkScore(img, top ? t.map(f, inset) : t.map(1 - inset, f), dark: dark)
+        }
+        // The top track starts with ink at the left; the right track, read
+        // from the top, ends with ink at the bottom.
+        let firstInk = top ? true : (count % 2 == 1)
+        return DMClockWarp.centres(UnsafeBufferPointer(start: g, count: n), count: count, firstInk: firstInk)
     }
 
     /// Samples the module centres of a `rows` by `cols` grid.

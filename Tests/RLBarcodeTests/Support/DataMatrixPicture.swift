@@ -52,6 +52,41 @@ extension QRPicture {
         return corners
     }
 
+    /// Draws a matrix on any surface: `toModules` maps a picture position
+    /// (pixel centres at whole numbers) to module coordinates (x across, y
+    /// down; the symbol covers 0 ..< width by 0 ..< height), nil where the
+    /// surface is out of sight. 4x4 supersampling. Dark modules are inked
+    /// over the middle `ink` of their width and height only (dot-like print
+    /// below 1); a quiet zone `quietZone` modules wide is painted `light`.
+    mutating func draw(matrix: BitMatrix, ink: Double = 1, dark: Double = 25, light: Double = 235,
+                       quietZone: Double = 2, toModules: (Double, Double) -> Point?) {
+        let w = Double(matrix.width), h = Double(matrix.height)
+        let lo = (1 - ink) / 2, hi = 1 - lo
+        for y in 0..<picture.height {
+            for x in 0..<picture.width {
+                var cover = 0.0, inside = 0
+                for sy in 0..<4 {
+                    for sx in 0..<4 {
+                        guard let m = toModules(Double(x) + (Double(sx) + 0.5) / 4 - 0.5,
+                                                Double(y) + (Double(sy) + 0.5) / 4 - 0.5),
+                              m.x >= -quietZone, m.y >= -quietZone, m.x < w + quietZone, m.y < h + quietZone
+                        else { continue }
+                        inside += 1
+                        let mx = Int(m.x.rounded(.down)), my = Int(m.y.rounded(.down))
+                        let fx = m.x - Double(mx), fy = m.y - Double(my)
+                        if mx >= 0, my >= 0, mx < matrix.width, my < matrix.height, matrix[mx, my],
+                           fx >= lo, fx < hi, fy >= lo, fy < hi { cover += 1 }
+                    }
+                }
+                guard inside > 0 else { continue }
+                let i = y * picture.stride + x
+                let bg = Double(picture.pixels[i])
+                let grey = light + (dark - light) * cover / Double(inside)
+                picture.pixels[i] = UInt8(max(0, min(255, (bg + (grey - bg) * Double(inside) / 16).rounded())))
+            }
+        }
+    }
+
     /// Scans the picture for Data Matrix only.
     func scanDataMatrix(thorough: Bool = true) -> [BarcodeResult] {
         var out: [BarcodeResult] = []
