@@ -70,8 +70,8 @@ enum Corpus {
         Floor(symbology: "DataBarLimited", minOK: 2, images: 2),
         Floor(symbology: "DataBarExpanded", minOK: 178, images: 178),
         Floor(symbology: "QRCode", minOK: 118, images: 129),
-        Floor(symbology: "DataMatrix", minOK: 68, images: 74),
-        Floor(symbology: "Aztec", minOK: 41, images: 42),
+        Floor(symbology: "DataMatrix", minOK: 72, images: 74),
+        Floor(symbology: "Aztec", minOK: 42, images: 42),
     ]
     /// Wrong readings allowed over all folders at each rotation.
     static let maxWrong = 0
