@@ -1,0 +1,250 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a scan line crossed a PDF417 start or stop pattern.
+struct PDF417PatternHit {
+    /// Whether this is a start pattern (else a stop pattern).
+    var isStart: Bool
+    /// Light bars on a dark background.
+    var inverted: Bool
+    /// The pattern's outer edge (the symbol's left edge for a start
+    /// pattern, its right edge for a stop pattern), in frame pixels.
+    var outer: Point
+    /// The reading direction of the line that crossed it (unit vector).
+    var dx: Double, dy: Double
+    /// The module width measured along the line, in pixels.
+    var module: Double
+    /// The group the hit belongs to (union-find parent).
+    var parent: Int
+}
+
+/// One edge of a symbol: a start or stop pattern column traced over the
+/// symbol's height.
+struct PDF417Edge {
+    var isStart: Bool
+    var inverted: Bool
+    /// The outer edge's ends, top first (top: the end that the reading
+    /// direction turned clockwise points away from).
+    var top: Point
+    var bottom: Point
+    /// The reading direction (unit vector, across the pattern's bars).
+    var ux: Double, uy: Double
+    /// The module width across the bars, in pixels.
+    var module: Double
+    /// How many scan lines crossed it.
+    var hits: Int
+}
+
+/// Finds PDF417 start and stop patterns (ISO/IEC 15438:2015, 5.3.3: the
+/// start pattern 81111113 and the stop pattern 711311121, the same in every
+/// row) on horizontal and vertical scan lines, groups the crossings of one
+/// pattern column and traces its outer bar up and down to the symbol's
+/// corners (ISO/IEC 15438:2015, Annex reference decode algorithm: locate
+/// the start and stop patterns, then the rows between them).
+struct PDF417Detector {
+    private var edges = EdgeExtractor()
+    private var run = ElementRun()
+    private var profile = ScratchBuffer<Float>(capacity: 2048)
+    /// The crossings of the current frame.
+    private(set) var hits = ScratchBuffer<PDF417PatternHit>(capacity: 256)
+    private(set) var hitCount = 0
+
+    func free() { edges.free(); run.free(); profile.free(); hits.free() }
+
+    /// The start pattern's element widths in modules.
+    private static let start: [Float] = [8, 1, 1, 1, 1, 1, 1, 3]
+    /// The stop pattern's element widths in modules.
+    private static let stop: [Float] = [7, 1, 1, 3, 1, 1, 1, 2, 1]
+
+    /// Finds the start and stop pattern columns inside `bounds`, scanning
+    /// every `step` pixels across and down.
+    mutating func find(_ image: LumaView, bounds: PixelRect, step: Int) -> [PDF417Edge] {
+        hitCount = 0
+        var y = bounds.y0 + step / 2
+        while y < bounds.y1 {
+            if let line = ScanLine.clipped(center: Point(x: Double(bounds.x0 + bounds.x1) / 2, y: Double(y)), dx: 1, dy: 0,
+                                           halfLength: Double(bounds.width), bounds: bounds) {
+                scan(image, line)
+            }
+            y += step
+        }
+        var x = bounds.x0 + step / 2
+        while x < bounds.x1 {
+            if let line = ScanLine.clipped(center: Point(x: Double(x), y: Double(bounds.y0 + bounds.y1) / 2), dx: 0, dy: 1,
+                                           halfLength: Double(bounds.height), bounds: bounds) {
+                scan(image, line)
+            }
+            x += step
+        }
+        return group(image, step: Double(step))
+    }
+
+    /// Reads one line in both polarities and directions.
+    private mutating func scan(_ image: LumaView, _ line: ScanLine) {
+        let n = line.length
+        guard n >= 20 else { return }
+        profile.reserve(n)
+        image.sample(line, thickness: 1, into: profile.pointer)
+        edges.extract(profile.pointer, count: n, relative: 0.15, floor: 4)
+        guard edges.edgeCount >= 8 else { return }
+        for polarity in 0..<2 {
+            run.fill(from: edges, lineLength: n, inverted: polarity == 1)
+            for direction in 0..<2 {
+                if direction == 1 { run.reverse() }
+                findPatterns(line, inverted: polarity == 1, reversed: direction == 1)
+            }
+        }
+    }
+
+    /// Whether `count` widths from element `i` match `pattern`.
+    private func matches(_ i: Int, _ pattern: [Float]) -> Float? {
+        let w = run.widths.pointer
+        var total: Float = 0
+        for k in 0..<pattern.count { total += w[i + k] }
+        let module = total / pattern.reduce(0, +)
+        guard module >= 0.6 else { return nil }
+        for k in 0..<pattern.count {
+            let e = pattern[k]
+            let tolerance: Float = e >= 7 ? 1.5 : e >= 3 ? 0.8 : 0.6
+            if abs(w[i + k] / module - e) > tolerance { return nil }
+        }
+        return module
+    }
+
+    /// Records the start and stop patterns of the current run.
+    private mutating func findPatterns(_ line: ScanLine, inverted: Bool, reversed: Bool) {
+        let count = run.count
+        let w = run.widths.pointer, s = run.starts.pointer
+        var i = 1
+        let sign: Double = reversed ? -1 : 1
+        let length = Double(run.lineLength)
+        func point(_ t: Float) -> Point { line.point(at: reversed ? length - Double(t) : Double(t)) }
+        while i + 9 < count {
+            // Bars are the odd elements; a quiet zone of two modules before a start pattern.
+            if let m = matches(i, PDF417Detector.start), w[i - 1] >= 1.5 * m {
+                add(isStart: true, inverted: inverted, outer: point(s[i]), line, sign, Double(m))
+            }
+            if let m = matches(i, PDF417Detector.stop), w[i + 9] >= 1.5 * m {
+                add(isStart: false, inverted: inverted, outer: point(s[i + 9]), line, sign, Double(m))
+            }
+            i += 2
+        }
+    }
+
+    private mutating func add(isStart: Bool, inverted: Bool, outer: Point, _ line: ScanLine, _ sign: Double, _ m: Double) {
+        hits.reserveKeeping(hitCount + 1)
+        let len = (line.dx * line.dx + line.dy * line.dy).squareRoot()
+        hits[hitCount] = PDF417PatternHit(isStart: isStart, inverted: inverted, outer: outer,
+                                          dx: sign * line.dx / len, dy: sign * line.dy / len, module: m * len,
+                                          parent: hitCount)
+        hitCount += 1
+    }
+
+    private func root(_ i: Int) -> Int {
+        var r = i
+        while hits[r].parent != r { r = hits[r].parent }
+        return r
+    }
+
+    /// Groups the crossings of one pattern column and traces it.
+    private mutating func group(_ image: LumaView, step: Double) -> [PDF417Edge] {
+        let n = hitCount
+        guard n >= 2 else { return [] }
+        for i in 0..<n {
+            let a = hits[i]
+            for j in (i + 1)..<n {
+                let b = hits[j]
+                guard a.isStart == b.isStart, a.inverted == b.inverted, a.dx * b.dx + a.dy * b.dy > 0.5 else { continue }
+                let ratio = a.module / b.module
+                guard ratio > 0.6, ratio < 1.6 else { continue }
+                let ox = b.outer.x - a.outer.x, oy = b.outer.y - a.outer.y
+                let d = (ox * ox + oy * oy).squareRoot()
+                guard d <= 2.5 * step + 4 * a.module else { continue }
+                // Side by side along the column, not one behind the other.
+                let along = abs(ox * a.dx + oy * a.dy)
+                guard along <= 2 * a.module + 1 else { continue }
+                let ra = root(i), rb = root(j)
+                if ra != rb { hits[max(ra, rb)].parent = min(ra, rb) }
+            }
+        }
+        var members: [Int: [Int]] = [:]
+        for i in 0..<n { members[root(i), default: []].append(i) }
+        var out: [PDF417Edge] = []
+        for (_, list) in members where list.count >= 3 {
+            if let e = trace(image, list) { out.append(e) }
+        }
+        return out
+    }
+
+    /// Fits the outer edge through the crossings and follows the outer bar
+    /// of the pattern (8 modules wide for a start pattern, 7 for a stop
+    /// pattern, whose middle lies 4 and 14.5 modules inside the outer
+    /// edge) to both ends.
+    private func trace(_ image: LumaView, _ list: [Int]) -> PDF417Edge? {
+        var cx = 0.0, cy = 0.0, rx = 0.0, ry = 0.0
+        for i in list { cx += hits[i].outer.x; cy += hits[i].outer.y; rx += hits[i].dx; ry += hits[i].dy }
+        let k = Double(list.count)
+        cx /= k; cy /= k
+        // The edge's direction: the principal axis of the outer points.
+        var sxx = 0.0, syy = 0.0, sxy = 0.0
+        for i in list {
+            let x = hits[i].outer.x - cx, y = hits[i].outer.y - cy
+            sxx += x * x; syy += y * y; sxy += x * y
+        }
+        let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+        var ex = cos(angle), ey = sin(angle)
+        // The reading direction is the edge's normal on the side the lines read towards.
+        var ux = -ey, uy = ex
+        if ux * rx + uy * ry < 0 { ux = -ux; uy = -uy }
+        // "Down" is the reading direction turned clockwise (y down): (-uy, ux).
+        ex = -uy; ey = ux
+        var module = 0.0
+        for i in list { module += hits[i].module * abs(hits[i].dx * ux + hits[i].dy * uy) }
+        module /= k
+        guard module >= 0.6 else { return nil }
+        let first = list.first.map { hits[$0] }!
+        let inward = first.isStart ? 1.0 : -1.0
+        let barCentre = first.isStart ? 4.0 : 14.5
+        // The bar's middle line and the levels of bar and quiet zone.
+        let mx = cx + inward * ux * barCentre * module, my = cy + inward * uy * barCentre * module
+        let qx = cx - inward * ux * 1.0 * module, qy = cy - inward * uy * 1.0 * module
+        guard let bar = image.bilinear(mx, my), let quiet = image.bilinear(qx, qy) else { return nil }
+        guard abs(bar - quiet) >= 10 else { return nil }
+        let level = (bar + quiet) / 2
+        let dark = bar < quiet
+        // Follows the bar both ways until it has been light for a module.
+        func end(_ sign: Double) -> Double {
+            var t = 0.0, lastDark = 0.0
+            let stepLength = 0.5
+            while t - lastDark < max(1.5, module) {
+                t += stepLength
+                guard let v = image.bilinear(mx + sign * ex * t, my + sign * ey * t) else { break }
+                if (v < level) == dark { lastDark = t }
+            }
+            return lastDark
+        }
+        let up = end(-1), down = end(1)
+        guard up + down >= 3 * module else { return nil }
+        let top = Point(x: cx - ex * up, y: cy - ey * up)
+        let bottom = Point(x: cx + ex * down, y: cy + ey * down)
+        return PDF417Edge(isStart: first.isStart, inverted: first.inverted, top: top, bottom: bottom,
+                          ux: ux, uy: uy, module: module, hits: list.count)
+    }
+}
+
+extension LumaView {
+    /// The bilinear grey level at (`x`, `y`), or nil outside the frame.
+    @inline(__always)
+    func bilinear(_ x: Double, _ y: Double) -> Double? {
+        guard x >= 0, y >= 0, x < Double(width - 1), y < Double(height - 1) else { return nil }
+        let ix = Int(x), iy = Int(y)
+        let fx = x - Double(ix), fy = y - Double(iy)
+        let p = base + iy * stride + ix
+        let a = Double(p[0]), b = Double(p[1]), c = Double(p[stride]), d = Double(p[stride + 1])
+        let top = a + (b - a) * fx, bottom = c + (d - c) * fx
+        return top + (bottom - top) * fy
+    }
+}

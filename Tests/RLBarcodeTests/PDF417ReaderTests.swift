@@ -1,0 +1,70 @@
+import XCTest
+@testable import RLBarcode
+
+/// PDF417 symbols made by zint, drawn into pictures and read.
+final class PDF417ReaderTests: XCTestCase {
+    /// Draws `symbol` and reads the picture for PDF417.
+    private func read(_ symbol: ZintPDF417, module: Double = 3, rowHeight: Int = 3, angle: Double = 0,
+                      taper: Double = 0, taperY: Double = 0, mirrored: Bool = false, inverted: Bool = false,
+                      blur: Int = 0, noise: Int = 0, dump: String? = nil) -> [BarcodeResult] {
+        let m = symbol.matrix(rowHeight: rowHeight)
+        let size = Int((Double(max(m.width, m.height)) * module * 1.2 + 60).rounded())
+        var p = QRPicture(width: size, height: size)
+        p.draw(matrix: m, QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2, module: module, angle: angle,
+                                              taper: taper, taperY: taperY, quietZone: 2),
+               mirrored: mirrored)
+        if blur > 0 { p.picture.blur(radius: blur, passes: 1) }
+        if noise > 0 { p.picture.addNoise(amplitude: noise) }
+        if inverted { p.picture.invert() }
+        if let d = dump { p.writePGM(d) }
+        return p.scanPDF417()
+    }
+
+    func testUpright() throws {
+        guard let z = try ZintPDF417.make("Hello, PDF417!") else { return }
+        let r = read(z, dump: "/tmp/pdfwork/upright.pgm")
+        XCTAssertEqual(r.map(\.text), ["Hello, PDF417!"])
+        XCTAssertEqual(r.first?.symbologyIdentifier, "]L2")
+        XCTAssertEqual(r.first?.orientation, 0)
+    }
+
+    /// Every error correction level, with the column counts 1 ... 30.
+    func testLevelsAndColumns() throws {
+        let text = "PDF417 level test 0123456789 abc"
+        for level in 0...8 {
+            for cols in [1, 2, 3, 5, 8, 13, 21, 30] where !(level >= 7 && cols < 4) {
+                guard let z = try ZintPDF417.make(text, arguments: ["--secure=\(level)", "--cols=\(cols)"]) else { continue }
+                let r = read(z, module: cols > 20 ? 1.5 : 2)
+                XCTAssertEqual(r.map(\.text), [text], "level \(level), \(cols) columns")
+            }
+        }
+    }
+
+    /// Text, numeric and byte compaction, ECI and Macro PDF417.
+    func testCompactionModes() throws {
+        let cases: [(String, [String], String)] = [
+            ("ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz", [], ""),
+            ("Punctuation: ;<>@[\\]_`~!\"|(){}'? and mixed &#-.$/+%*=^", [], ""),
+            ("98765432109876543210987654321098765432109876543210", [], ""),
+            ("bin\u{01}\u{02}\u{7F}ary", ["--binary"], ""),
+            ("Grüße", [], ""),
+            ("Ελληνικά", ["--eci=9"], "]L1"),
+        ]
+        for (data, args, identifier) in cases {
+            guard let z = try ZintPDF417.make(data, arguments: args) else { continue }
+            let r = read(z)
+            XCTAssertEqual(r.map(\.text), [data], "\(args)")
+            if !identifier.isEmpty { XCTAssertEqual(r.first?.symbologyIdentifier, identifier) }
+        }
+    }
+
+    func testMacroPDF417() throws {
+        guard let z = try ZintPDF417.make("part two", arguments: ["--structapp=2,3,123456"]) else { return }
+        let r = read(z)
+        XCTAssertEqual(r.map(\.text), ["part two"])
+        XCTAssertEqual(r.first?.structuredAppend?.index, 1)
+        XCTAssertEqual(r.first?.structuredAppend?.total, 3)
+        XCTAssertEqual(r.first?.structuredAppend?.isLast, false)
+        print("macro id", r.first?.structuredAppend?.id ?? "-")
+    }
+}
