@@ -67,4 +67,47 @@ final class PDF417ReaderTests: XCTestCase {
         XCTAssertEqual(r.first?.structuredAppend?.isLast, false)
         print("macro id", r.first?.structuredAppend?.id ?? "-")
     }
+
+    /// Any angle, both polarities, mirror images.
+    func testAnglesInvertedMirrored() throws {
+        guard let z = try ZintPDF417.make("Rotated PDF417 0123456789", arguments: ["--cols=4", "--secure=3"]) else { return }
+        for angle in stride(from: 0.0, to: 360, by: 17) {
+            let r = read(z, angle: angle)
+            XCTAssertEqual(r.map(\.text), ["Rotated PDF417 0123456789"], "angle \(angle)")
+            if let o = r.first?.orientation {
+                let d = abs(Double(o) - angle)
+                XCTAssertLessThan(min(d, 360 - d), 3, "angle \(angle)")
+            }
+        }
+        for (mirrored, inverted) in [(true, false), (false, true), (true, true)] {
+            let r = read(z, angle: 33, mirrored: mirrored, inverted: inverted)
+            XCTAssertEqual(r.map(\.text), ["Rotated PDF417 0123456789"], "mirrored \(mirrored), inverted \(inverted)")
+            XCTAssertEqual(r.first?.isMirrored, mirrored)
+            XCTAssertEqual(r.first?.isInverted, inverted)
+        }
+    }
+
+    /// Perspective, blur and noise.
+    func testPerspectiveBlurNoise() throws {
+        guard let z = try ZintPDF417.make("Perspective 42", arguments: ["--cols=3", "--secure=4"]) else { return }
+        for (taper, taperY, angle) in [(0.3, 0.0, 0.0), (0.0, 0.25, 10.0), (0.2, 0.15, 200.0), (-0.25, 0.1, 290.0)] {
+            let r = read(z, angle: angle, taper: taper, taperY: taperY)
+            XCTAssertEqual(r.map(\.text), ["Perspective 42"], "taper \(taper) \(taperY) angle \(angle)")
+        }
+        XCTAssertEqual(read(z, module: 3, angle: 5, blur: 1, noise: 12).map(\.text), ["Perspective 42"])
+        XCTAssertEqual(read(z, module: 1.5, angle: 0).map(\.text), ["Perspective 42"])
+    }
+
+    /// Several symbols in one picture.
+    func testSeveralInOnePicture() throws {
+        var p = QRPicture(width: 900, height: 700)
+        var expected: [String] = []
+        for (k, (cx, cy, angle)) in [(230.0, 180.0, 0.0), (650.0, 200.0, 90.0), (250.0, 520.0, 200.0), (660.0, 540.0, 315.0)].enumerated() {
+            let text = "symbol \(k) of four"
+            guard let z = try ZintPDF417.make(text, arguments: ["--cols=3"]) else { return }
+            p.draw(matrix: z.matrix(), QRPicture.Placement(cx: cx, cy: cy, module: 2, angle: angle, quietZone: 2))
+            expected.append(text)
+        }
+        XCTAssertEqual(Set(p.scanPDF417().map(\.text)), Set(expected))
+    }
 }

@@ -87,7 +87,9 @@ struct PDF417Detector {
         let n = line.length
         guard n >= 20 else { return }
         profile.reserve(n)
-        image.sample(line, thickness: 1, into: profile.pointer)
+        // Three pixels thick: along the pattern's bars, which run the
+        // symbol's whole height, whatever its angle.
+        image.sample(line, thickness: 3, into: profile.pointer)
         edges.extract(profile.pointer, count: n, relative: 0.15, floor: 4)
         guard edges.edgeCount >= 8 else { return }
         for polarity in 0..<2 {
@@ -183,19 +185,31 @@ struct PDF417Detector {
     /// of the pattern (8 modules wide for a start pattern, 7 for a stop
     /// pattern, whose middle lies 4 and 14.5 modules inside the outer
     /// edge) to both ends.
-    private func trace(_ image: LumaView, _ list: [Int]) -> PDF417Edge? {
-        var cx = 0.0, cy = 0.0, rx = 0.0, ry = 0.0
-        for i in list { cx += hits[i].outer.x; cy += hits[i].outer.y; rx += hits[i].dx; ry += hits[i].dy }
-        let k = Double(list.count)
-        cx /= k; cy /= k
-        // The edge's direction: the principal axis of the outer points.
-        var sxx = 0.0, syy = 0.0, sxy = 0.0
-        for i in list {
-            let x = hits[i].outer.x - cx, y = hits[i].outer.y - cy
-            sxx += x * x; syy += y * y; sxy += x * y
+    private func trace(_ image: LumaView, _ all: [Int]) -> PDF417Edge? {
+        // A line through the outer points, fitted again without the points
+        // far from it (lines that cross a corner meet the symbol's top or
+        // bottom, not its side).
+        var list = all
+        var cx = 0.0, cy = 0.0, ex = 0.0, ey = 0.0
+        for pass in 0..<3 {
+            cx = 0; cy = 0
+            for i in list { cx += hits[i].outer.x; cy += hits[i].outer.y }
+            cx /= Double(list.count); cy /= Double(list.count)
+            var sxx = 0.0, syy = 0.0, sxy = 0.0
+            for i in list {
+                let x = hits[i].outer.x - cx, y = hits[i].outer.y - cy
+                sxx += x * x; syy += y * y; sxy += x * y
+            }
+            let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+            ex = cos(angle); ey = sin(angle)
+            if pass == 2 { break }
+            let kept = list.filter { abs(-(hits[$0].outer.x - cx) * ey + (hits[$0].outer.y - cy) * ex) <= 1.0 }
+            if kept.count < 3 || kept.count == list.count { break }
+            list = kept
         }
-        let angle = 0.5 * atan2(2 * sxy, sxx - syy)
-        var ex = cos(angle), ey = sin(angle)
+        var rx = 0.0, ry = 0.0
+        for i in list { rx += hits[i].dx; ry += hits[i].dy }
+        let k = Double(list.count)
         // The reading direction is the edge's normal on the side the lines read towards.
         var ux = -ey, uy = ex
         if ux * rx + uy * ry < 0 { ux = -ux; uy = -uy }

@@ -59,20 +59,31 @@ final class PDF417Reader {
         let found = detector.find(image, bounds: frame, step: thorough ? 2 : 4)
         let starts = found.filter(\.isStart).sorted { $0.hits > $1.hits }
         let stops = found.filter { !$0.isStart }
+        if debugPDF417 { for e in found { print("edge", e) } }
         var symbols: [PDF417Symbol] = []
         for s in starts {
             let sc = Point(x: (s.top.x + s.bottom.x) / 2, y: (s.top.y + s.bottom.y) / 2)
-            let sl = s.top.distance(to: s.bottom)
             var best: PDF417Edge? = nil, bestAlong = Double.infinity
-            for p in stops where p.inverted == s.inverted && s.ux * p.ux + s.uy * p.uy > 0.8 {
+            for p in stops where p.inverted == s.inverted && s.ux * p.ux + s.uy * p.uy > 0.5 {
                 let ratio = s.module / p.module
                 guard ratio > 0.5, ratio < 2 else { continue }
                 let pc = Point(x: (p.top.x + p.bottom.x) / 2, y: (p.top.y + p.bottom.y) / 2)
                 let dx = pc.x - sc.x, dy = pc.y - sc.y
-                let along = dx * s.ux + dy * s.uy, across = abs(-dx * s.uy + dy * s.ux)
+                // The stop pattern lies ahead of the start pattern, within
+                // the rows the start pattern spans.
+                let distance = (dx * dx + dy * dy).squareRoot()
                 let m = max(s.module, p.module)
-                guard along > 60 * min(s.module, p.module), along < 600 * m,
-                      across < 0.5 * max(sl, p.top.distance(to: p.bottom)) + 4 * m else { continue }
+                guard distance > 60 * min(s.module, p.module), distance < 600 * m,
+                      (dx * s.ux + dy * s.uy) / distance > 0.7, (dx * p.ux + dy * p.uy) / distance > 0.7 else { continue }
+                // Top pairs with top and bottom with bottom: the symbol's top
+                // and bottom edges run along the rows.
+                let tx = p.top.x - s.top.x, ty = p.top.y - s.top.y
+                let bx = p.bottom.x - s.bottom.x, by = p.bottom.y - s.bottom.y
+                let tl = (tx * tx + ty * ty).squareRoot(), bl = (bx * bx + by * by).squareRoot()
+                guard tl > 0, bl > 0, tl / bl > 0.5, tl / bl < 2,
+                      (tx * s.ux + ty * s.uy) / tl > 0.6, (bx * s.ux + by * s.uy) / bl > 0.6,
+                      (tx * p.ux + ty * p.uy) / tl > 0.6, (bx * p.ux + by * p.uy) / bl > 0.6 else { continue }
+                let along = distance
                 if along < bestAlong { bestAlong = along; best = p }
             }
             guard let p = best else { continue }
@@ -234,6 +245,7 @@ final class PDF417Reader {
             for k in 1..<a.count where a[k] > a[b] { b = k }
             return a[b] > 0 ? b : nil
         }
+        if debugPDF417 { print("indicators", rowsDiv3, info, cols, "columns", columns, "lines", lineCount) }
         guard let rd = argmax(rowsDiv3), let inf = argmax(info), let cm = argmax(cols) else { return .failed }
         let rows = 3 * rd + inf % 3 + 1, ecLevel = inf / 3
         guard cm + 1 == columns else { return .columns(cm + 1) }
@@ -286,6 +298,7 @@ final class PDF417Reader {
             for q in 0..<4 where votes[cell * 4 + q] > count { count = votes[cell * 4 + q]; best = Int(candidates[cell * 4 + q]) }
             words[cell] = best
         }
+        if debugPDF417 { print("rows", rows, "ec", ecLevel, "erasures", words.filter { $0 < 0 }.count, "of", cells) }
         guard let decoded = PDF417Decoder.decode(words, ecLevel: ecLevel) else { return .failed }
         let corners = mirrored ? [c[3], c[2], c[1], c[0]] : c
         return .symbol(PDF417Symbol(corners: corners, decoded: decoded, rows: rows, columns: columns,
@@ -308,3 +321,5 @@ final class PDF417Reader {
         return r
     }
 }
+
+nonisolated(unsafe) var debugPDF417 = false
