@@ -110,4 +110,22 @@ final class PDF417ReaderTests: XCTestCase {
         }
         XCTAssertEqual(Set(p.scanPDF417().map(\.text)), Set(expected))
     }
+
+    /// Compact PDF417: no right row indicator, a one-bar stop pattern.
+    func testCompact() throws {
+        for (cols, angle) in [(1, 0.0), (3, 0.0), (6, 25.0), (12, 160.0), (20, 100.0), (30, 333.0)] {
+            let text = "Compact PDF417 \(cols) columns"
+            guard let z = try ZintPDF417.make(text, arguments: ["--cols=\(cols)"], symbology: ZintPDF417.compact) else { continue }
+            XCTAssertEqual(read(z, module: 2, angle: angle).map(\.text), [text], "\(cols) columns, angle \(angle)")
+        }
+    }
+
+    /// A symbol reaching the picture's edge, with no quiet zone.
+    func testNoQuietZone() throws {
+        guard let z = try ZintPDF417.make("edge to edge", arguments: ["--cols=2"]) else { return }
+        let m = z.matrix()
+        var p = QRPicture(width: m.width * 2, height: m.height * 2)
+        p.draw(matrix: m, QRPicture.Placement(cx: Double(m.width), cy: Double(m.height), module: 2, quietZone: 0))
+        XCTAssertEqual(p.scanPDF417().map(\.text), ["edge to edge"])
+    }
 }

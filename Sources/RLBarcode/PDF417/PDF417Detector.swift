@@ -36,11 +36,13 @@ struct PDF417Edge {
     var module: Double
     /// How many scan lines crossed it.
     var hits: Int
+    /// The grey level halfway between the pattern's bars and spaces.
+    var level: Double
 }
 
 /// Finds PDF417 start and stop patterns (ISO/IEC 15438:2015, 5.3.3: the
 /// start pattern 81111113 and the stop pattern 711311121, the same in every
-/// row) on horizontal and vertical scan lines, groups the crossings of one
+/// row) on scan lines in four directions, groups the crossings of one
 /// pattern column and traces its outer bar up and down to the symbol's
 /// corners (ISO/IEC 15438:2015, Annex reference decode algorithm: locate
 /// the start and stop patterns, then the rows between them).
@@ -59,47 +61,61 @@ struct PDF417Detector {
     /// The stop pattern's element widths in modules.
     private static let stop: [Float] = [7, 1, 1, 3, 1, 1, 1, 2, 1]
 
-    /// Finds the start and stop pattern columns inside `bounds`, scanning
-    /// every `step` pixels across and down.
+    /// Finds the start and stop pattern columns inside `bounds`, on lines
+    /// `step` pixels apart across, down and along both diagonals (so that
+    /// some lines cross the bars of a pattern at any angle within 22.5
+    /// degrees of square).
     mutating func find(_ image: LumaView, bounds: PixelRect, step: Int) -> [PDF417Edge] {
         hitCount = 0
-        var y = bounds.y0 + step / 2
-        while y < bounds.y1 {
-            if let line = ScanLine.clipped(center: Point(x: Double(bounds.x0 + bounds.x1) / 2, y: Double(y)), dx: 1, dy: 0,
-                                           halfLength: Double(bounds.width), bounds: bounds) {
-                scan(image, line)
+        let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
+        let reach = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
+        let r = 0.5.squareRoot()
+        for (dx, dy) in [(1.0, 0.0), (0.0, 1.0), (r, r), (r, -r)] {
+            // Lines across the direction (-dy, dx), `step` apart.
+            var t = -reach + Double(step) / 2
+            while t < reach {
+                let centre = Point(x: cx - dy * t, y: cy + dx * t)
+                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds) {
+                    scan(image, line)
+                }
+                t += Double(step)
             }
-            y += step
-        }
-        var x = bounds.x0 + step / 2
-        while x < bounds.x1 {
-            if let line = ScanLine.clipped(center: Point(x: Double(x), y: Double(bounds.y0 + bounds.y1) / 2), dx: 0, dy: 1,
-                                           halfLength: Double(bounds.height), bounds: bounds) {
-                scan(image, line)
-            }
-            x += step
         }
         return group(image, step: Double(step))
     }
 
-    /// Reads one line in both polarities and directions.
+    /// Reads one line in both polarities and directions. The profile is
+    /// padded on both ends with the line's lightest and darkest levels in
+    /// turn, so that a pattern reaching the frame's border still has an
+    /// outer edge and a quiet zone.
     private mutating func scan(_ image: LumaView, _ line: ScanLine) {
         let n = line.length
         guard n >= 20 else { return }
-        profile.reserve(n)
+        let pad = PDF417Detector.pad
+        profile.reserve(n + 2 * pad)
+        let p = profile.pointer
         // Three pixels thick: along the pattern's bars, which run the
         // symbol's whole height, whatever its angle.
-        image.sample(line, thickness: 3, into: profile.pointer)
-        edges.extract(profile.pointer, count: n, relative: 0.15, floor: 4)
-        guard edges.edgeCount >= 8 else { return }
+        image.sample(line, thickness: 3, into: p + pad)
+        var lo = p[pad], hi = p[pad]
+        for i in pad..<(pad + n) { lo = min(lo, p[i]); hi = max(hi, p[i]) }
         for polarity in 0..<2 {
-            run.fill(from: edges, lineLength: n, inverted: polarity == 1)
+            let inverted = polarity == 1
+            for i in 0..<pad { p[i] = inverted ? lo : hi; p[pad + n + i] = inverted ? lo : hi }
+            edges.extract(p, count: n + 2 * pad, relative: 0.15, floor: 4)
+            guard edges.edgeCount >= 8 else { continue }
+            run.fill(from: edges, lineLength: n + 2 * pad, inverted: inverted)
+            let padded = ScanLine(origin: line.point(at: -Double(pad)), dx: line.dx, dy: line.dy, length: n + 2 * pad)
             for direction in 0..<2 {
                 if direction == 1 { run.reverse() }
-                findPatterns(line, inverted: polarity == 1, reversed: direction == 1)
+                findPatterns(padded, inverted: inverted, reversed: direction == 1)
             }
         }
     }
+
+    /// Samples of light (or dark, for light-on-dark symbols) added at
+    /// each end of a search line.
+    private static let pad = 24
 
     /// Whether `count` widths from element `i` match `pattern`.
     private func matches(_ i: Int, _ pattern: [Float]) -> Float? {
@@ -125,11 +141,11 @@ struct PDF417Detector {
         let length = Double(run.lineLength)
         func point(_ t: Float) -> Point { line.point(at: reversed ? length - Double(t) : Double(t)) }
         while i + 9 < count {
-            // Bars are the odd elements; a quiet zone of two modules before a start pattern.
-            if let m = matches(i, PDF417Detector.start), w[i - 1] >= 1.5 * m {
+            // Bars are the odd elements; some light before a start pattern and after a stop pattern.
+            if let m = matches(i, PDF417Detector.start), w[i - 1] >= 0.8 * m {
                 add(isStart: true, inverted: inverted, outer: point(s[i]), line, sign, Double(m))
             }
-            if let m = matches(i, PDF417Detector.stop), w[i + 9] >= 1.5 * m {
+            if let m = matches(i, PDF417Detector.stop), w[i + 9] >= 0.8 * m {
                 add(isStart: false, inverted: inverted, outer: point(s[i + 9]), line, sign, Double(m))
             }
             i += 2
@@ -222,30 +238,38 @@ struct PDF417Detector {
         let first = list.first.map { hits[$0] }!
         let inward = first.isStart ? 1.0 : -1.0
         let barCentre = first.isStart ? 4.0 : 14.5
-        // The bar's middle line and the levels of bar and quiet zone.
+        // The bar's middle line and the levels of bar and space.
         let mx = cx + inward * ux * barCentre * module, my = cy + inward * uy * barCentre * module
-        let qx = cx - inward * ux * 1.0 * module, qy = cy - inward * uy * 1.0 * module
-        guard let bar = image.bilinear(mx, my), let quiet = image.bilinear(qx, qy) else { return nil }
-        guard abs(bar - quiet) >= 10 else { return nil }
-        let level = (bar + quiet) / 2
-        let dark = bar < quiet
-        // Follows the bar both ways until it has been light for a module.
-        func end(_ sign: Double) -> Double {
-            var t = 0.0, lastDark = 0.0
-            let stepLength = 0.5
-            while t - lastDark < max(1.5, module) {
-                t += stepLength
-                guard let v = image.bilinear(mx + sign * ex * t, my + sign * ey * t) else { break }
-                if (v < level) == dark { lastDark = t }
-            }
-            return lastDark
-        }
-        let up = end(-1), down = end(1)
+        // The light level: the widest space inside the pattern (3 modules).
+        let lightCentre = first.isStart ? 15.5 : 7.5
+        let qx = cx + inward * ux * lightCentre * module, qy = cy + inward * uy * lightCentre * module
+        guard let bar = image.bilinear(mx, my), let light = image.bilinear(qx, qy) else { return nil }
+        guard abs(bar - light) >= 10 else { return nil }
+        let level = (bar + light) / 2
+        let dark = bar < light
+        let up = PDF417Detector.barEnd(image, from: Point(x: mx, y: my), dx: -ex, dy: -ey, module: module,
+                                       level: level, dark: dark)
+        let down = PDF417Detector.barEnd(image, from: Point(x: mx, y: my), dx: ex, dy: ey, module: module,
+                                         level: level, dark: dark)
         guard up + down >= 3 * module else { return nil }
         let top = Point(x: cx - ex * up, y: cy - ey * up)
         let bottom = Point(x: cx + ex * down, y: cy + ey * down)
         return PDF417Edge(isStart: first.isStart, inverted: first.inverted, top: top, bottom: bottom,
-                          ux: ux, uy: uy, module: module, hits: list.count)
+                          ux: ux, uy: uy, module: module, hits: list.count, level: level)
+    }
+
+    /// How far a bar reaches from `p` in the direction (`dx`, `dy`) (a unit
+    /// vector): it ends where the picture has been on the light side of
+    /// `level` for two modules (printers leave gaps between rows).
+    static func barEnd(_ image: LumaView, from p: Point, dx: Double, dy: Double, module: Double,
+                       level: Double, dark: Bool) -> Double {
+        var t = 0.0, lastDark = 0.0
+        while t - lastDark < max(1.5, 2.2 * module) {
+            t += 0.5
+            guard let v = image.bilinear(p.x + dx * t, p.y + dy * t) else { break }
+            if (v < level) == dark { lastDark = t }
+        }
+        return lastDark
     }
 }
 

@@ -32,10 +32,14 @@ final class PDF417Reader {
     private var lineWords = ScratchBuffer<Int32>(capacity: 4096)
     /// The position of each sampled line down the symbol, 0 ... 1.
     private var lineT = ScratchBuffer<Double>(capacity: 512)
+    /// Where the codewords of a line start, in frame pixels.
+    private var positions = ScratchBuffer<Point>(capacity: 32)
+    /// The votes of a symbol's cells: four candidate values a cell, then their counts.
+    private var votes = ScratchBuffer<Int32>(capacity: 4096)
 
     init() {}
 
-    deinit { detector.free(); edges.free(); run.free(); profile.free(); lineWords.free(); lineT.free() }
+    deinit { detector.free(); edges.free(); run.free(); profile.free(); lineWords.free(); lineT.free(); votes.free(); positions.free() }
 
     /// How many start/stop pattern pairs the last read tried.
     private(set) var lastCandidateCount = 0
@@ -86,11 +90,16 @@ final class PDF417Reader {
                 let along = distance
                 if along < bestAlong { bestAlong = along; best = p }
             }
-            guard let p = best else { continue }
-            // Each symbol once: skip pairs inside one already read.
+            // Each symbol once: skip patterns inside one already read.
             if symbols.contains(where: { PDF417Reader.contains($0.corners, sc) }) { continue }
             lastCandidateCount += 1
-            if let symbol = decode(image, start: s, stop: p) { symbols.append(symbol) }
+            // With the stop pattern ahead; else (or failing that) as compact
+            // PDF417, whose stop pattern is a single bar.
+            if let p = best, let symbol = decode(image, start: s, stop: p) {
+                symbols.append(symbol)
+            } else if let symbol = decodeCompact(image, start: s) {
+                symbols.append(symbol)
+            }
         }
         return symbols
     }
@@ -112,11 +121,78 @@ final class PDF417Reader {
         let corners = [s.top, p.top, p.bottom, s.bottom]
         let width = (s.top.distance(to: p.top) + s.bottom.distance(to: p.bottom)) / 2
         let modules = width / ((s.module + p.module) / 2)
-        var columns = Int(((modules - 69) / 17).rounded())
+        let columns = Int(((modules - 69) / 17).rounded())
         guard columns >= 1, columns <= 30 else { return nil }
-        // A second sampling when the row indicators give another column count.
+        return sample(image, columns: columns, inverted: s.inverted, compact: false) { _ in corners }
+    }
+
+    /// Samples and decodes a compact PDF417 symbol (ISO/IEC 15438:2015,
+    /// 5.11 compact PDF417: no right row indicator, a stop pattern of one
+    /// bar) from its start pattern alone: its rows run along the start
+    /// pattern's normal, as many modules as the left row indicators'
+    /// column count makes.
+    private func decodeCompact(_ image: LumaView, start s: PDF417Edge) -> PDF417Symbol? {
+        func corners(_ columns: Int) -> [Point] {
+            let w = Double(17 * columns + 35) * s.module
+            return [s.top, Point(x: s.top.x + s.ux * w, y: s.top.y + s.uy * w),
+                    Point(x: s.bottom.x + s.ux * w, y: s.bottom.y + s.uy * w), s.bottom]
+        }
+        var columns = 1
+        switch sample(image, corners(1), columns: 1, inverted: s.inverted, compact: true) {
+        case .symbol(let symbol): return symbol
+        case .columns(let c) where c > 1: columns = c
+        default: return nil
+        }
+        // The rows' direction: the start pattern's normal turned by up to
+        // four degrees either way, the turn (nearest to none) whose lines
+        // at a quarter, half and three quarters of the height read most
+        // codewords of their left row indicator's cluster (their row); the
+        // module from where the farthest of them lies.
+        let width = Double(17 * columns + 35)
+        let perLine = columns + 1
+        lineWords.reserve(perLine)
+        positions.reserve(perLine)
+        var refined = corners(columns), best = 0
+        for turn in [0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6, -7, 7, -8, 8, -10, 10] {
+            let a = Double(turn) * 0.4 * Double.pi / 180
+            let ux = s.ux * cos(a) - s.uy * sin(a), uy = s.ux * sin(a) + s.uy * cos(a)
+            let w = width * s.module
+            let c = [s.top, Point(x: s.top.x + ux * w, y: s.top.y + uy * w),
+                     Point(x: s.bottom.x + ux * w, y: s.bottom.y + uy * w), s.bottom]
+            let h = PerspectiveTransform.squareToQuadrilateral(c[0], c[1], c[2], c[3])
+            var count = 0, module = 0.0, farthest = 0
+            for t in [0.25, 0.5, 0.75] {
+                readLine(image, h, t: t, width: width, count: perLine, inverted: s.inverted, into: lineWords.pointer,
+                         positions: positions.pointer)
+                guard lineWords[0] >= 0 else { continue }
+                let cluster = lineWords[0] >> 12
+                var last = 0
+                for k in 1..<perLine where lineWords[k] >= 0 && lineWords[k] >> 12 == cluster { count += 1; last = k }
+                if last > farthest {
+                    farthest = last
+                    module = positions[0].distance(to: positions[last]) / Double(17 * last)
+                }
+            }
+            guard count > best, farthest > 0 else { continue }
+            best = count
+            let wm = width * module
+            refined = [s.top, Point(x: s.top.x + ux * wm, y: s.top.y + uy * wm),
+                       Point(x: s.bottom.x + ux * wm, y: s.bottom.y + uy * wm), s.bottom]
+        }
+        if case .symbol(let symbol) = sample(image, refined, columns: columns, inverted: s.inverted, compact: true) {
+            return symbol
+        }
+        return nil
+    }
+
+    /// Samples with `columns` data columns, and again with the column
+    /// count the row indicators give when that differs; `corners` gives
+    /// the symbol's outer corners for a column count.
+    private func sample(_ image: LumaView, columns first: Int, inverted: Bool, compact: Bool,
+                        corners: (Int) -> [Point]) -> PDF417Symbol? {
+        var columns = first
         for _ in 0..<2 {
-            switch sample(image, corners, columns: columns, inverted: s.inverted) {
+            switch sample(image, corners(columns), columns: columns, inverted: inverted, compact: compact) {
             case .symbol(let symbol): return symbol
             case .columns(let c) where c != columns: columns = c
             default: return nil
@@ -133,37 +209,123 @@ final class PDF417Reader {
 
     /// Reads the symbol whose outer corners are `c` (top-left, top-right,
     /// bottom-right, bottom-left as the start and stop patterns place them)
-    /// with `columns` data columns.
-    private func sample(_ image: LumaView, _ c: [Point], columns: Int, inverted: Bool) -> Sampling {
-        let width = Double(17 * columns + 69)
+    /// with `columns` data columns: lines evenly spread down the symbol
+    /// find the row indicators and how the rows lie, then lines through
+    /// every row read its codewords.
+    private func sample(_ image: LumaView, _ c: [Point], columns: Int, inverted: Bool, compact: Bool) -> Sampling {
+        let width = Double(17 * columns + (compact ? 35 : 69))
         let h = PerspectiveTransform.squareToQuadrilateral(c[0], c[1], c[2], c[3])
         let height = max(c[0].distance(to: c[3]), c[1].distance(to: c[2]))
-        let lineCount = max(9, min(2000, Int(height / 0.7)))
-        let perLine = columns + 2
+        let lineCount = max(9, min(3000, Int(height / 0.5)))
+        let perLine = columns + (compact ? 1 : 2)
         lineWords.reserve(lineCount * perLine)
         lineT.reserve(lineCount)
         for l in 0..<lineCount {
             let t = (Double(l) + 0.5) / Double(lineCount)
             lineT[l] = t
-            readLine(image, h, t: t, width: width, columns: columns, inverted: inverted,
+            readLine(image, h, t: t, width: width, count: perLine, inverted: inverted,
                      into: lineWords.pointer + l * perLine)
         }
-        return assemble(lineCount: lineCount, columns: columns, corners: c, inverted: inverted)
+        let layout: Layout
+        switch indicators(lineCount: lineCount, columns: columns, compact: compact) {
+        case .layout(let l): layout = l
+        case .columns(let k): return .columns(k)
+        case .failed: return .failed
+        }
+        // Lines through every row: the row's middle and either side of it.
+        let rows = layout.rows
+        let rowPixels = height / Double(rows)
+        let offsets: [Double] = rowPixels >= 4 ? [-0.3, -0.15, 0, 0.15, 0.3] : [-0.2, 0, 0.2]
+        let count = rows * offsets.count
+        lineWords.reserve(count * perLine)
+        lineT.reserve(count)
+        let cells = rows * columns
+        votes.reserve(cells * 8)
+        let candidates = votes.pointer, tally = votes.pointer + cells * 4
+        for k in 0..<(cells * 4) { candidates[k] = -1; tally[k] = 0 }
+        for r in 0..<rows {
+            for (o, offset) in offsets.enumerated() {
+                let t = (Double(r) + offset - layout.a) / layout.b
+                guard t > 0, t < 1 else { continue }
+                let words = lineWords.pointer + (r * offsets.count + o) * perLine
+                readLine(image, h, t: t, width: width, count: perLine, inverted: inverted, into: words)
+                let cluster = r % 3
+                // A row indicator that names another row: the line is not in this one.
+                var elsewhere = false
+                for k in (compact ? [0] : [0, perLine - 1]) where words[k] >= 0 && Int(words[k] >> 12) == cluster {
+                    let v = Int(words[k] & 0xFFF)
+                    if v < 900 && 3 * (v / 30) + cluster != r { elsewhere = true }
+                }
+                if debugPDF417 {
+                    var got = 0
+                    for j in 0..<perLine where words[j] >= 0 && Int(words[j] >> 12) == cluster { got += 1 }
+                    print("row", r, "y", h.map(0.5, t).y, "read", got, "of", perLine, elsewhere ? "elsewhere" : "")
+                }
+                if elsewhere { continue }
+                for j in 0..<columns {
+                    let v = words[j + 1]
+                    guard v >= 0, Int(v >> 12) == cluster else { continue }
+                    vote(cell: r * columns + j, value: v & 0xFFF, candidates, tally)
+                }
+            }
+        }
+        var words = [Int](repeating: -1, count: cells)
+        var margin = [Int32](repeating: 0, count: cells)
+        for cell in 0..<cells {
+            var best = -1, most: Int32 = 0, second: Int32 = 0
+            for q in 0..<4 {
+                let n = tally[cell * 4 + q]
+                if n > most { second = most; most = n; best = Int(candidates[cell * 4 + q]) } else if n > second { second = n }
+            }
+            words[cell] = best
+            margin[cell] = most - second
+        }
+        if debugPDF417 { print("rows", rows, "ec", layout.ecLevel, "erasures", words.filter { $0 < 0 }.count, "of", cells) }
+        var decoded = PDF417Decoder.decode(words, ecLevel: layout.ecLevel)
+        if decoded == nil {
+            // The cells read least surely erased, more and more of them.
+            let checkCount = 2 << layout.ecLevel
+            let weakest = (0..<cells).filter { words[$0] >= 0 }.sorted { margin[$0] < margin[$1] }
+            var erased = words.filter { $0 < 0 }.count, k = 0, step = 2
+            while decoded == nil, erased + step + 2 <= checkCount, k + step <= weakest.count {
+                for q in k..<(k + step) { words[weakest[q]] = -1 }
+                k += step; erased += step; step *= 2
+                decoded = PDF417Decoder.decode(words, ecLevel: layout.ecLevel)
+            }
+        }
+        guard let decoded else { return .failed }
+        let corners = layout.mirrored ? [c[3], c[2], c[1], c[0]] : c
+        return .symbol(PDF417Symbol(corners: corners, decoded: decoded, rows: rows, columns: columns,
+                                    inverted: inverted, mirrored: layout.mirrored))
+    }
+
+    /// Counts one reading of `value` in `cell`: up to four candidate values
+    /// a cell, the least read one giving way to a new value.
+    @inline(__always)
+    private func vote(cell: Int, value: Int32, _ candidates: UnsafeMutablePointer<Int32>,
+                      _ tally: UnsafeMutablePointer<Int32>) {
+        let base = cell * 4
+        for q in 0..<4 where candidates[base + q] == value { tally[base + q] += 1; return }
+        var weakest = 0
+        for q in 1..<4 where tally[base + q] < tally[base + weakest] { weakest = q }
+        if tally[base + weakest] == 0 { candidates[base + weakest] = value; tally[base + weakest] = 1 }
     }
 
     /// Samples the line at height `t` (0 ... 1) across the symbol and
-    /// decodes each codeword at the place the transform expects it, from
-    /// the bar edge nearest to that place.
-    private func readLine(_ image: LumaView, _ h: PerspectiveTransform, t: Double, width: Double, columns: Int,
-                          inverted: Bool, into words: UnsafeMutablePointer<Int32>) {
-        let perLine = columns + 2
+    /// decodes its first `count` codewords (left row indicator first), each
+    /// from the bar edge nearest to where the transform expects it, moved
+    /// by how far the previous codeword lay from where it was expected.
+    /// With `positions`, writes there where each codeword read starts.
+    private func readLine(_ image: LumaView, _ h: PerspectiveTransform, t: Double, width: Double, count perLine: Int,
+                          inverted: Bool, into words: UnsafeMutablePointer<Int32>,
+                          positions: UnsafeMutablePointer<Point>? = nil) {
         for k in 0..<perLine { words[k] = -1 }
         let p0 = h.map(0, t), p1 = h.map(1, t)
         let length = p0.distance(to: p1)
         guard length > 10 else { return }
         let ux = (p1.x - p0.x) / length, uy = (p1.y - p0.y) / length
         let m0 = p0.distance(to: h.map(17 / width, t)) / 17
-        let m1 = p1.distance(to: h.map(1 - 18 / width, t)) / 18
+        let m1 = p1.distance(to: h.map(1 - 17 / width, t)) / 17
         let step = min(1, max(0.25, min(m0, m1) / 3))
         let origin = Point(x: p0.x - 3 * m0 * ux, y: p0.y - 3 * m0 * uy)
         let total = length + 3 * m0 + 3 * m1
@@ -178,10 +340,11 @@ final class PDF417Reader {
         let count = run.count
         let w = run.widths.pointer, s = run.starts.pointer
         var i = 1
+        var drift: Float = 0
         for k in 0..<perLine {
             let x0 = Double(17 + 17 * k) / width, x1 = Double(34 + 17 * k) / width
             let e0 = h.map(x0, t), e1 = h.map(x1, t)
-            let pe = Float(((e0.x - origin.x) * ux + (e0.y - origin.y) * uy) / step)
+            let pe = Float(((e0.x - origin.x) * ux + (e0.y - origin.y) * uy) / step) + drift
             let mk = Float(e0.distance(to: e1) / 17 / step)
             // The bar edge nearest the expected place.
             while i + 2 < count && abs(s[i + 2] - pe) <= abs(s[i] - pe) { i += 2 }
@@ -191,39 +354,46 @@ final class PDF417Reader {
             guard sum > 14 * mk, sum < 20 * mk else { continue }
             if let d = PDF417Codewords.decode(w + i) {
                 words[k] = Int32(d.cluster << 12 | d.value)
+                drift = s[i] - (pe - drift)
+                positions?[k] = line.point(at: Double(s[i]))
             }
         }
     }
 
-    /// Places the codewords of the sampled lines in their rows (row
-    /// indicators first, then the line's height and cluster), votes per
-    /// cell, and corrects and decodes the matrix (ISO/IEC 15438:2015,
-    /// 5.3.4: the left and right row indicators give the row number, the
-    /// number of rows and columns and the error correction level).
-    private func assemble(lineCount: Int, columns: Int, corners c: [Point], inverted: Bool) -> Sampling {
-        let perLine = columns + 2
+    /// How the rows lie: their number, the error correction level, and
+    /// row = a + b t for the line at height t.
+    private struct Layout {
+        var rows: Int
+        var ecLevel: Int
+        var a: Double
+        var b: Double
+        /// The rows run upwards: a mirror image.
+        var mirrored: Bool { b < 0 }
+    }
+
+    private enum IndicatorReading {
+        case layout(Layout)
+        case columns(Int)
+        case failed
+    }
+
+    /// Reads the row indicators of the evenly spread lines (ISO/IEC
+    /// 15438:2015, 5.3.4: the left and right row indicators give the row
+    /// number, the number of rows and columns and the error correction
+    /// level) and fits the row number against the lines' height.
+    private func indicators(lineCount: Int, columns: Int, compact: Bool) -> IndicatorReading {
+        let perLine = columns + (compact ? 1 : 2)
         var rowsDiv3 = [Int](repeating: 0, count: 30), info = [Int](repeating: 0, count: 30)
         var cols = [Int](repeating: 0, count: 30)
-        var lineCluster = [Int](repeating: -1, count: lineCount)
-        var lineRow = [Int](repeating: -1, count: lineCount)
         var sumT = 0.0, sumR = 0.0, sumTT = 0.0, sumTR = 0.0, known = 0.0
+        var rowOfLine = [Int](repeating: -1, count: lineCount)
         for l in 0..<lineCount {
             let words = lineWords.pointer + l * perLine
-            var counts = (0, 0, 0)
-            for k in 0..<perLine where words[k] >= 0 {
-                switch words[k] >> 12 { case 0: counts.0 += 1; case 1: counts.1 += 1; default: counts.2 += 1 }
-            }
-            let best = max(counts.0, counts.1, counts.2)
-            guard best >= 1 else { continue }
-            let cluster = counts.0 == best ? 0 : counts.1 == best ? 1 : 2
-            let ties = (counts.0 == best ? 1 : 0) + (counts.1 == best ? 1 : 0) + (counts.2 == best ? 1 : 0)
-            guard ties == 1 else { continue }
-            lineCluster[l] = cluster
             var row = -1
-            for (k, left) in [(0, true), (perLine - 1, false)] {
+            for (k, left) in compact ? [(0, true)] : [(0, true), (perLine - 1, false)] {
                 let v = words[k]
-                guard v >= 0, Int(v >> 12) == cluster else { continue }
-                let value = Int(v & 0xFFF)
+                guard v >= 0 else { continue }
+                let cluster = Int(v >> 12), value = Int(v & 0xFFF)
                 guard value < 900 else { continue }
                 let r = 3 * (value / 30) + cluster, x = value % 30
                 // Left: (rows - 1) / 3, level and rows, columns; right: columns, (rows - 1) / 3, level and rows.
@@ -232,10 +402,10 @@ final class PDF417Reader {
                 case 1: info[x] += 1
                 default: cols[x] += 1
                 }
-                if row < 0 { row = r } else if row != r { row = -2 }
+                if row == -1 { row = r } else if row != r { row = -2 }
             }
             if row >= 0 {
-                lineRow[l] = row
+                rowOfLine[l] = row
                 let t = lineT[l]
                 sumT += t; sumR += Double(row); sumTT += t * t; sumTR += t * Double(row); known += 1
             }
@@ -250,59 +420,22 @@ final class PDF417Reader {
         let rows = 3 * rd + inf % 3 + 1, ecLevel = inf / 3
         guard cm + 1 == columns else { return .columns(cm + 1) }
         guard rows >= 3, rows <= 90, ecLevel <= 8, known >= 2 else { return .failed }
-        // Row as a function of the line's height: row = a + b t.
         let den = known * sumTT - sumT * sumT
         guard abs(den) > 1e-12 else { return .failed }
         let b = (known * sumTR - sumT * sumR) / den, a = (sumR - b * sumT) / known
-        let mirrored = b < 0
-        // Votes per cell: up to four candidate values and their counts.
-        let cells = rows * columns
-        var candidates = [Int32](repeating: -1, count: cells * 4), votes = [Int32](repeating: 0, count: cells * 4)
-        for l in 0..<lineCount {
-            let cluster = lineCluster[l]
-            guard cluster >= 0 else { continue }
-            let estimate = a + b * lineT[l]
-            var row = lineRow[l]
-            if row < 0 || abs(Double(row) - estimate) > 2 {
-                // The nearest row of the line's cluster.
-                var r = -1
-                for q in (Int(estimate.rounded(.down)) - 2)...(Int(estimate.rounded(.down)) + 3)
-                where q >= 0 && q % 3 == cluster && (r < 0 || abs(Double(q) - estimate) < abs(Double(r) - estimate)) {
-                    r = q
-                }
-                guard r >= 0, abs(Double(r) - estimate) <= 1.5 else { continue }
-                row = r
-            }
-            guard row >= 0, row < rows, row % 3 == cluster else { continue }
-            let words = lineWords.pointer + l * perLine
-            for j in 0..<columns {
-                let v = words[j + 1]
-                guard v >= 0, Int(v >> 12) == cluster else { continue }
-                let value = v & 0xFFF
-                let base = (row * columns + j) * 4
-                var placed = false
-                for q in 0..<4 where candidates[base + q] == value {
-                    votes[base + q] += 1; placed = true; break
-                }
-                if placed { continue }
-                var weakest = 0
-                for q in 1..<4 where votes[base + q] < votes[base + weakest] { weakest = q }
-                if votes[base + weakest] <= 0 || candidates[base + weakest] < 0 {
-                    candidates[base + weakest] = value; votes[base + weakest] = 1
-                }
-            }
+        guard abs(b) > 1 else { return .failed }
+        // The rows evenly spread between the traced top and bottom, unless
+        // the fit agrees better with the row indicators.
+        let bg = b > 0 ? Double(rows) : -Double(rows), ag = b > 0 ? -0.5 : Double(rows) - 0.5
+        var fitted = 0, even = 0
+        for l in 0..<lineCount where rowOfLine[l] >= 0 {
+            let t = lineT[l], r = Double(rowOfLine[l])
+            if abs(a + b * t - r) < 0.5 { fitted += 1 }
+            if abs(ag + bg * t - r) < 0.5 { even += 1 }
         }
-        var words = [Int](repeating: -1, count: cells)
-        for cell in 0..<cells {
-            var best = -1, count: Int32 = 0
-            for q in 0..<4 where votes[cell * 4 + q] > count { count = votes[cell * 4 + q]; best = Int(candidates[cell * 4 + q]) }
-            words[cell] = best
-        }
-        if debugPDF417 { print("rows", rows, "ec", ecLevel, "erasures", words.filter { $0 < 0 }.count, "of", cells) }
-        guard let decoded = PDF417Decoder.decode(words, ecLevel: ecLevel) else { return .failed }
-        let corners = mirrored ? [c[3], c[2], c[1], c[0]] : c
-        return .symbol(PDF417Symbol(corners: corners, decoded: decoded, rows: rows, columns: columns,
-                                    inverted: inverted, mirrored: mirrored))
+        if debugPDF417 { print("fit", a, b, fitted, "even", ag, bg, even) }
+        if even >= fitted { return .layout(Layout(rows: rows, ecLevel: ecLevel, a: ag, b: bg)) }
+        return .layout(Layout(rows: rows, ecLevel: ecLevel, a: a, b: b))
     }
 
     /// The result of a decoded symbol.
@@ -322,4 +455,4 @@ final class PDF417Reader {
     }
 }
 
-nonisolated(unsafe) var debugPDF417 = false
+nonisolated(unsafe) var debugPDF417 = getenv("PDF417_DEBUG") != nil
