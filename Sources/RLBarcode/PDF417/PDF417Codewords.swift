@@ -75,4 +75,55 @@ enum PDF417Codewords {
         guard entry >= 0 else { return nil }
         return (Int(entry) >> 12, Int(entry) & 0xFFF)
     }
+
+    /// The positions of the seven inner element edges of every pattern,
+    /// in modules from the pattern's start: entry (cluster * 929 + value) * 7 + k.
+    static let edgePositions: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 3 * valueCount * 7)
+        for i in 0..<(3 * valueCount) {
+            let widths = patterns[i]
+            var position = 0
+            for k in 0..<7 {
+                position += Int(widths >> UInt32(28 - 4 * k) & 0xF)
+                table[i * 7 + k] = UInt8(position)
+            }
+        }
+        return table
+    }()
+
+    /// The codeword of cluster index `cluster` whose edges lie nearest to
+    /// those of the measured widths (least squares, the widths scaled to
+    /// 17 modules), when every edge lies within `tolerance` modules of it:
+    /// for a row whose cluster is known, a reading that rounding could not
+    /// place (ISO/IEC 15438:2015, Annex reference decode algorithm: the
+    /// edge-to-edge measurements decide).
+    static func nearest(_ w: UnsafePointer<Float>, cluster: Int, tolerance: Float = 0.7) -> Int? {
+        var total: Float = 0
+        for k in 0..<8 { total += w[k] }
+        guard total > 0 else { return nil }
+        let scale = 17 / total
+        var measured: (Float, Float, Float, Float, Float, Float, Float) = (0, 0, 0, 0, 0, 0, 0)
+        var edge: Float = 0
+        withUnsafeMutableBytes(of: &measured) { raw in
+            let m = raw.bindMemory(to: Float.self)
+            for k in 0..<7 { edge += w[k]; m[k] = edge * scale }
+        }
+        return withUnsafeBytes(of: &measured) { raw -> Int? in
+            let m = raw.bindMemory(to: Float.self)
+            return edgePositions.withUnsafeBufferPointer { table -> Int? in
+                var best = -1, bestCost = Float.infinity
+                let base = cluster * valueCount * 7
+                for v in 0..<valueCount {
+                    var cost: Float = 0, worst: Float = 0
+                    for k in 0..<7 {
+                        let d = abs(m[k] - Float(table[base + v * 7 + k]))
+                        cost += d * d
+                        worst = max(worst, d)
+                    }
+                    if worst <= tolerance && cost < bestCost { bestCost = cost; best = v }
+                }
+                return best >= 0 ? best : nil
+            }
+        }
+    }
 }

@@ -75,7 +75,7 @@ struct PDF417Detector {
             var t = -reach + Double(step) / 2
             while t < reach {
                 let centre = Point(x: cx - dy * t, y: cy + dx * t)
-                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds) {
+                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds, margin: 0) {
                     scan(image, line)
                 }
                 t += Double(step)
@@ -202,27 +202,38 @@ struct PDF417Detector {
     /// pattern, whose middle lies 4 and 14.5 modules inside the outer
     /// edge) to both ends.
     private func trace(_ image: LumaView, _ all: [Int]) -> PDF417Edge? {
-        // A line through the outer points, fitted again without the points
-        // far from it (lines that cross a corner meet the symbol's top or
-        // bottom, not its side).
+        // The line through most outer points (lines that cross a corner or
+        // leave the frame inside the pattern meet the symbol's top, bottom
+        // or the frame's border, not its side): the pair of points, among
+        // up to 24 spread over the group, with most points within a pixel
+        // of their line; then a least squares fit of those points.
+        let sample = Swift.stride(from: 0, to: all.count, by: max(1, all.count / 24)).map { all[$0] }
+        var bestCount = 0
         var list = all
-        var cx = 0.0, cy = 0.0, ex = 0.0, ey = 0.0
-        for pass in 0..<3 {
-            cx = 0; cy = 0
-            for i in list { cx += hits[i].outer.x; cy += hits[i].outer.y }
-            cx /= Double(list.count); cy /= Double(list.count)
-            var sxx = 0.0, syy = 0.0, sxy = 0.0
-            for i in list {
-                let x = hits[i].outer.x - cx, y = hits[i].outer.y - cy
-                sxx += x * x; syy += y * y; sxy += x * y
+        for a in 0..<sample.count {
+            for b in (a + 1)..<sample.count {
+                let p = hits[sample[a]].outer, q = hits[sample[b]].outer
+                let dx = q.x - p.x, dy = q.y - p.y, d = (dx * dx + dy * dy).squareRoot()
+                guard d >= 2 else { continue }
+                var count = 0
+                for i in all where abs((hits[i].outer.x - p.x) * dy - (hits[i].outer.y - p.y) * dx) <= d { count += 1 }
+                if count > bestCount {
+                    bestCount = count
+                    list = all.filter { abs((hits[$0].outer.x - p.x) * dy - (hits[$0].outer.y - p.y) * dx) <= d }
+                }
             }
-            let angle = 0.5 * atan2(2 * sxy, sxx - syy)
-            ex = cos(angle); ey = sin(angle)
-            if pass == 2 { break }
-            let kept = list.filter { abs(-(hits[$0].outer.x - cx) * ey + (hits[$0].outer.y - cy) * ex) <= 1.0 }
-            if kept.count < 3 || kept.count == list.count { break }
-            list = kept
         }
+        guard list.count >= 3 else { return nil }
+        var cx = 0.0, cy = 0.0
+        for i in list { cx += hits[i].outer.x; cy += hits[i].outer.y }
+        cx /= Double(list.count); cy /= Double(list.count)
+        var sxx = 0.0, syy = 0.0, sxy = 0.0
+        for i in list {
+            let x = hits[i].outer.x - cx, y = hits[i].outer.y - cy
+            sxx += x * x; syy += y * y; sxy += x * y
+        }
+        let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+        var ex = cos(angle), ey = sin(angle)
         var rx = 0.0, ry = 0.0
         for i in list { rx += hits[i].dx; ry += hits[i].dy }
         let k = Double(list.count)

@@ -246,9 +246,10 @@ final class PDF417Reader {
         for r in 0..<rows {
             for (o, offset) in offsets.enumerated() {
                 let t = (Double(r) + offset - layout.a) / layout.b
-                guard t > 0, t < 1 else { continue }
+                // Rows beyond the traced pattern (a start pattern cut short) too.
+                guard t > -0.5, t < 1.5 else { continue }
                 let words = lineWords.pointer + (r * offsets.count + o) * perLine
-                readLine(image, h, t: t, width: width, count: perLine, inverted: inverted, into: words)
+                readLine(image, h, t: t, width: width, count: perLine, inverted: inverted, into: words, cluster: r % 3)
                 let cluster = r % 3
                 // A row indicator that names another row: the line is not in this one.
                 var elsewhere = false
@@ -294,7 +295,12 @@ final class PDF417Reader {
             }
         }
         guard let decoded else { return .failed }
-        let corners = layout.mirrored ? [c[3], c[2], c[1], c[0]] : c
+        // The corners where the rows end, as the layout places them.
+        // (beyond the traced patterns when the rows reach further).
+        var t0 = (-0.5 - layout.a) / layout.b, t1 = (Double(rows) - 0.5 - layout.a) / layout.b
+        if layout.mirrored { t0 = max(t0, 1); t1 = min(t1, 0) } else { t0 = min(t0, 0); t1 = max(t1, 1) }
+        let q = [h.map(0, t0), h.map(1, t0), h.map(1, t1), h.map(0, t1)]
+        let corners = q
         return .symbol(PDF417Symbol(corners: corners, decoded: decoded, rows: rows, columns: columns,
                                     inverted: inverted, mirrored: layout.mirrored))
     }
@@ -316,9 +322,11 @@ final class PDF417Reader {
     /// from the bar edge nearest to where the transform expects it, moved
     /// by how far the previous codeword lay from where it was expected.
     /// With `positions`, writes there where each codeword read starts.
+    /// With a `cluster` (the line's row known), widths that round to no
+    /// codeword of that cluster are read as its nearest codeword.
     private func readLine(_ image: LumaView, _ h: PerspectiveTransform, t: Double, width: Double, count perLine: Int,
                           inverted: Bool, into words: UnsafeMutablePointer<Int32>,
-                          positions: UnsafeMutablePointer<Point>? = nil) {
+                          positions: UnsafeMutablePointer<Point>? = nil, cluster: Int = -1) {
         for k in 0..<perLine { words[k] = -1 }
         let p0 = h.map(0, t), p1 = h.map(1, t)
         let length = p0.distance(to: p1)
@@ -352,7 +360,11 @@ final class PDF417Reader {
             var sum: Float = 0
             for j in 0..<8 { sum += w[i + j] }
             guard sum > 14 * mk, sum < 20 * mk else { continue }
-            if let d = PDF417Codewords.decode(w + i) {
+            var read = PDF417Codewords.decode(w + i)
+            if cluster >= 0, read?.cluster != cluster, let v = PDF417Codewords.nearest(w + i, cluster: cluster) {
+                read = (cluster, v)
+            }
+            if let d = read {
                 words[k] = Int32(d.cluster << 12 | d.value)
                 drift = s[i] - (pe - drift)
                 positions?[k] = line.point(at: Double(s[i]))
