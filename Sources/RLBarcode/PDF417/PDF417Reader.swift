@@ -32,6 +32,11 @@ final class PDF417Reader {
     private var lineWords = ScratchBuffer<Int32>(capacity: 4096)
     /// The position of each sampled line down the symbol, 0 ... 1.
     private var lineT = ScratchBuffer<Double>(capacity: 512)
+    /// The flag of a codeword read as the nearest of its row's cluster
+    /// rather than by rounding its widths (bit 15; the cluster index is in
+    /// bits 12 ... 13, the value in bits 0 ... 9).
+    static let softRead: Int32 = 1 << 15
+
     /// Where the codewords of a line start, in frame pixels.
     private var positions = ScratchBuffer<Point>(capacity: 32)
     /// The votes of a symbol's cells: four candidate values a cell, then their counts.
@@ -235,7 +240,7 @@ final class PDF417Reader {
         // Lines through every row: the row's middle and either side of it.
         let rows = layout.rows
         let rowPixels = height / Double(rows)
-        let offsets: [Double] = rowPixels >= 4 ? [-0.3, -0.15, 0, 0.15, 0.3] : [-0.2, 0, 0.2]
+        let offsets: [Double] = rowPixels >= 4 || rowPixels < 2.5 ? [-0.3, -0.15, 0, 0.15, 0.3] : [-0.2, 0, 0.2]
         let count = rows * offsets.count
         lineWords.reserve(count * perLine)
         lineT.reserve(count)
@@ -253,7 +258,7 @@ final class PDF417Reader {
                 let cluster = r % 3
                 // A row indicator that names another row: the line is not in this one.
                 var elsewhere = false
-                for k in (compact ? [0] : [0, perLine - 1]) where words[k] >= 0 && Int(words[k] >> 12) == cluster {
+                for k in (compact ? [0] : [0, perLine - 1]) where words[k] >= 0 && Int(words[k] >> 12 & 3) == cluster {
                     let v = Int(words[k] & 0xFFF)
                     if v < 900 && 3 * (v / 30) + cluster != r { elsewhere = true }
                 }
@@ -265,8 +270,10 @@ final class PDF417Reader {
                 if elsewhere { continue }
                 for j in 0..<columns {
                     let v = words[j + 1]
-                    guard v >= 0, Int(v >> 12) == cluster else { continue }
-                    vote(cell: r * columns + j, value: v & 0xFFF, candidates, tally)
+                    guard v >= 0, Int(v >> 12 & 3) == cluster else { continue }
+                    // Rounded readings count twice as much as nearest ones.
+                    vote(cell: r * columns + j, value: v & 0xFFF, weight: v & PDF417Reader.softRead == 0 ? 2 : 1,
+                         candidates, tally)
                 }
             }
         }
@@ -308,13 +315,13 @@ final class PDF417Reader {
     /// Counts one reading of `value` in `cell`: up to four candidate values
     /// a cell, the least read one giving way to a new value.
     @inline(__always)
-    private func vote(cell: Int, value: Int32, _ candidates: UnsafeMutablePointer<Int32>,
+    private func vote(cell: Int, value: Int32, weight: Int32, _ candidates: UnsafeMutablePointer<Int32>,
                       _ tally: UnsafeMutablePointer<Int32>) {
         let base = cell * 4
-        for q in 0..<4 where candidates[base + q] == value { tally[base + q] += 1; return }
+        for q in 0..<4 where candidates[base + q] == value { tally[base + q] += weight; return }
         var weakest = 0
         for q in 1..<4 where tally[base + q] < tally[base + weakest] { weakest = q }
-        if tally[base + weakest] == 0 { candidates[base + weakest] = value; tally[base + weakest] = 1 }
+        if tally[base + weakest] == 0 { candidates[base + weakest] = value; tally[base + weakest] = weight }
     }
 
     /// Samples the line at height `t` (0 ... 1) across the symbol and
@@ -361,11 +368,13 @@ final class PDF417Reader {
             for j in 0..<8 { sum += w[i + j] }
             guard sum > 14 * mk, sum < 20 * mk else { continue }
             var read = PDF417Codewords.decode(w + i)
+            var soft: Int32 = 0
             if cluster >= 0, read?.cluster != cluster, let v = PDF417Codewords.nearest(w + i, cluster: cluster) {
                 read = (cluster, v)
+                soft = PDF417Reader.softRead
             }
             if let d = read {
-                words[k] = Int32(d.cluster << 12 | d.value)
+                words[k] = Int32(d.cluster << 12 | d.value) | soft
                 drift = s[i] - (pe - drift)
                 positions?[k] = line.point(at: Double(s[i]))
             }
@@ -432,9 +441,20 @@ final class PDF417Reader {
         let rows = 3 * rd + inf % 3 + 1, ecLevel = inf / 3
         guard cm + 1 == columns else { return .columns(cm + 1) }
         guard rows >= 3, rows <= 90, ecLevel <= 8, known >= 2 else { return .failed }
-        let den = known * sumTT - sumT * sumT
+        var den = known * sumTT - sumT * sumT
         guard abs(den) > 1e-12 else { return .failed }
-        let b = (known * sumTR - sumT * sumR) / den, a = (sumR - b * sumT) / known
+        var b = (known * sumTR - sumT * sumR) / den, a = (sumR - b * sumT) / known
+        // Again without the lines more than a row off the first fit (misread indicators).
+        sumT = 0; sumR = 0; sumTT = 0; sumTR = 0; known = 0
+        for l in 0..<lineCount where rowOfLine[l] >= 0 {
+            let t = lineT[l], r = Double(rowOfLine[l])
+            guard abs(a + b * t - r) <= 1 else { continue }
+            sumT += t; sumR += r; sumTT += t * t; sumTR += t * r; known += 1
+        }
+        den = known * sumTT - sumT * sumT
+        if known >= 2, abs(den) > 1e-12 {
+            b = (known * sumTR - sumT * sumR) / den; a = (sumR - b * sumT) / known
+        }
         guard abs(b) > 1 else { return .failed }
         // The rows evenly spread between the traced top and bottom, unless
         // the fit agrees better with the row indicators.
