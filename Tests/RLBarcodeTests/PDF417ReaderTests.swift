@@ -65,7 +65,7 @@ final class PDF417ReaderTests: XCTestCase {
         XCTAssertEqual(r.first?.structuredAppend?.index, 1)
         XCTAssertEqual(r.first?.structuredAppend?.total, 3)
         XCTAssertEqual(r.first?.structuredAppend?.isLast, false)
-        print("macro id", r.first?.structuredAppend?.id ?? "-")
+        XCTAssertEqual(r.first?.structuredAppend?.id, "123456")
     }
 
     /// Any angle, both polarities, mirror images.

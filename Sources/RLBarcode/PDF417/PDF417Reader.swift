@@ -51,7 +51,7 @@ final class PDF417Reader {
 
     /// Finds and decodes the PDF417 symbols inside `bounds` (the whole
     /// frame when nil) and appends them to `out`. With `thorough` (still
-    /// pictures) the pattern search lines are two pixels apart, else four.
+    /// pictures) the pattern search lines are two pixels apart, else six.
     func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, into out: inout [BarcodeResult]) {
         for s in symbols(image, bounds: bounds, thorough: thorough) {
             let r = PDF417Reader.result(s)
@@ -65,10 +65,9 @@ final class PDF417Reader {
         lastCandidateCount = 0
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
-        let found = detector.find(image, bounds: frame, step: thorough ? 2 : 4)
+        let found = detector.find(image, bounds: frame, step: thorough ? 2 : 6)
         let starts = found.filter(\.isStart).sorted { $0.hits > $1.hits }
         let stops = found.filter { !$0.isStart }
-        if debugPDF417 { for e in found { print("edge", e) } }
         var symbols: [PDF417Symbol] = []
         for s in starts {
             let sc = Point(x: (s.top.x + s.bottom.x) / 2, y: (s.top.y + s.bottom.y) / 2)
@@ -262,11 +261,6 @@ final class PDF417Reader {
                     let v = Int(words[k] & 0xFFF)
                     if v < 900 && 3 * (v / 30) + cluster != r { elsewhere = true }
                 }
-                if debugPDF417 {
-                    var got = 0
-                    for j in 0..<perLine where words[j] >= 0 && Int(words[j] >> 12) == cluster { got += 1 }
-                    print("row", r, "y", h.map(0.5, t).y, "read", got, "of", perLine, elsewhere ? "elsewhere" : "")
-                }
                 if elsewhere { continue }
                 for j in 0..<columns {
                     let v = words[j + 1]
@@ -288,7 +282,6 @@ final class PDF417Reader {
             words[cell] = best
             margin[cell] = most - second
         }
-        if debugPDF417 { print("rows", rows, "ec", layout.ecLevel, "erasures", words.filter { $0 < 0 }.count, "of", cells) }
         var decoded = PDF417Decoder.decode(words, ecLevel: layout.ecLevel)
         if decoded == nil {
             // The cells read least surely erased, more and more of them.
@@ -436,7 +429,6 @@ final class PDF417Reader {
             for k in 1..<a.count where a[k] > a[b] { b = k }
             return a[b] > 0 ? b : nil
         }
-        if debugPDF417 { print("indicators", rowsDiv3, info, cols, "columns", columns, "lines", lineCount) }
         guard let rd = argmax(rowsDiv3), let inf = argmax(info), let cm = argmax(cols) else { return .failed }
         let rows = 3 * rd + inf % 3 + 1, ecLevel = inf / 3
         guard cm + 1 == columns else { return .columns(cm + 1) }
@@ -465,7 +457,6 @@ final class PDF417Reader {
             if abs(a + b * t - r) < 0.5 { fitted += 1 }
             if abs(ag + bg * t - r) < 0.5 { even += 1 }
         }
-        if debugPDF417 { print("fit", a, b, fitted, "even", ag, bg, even) }
         if even >= fitted { return .layout(Layout(rows: rows, ecLevel: ecLevel, a: ag, b: bg)) }
         return .layout(Layout(rows: rows, ecLevel: ecLevel, a: a, b: b))
     }
@@ -486,5 +477,3 @@ final class PDF417Reader {
         return r
     }
 }
-
-nonisolated(unsafe) var debugPDF417 = getenv("PDF417_DEBUG") != nil
