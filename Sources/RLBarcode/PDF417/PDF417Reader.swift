@@ -220,7 +220,9 @@ final class PDF417Reader {
         let width = Double(17 * columns + (compact ? 35 : 69))
         let h = PerspectiveTransform.squareToQuadrilateral(c[0], c[1], c[2], c[3])
         let height = max(c[0].distance(to: c[3]), c[1].distance(to: c[2]))
-        let lineCount = max(9, min(3000, Int(height / 0.5)))
+        // Lines half a pixel apart; a quarter in symbols under 80 pixels
+        // tall, whose rows may be a pixel or two.
+        let lineCount = max(9, min(3000, Int(height / (height < 80 ? 0.25 : 0.5))))
         let perLine = columns + (compact ? 1 : 2)
         lineWords.reserve(lineCount * perLine)
         lineT.reserve(lineCount)
