@@ -17,6 +17,8 @@ final class MatrixReaders {
 
     /// Aztec Code and Aztec Runes (ISO/IEC 24778).
     private let aztecReader = AztecReader()
+    /// PDF417 (ISO/IEC 15438).
+    private let pdf417Reader = PDF417Reader()
     /// The frame's areas with 2D texture, which every matrix reader searches.
     private var regionFinder = MatrixRegionDetector()
     /// Counts video frames, to share the searches out among them.
@@ -40,7 +42,7 @@ final class MatrixReaders {
     deinit { regionFinder.free() }
 
     /// What the matrix readers can read.
-    static let symbologies: Symbology = [.qrCode, .dataMatrix, .aztec]
+    static let symbologies: Symbology = [.qrCode, .dataMatrix, .aztec, .pdf417]
 
     /// How many symbol-like places (finder patterns grouped into symbols)
     /// the last ``read(_:bounds:enabled:into:)`` saw, read or not.
@@ -73,6 +75,12 @@ final class MatrixReaders {
         if wanted.contains(.aztec) && aztecTurn {
             aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder, into: &out)
             lastCandidateCount += aztecReader.lastCandidateCount
+        }
+        // PDF417 (its own search for start and stop patterns), in video
+        // in one frame of four.
+        if wanted.contains(.pdf417) && (thorough || videoTurn == 2) {
+            pdf417Reader.read(image, bounds: bounds, thorough: thorough, into: &out)
+            lastCandidateCount += pdf417Reader.lastCandidateCount
         }
         // Data Matrix after QR Code, whatever way this function returns.
         defer {

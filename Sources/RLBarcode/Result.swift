@@ -8,12 +8,16 @@ public struct StructuredAppend: Sendable, Hashable {
     /// What ties the symbols of one sequence together: QR Code's parity
     /// byte in decimal, or a file id; empty when there is none.
     public var id: String
+    /// Whether the symbol says it is the last of its sequence (Macro
+    /// PDF417's terminator); false when it does not say.
+    public var isLast: Bool
 
     /// Creates a sequence position.
-    public init(index: Int, total: Int, id: String = "") {
+    public init(index: Int, total: Int, id: String = "", isLast: Bool = false) {
         self.index = index
         self.total = total
         self.id = id
+        self.isLast = isLast
     }
 }
 

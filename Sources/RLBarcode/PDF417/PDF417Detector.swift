@@ -1,0 +1,299 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a scan line crossed a PDF417 start or stop pattern.
+struct PDF417PatternHit {
+    /// Whether this is a start pattern (else a stop pattern).
+    var isStart: Bool
+    /// Light bars on a dark background.
+    var inverted: Bool
+    /// The pattern's outer edge (the symbol's left edge for a start
+    /// pattern, its right edge for a stop pattern), in frame pixels.
+    var outer: Point
+    /// The reading direction of the line that crossed it (unit vector).
+    var dx: Double, dy: Double
+    /// The module width measured along the line, in pixels.
+    var module: Double
+    /// The group the hit belongs to (union-find parent).
+    var parent: Int
+}
+
+/// One edge of a symbol: a start or stop pattern column traced over the
+/// symbol's height.
+struct PDF417Edge {
+    var isStart: Bool
+    var inverted: Bool
+    /// The outer edge's ends, top first (top: the end that the reading
+    /// direction turned clockwise points away from).
+    var top: Point
+    var bottom: Point
+    /// The reading direction (unit vector, across the pattern's bars).
+    var ux: Double, uy: Double
+    /// The module width across the bars, in pixels.
+    var module: Double
+    /// How many scan lines crossed it.
+    var hits: Int
+    /// The grey level halfway between the pattern's bars and spaces.
+    var level: Double
+}
+
+/// Finds PDF417 start and stop patterns (ISO/IEC 15438:2015, 5.3.3: the
+/// start pattern 81111113 and the stop pattern 711311121, the same in every
+/// row) on scan lines in four directions, groups the crossings of one
+/// pattern column and traces its outer bar up and down to the symbol's
+/// corners (ISO/IEC 15438:2015, Annex reference decode algorithm: locate
+/// the start and stop patterns, then the rows between them).
+struct PDF417Detector {
+    private var edges = EdgeExtractor()
+    private var run = ElementRun()
+    private var profile = ScratchBuffer<Float>(capacity: 2048)
+    /// The crossings of the current frame.
+    private(set) var hits = ScratchBuffer<PDF417PatternHit>(capacity: 256)
+    private(set) var hitCount = 0
+
+    func free() { edges.free(); run.free(); profile.free(); hits.free() }
+
+    /// The start pattern's element widths in modules.
+    private static let start: [Float] = [8, 1, 1, 1, 1, 1, 1, 3]
+    /// The stop pattern's element widths in modules.
+    private static let stop: [Float] = [7, 1, 1, 3, 1, 1, 1, 2, 1]
+
+    /// Finds the start and stop pattern columns inside `bounds`, on lines
+    /// `step` pixels apart across, down and along both diagonals (so that
+    /// some lines cross the bars of a pattern at any angle within 22.5
+    /// degrees of square).
+    mutating func find(_ image: LumaView, bounds: PixelRect, step: Int) -> [PDF417Edge] {
+        hitCount = 0
+        let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
+        let reach = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
+        let r = 0.5.squareRoot()
+        for (dx, dy) in [(1.0, 0.0), (0.0, 1.0), (r, r), (r, -r)] {
+            // Lines across the direction (-dy, dx), `step` apart.
+            var t = -reach + Double(step) / 2
+            while t < reach {
+                let centre = Point(x: cx - dy * t, y: cy + dx * t)
+                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds, margin: 0) {
+                    scan(image, line)
+                }
+                t += Double(step)
+            }
+        }
+        return group(image, step: Double(step))
+    }
+
+    /// Reads one line in both polarities and directions. The profile is
+    /// padded on both ends with the line's lightest and darkest levels in
+    /// turn, so that a pattern reaching the frame's border still has an
+    /// outer edge and a quiet zone.
+    private mutating func scan(_ image: LumaView, _ line: ScanLine) {
+        let n = line.length
+        guard n >= 20 else { return }
+        let pad = PDF417Detector.pad
+        profile.reserve(n + 2 * pad)
+        let p = profile.pointer
+        // Three pixels thick: along the pattern's bars, which run the
+        // symbol's whole height, whatever its angle.
+        image.sample(line, thickness: 3, into: p + pad)
+        var lo = p[pad], hi = p[pad]
+        for i in pad..<(pad + n) { lo = min(lo, p[i]); hi = max(hi, p[i]) }
+        for polarity in 0..<2 {
+            let inverted = polarity == 1
+            for i in 0..<pad { p[i] = inverted ? lo : hi; p[pad + n + i] = inverted ? lo : hi }
+            edges.extract(p, count: n + 2 * pad, relative: 0.15, floor: 4)
+            guard edges.edgeCount >= 8 else { continue }
+            run.fill(from: edges, lineLength: n + 2 * pad, inverted: inverted)
+            let padded = ScanLine(origin: line.point(at: -Double(pad)), dx: line.dx, dy: line.dy, length: n + 2 * pad)
+            for direction in 0..<2 {
+                if direction == 1 { run.reverse() }
+                findPatterns(padded, inverted: inverted, reversed: direction == 1)
+            }
+        }
+    }
+
+    /// Samples of light (or dark, for light-on-dark symbols) added at
+    /// each end of a search line.
+    private static let pad = 24
+
+    /// Whether `count` widths from element `i` match `pattern`.
+    private func matches(_ i: Int, _ pattern: [Float]) -> Float? {
+        let w = run.widths.pointer
+        var total: Float = 0
+        for k in 0..<pattern.count { total += w[i + k] }
+        let module = total / pattern.reduce(0, +)
+        guard module >= 0.6 else { return nil }
+        for k in 0..<pattern.count {
+            let e = pattern[k]
+            let tolerance: Float = e >= 7 ? 1.5 : e >= 3 ? 0.8 : 0.6
+            if abs(w[i + k] / module - e) > tolerance { return nil }
+        }
+        return module
+    }
+
+    /// Records the start and stop patterns of the current run.
+    private mutating func findPatterns(_ line: ScanLine, inverted: Bool, reversed: Bool) {
+        let count = run.count
+        let w = run.widths.pointer, s = run.starts.pointer
+        var i = 1
+        let sign: Double = reversed ? -1 : 1
+        let length = Double(run.lineLength)
+        func point(_ t: Float) -> Point { line.point(at: reversed ? length - Double(t) : Double(t)) }
+        while i + 9 < count {
+            // Bars are the odd elements; some light before a start pattern and after a stop pattern.
+            if let m = matches(i, PDF417Detector.start), w[i - 1] >= 0.8 * m {
+                add(isStart: true, inverted: inverted, outer: point(s[i]), line, sign, Double(m))
+            }
+            if let m = matches(i, PDF417Detector.stop), w[i + 9] >= 0.8 * m {
+                add(isStart: false, inverted: inverted, outer: point(s[i + 9]), line, sign, Double(m))
+            }
+            i += 2
+        }
+    }
+
+    private mutating func add(isStart: Bool, inverted: Bool, outer: Point, _ line: ScanLine, _ sign: Double, _ m: Double) {
+        hits.reserveKeeping(hitCount + 1)
+        let len = (line.dx * line.dx + line.dy * line.dy).squareRoot()
+        hits[hitCount] = PDF417PatternHit(isStart: isStart, inverted: inverted, outer: outer,
+                                          dx: sign * line.dx / len, dy: sign * line.dy / len, module: m * len,
+                                          parent: hitCount)
+        hitCount += 1
+    }
+
+    private func root(_ i: Int) -> Int {
+        var r = i
+        while hits[r].parent != r { r = hits[r].parent }
+        return r
+    }
+
+    /// Groups the crossings of one pattern column and traces it.
+    private mutating func group(_ image: LumaView, step: Double) -> [PDF417Edge] {
+        let n = hitCount
+        guard n >= 2 else { return [] }
+        for i in 0..<n {
+            let a = hits[i]
+            for j in (i + 1)..<n {
+                let b = hits[j]
+                guard a.isStart == b.isStart, a.inverted == b.inverted, a.dx * b.dx + a.dy * b.dy > 0.5 else { continue }
+                let ratio = a.module / b.module
+                guard ratio > 0.6, ratio < 1.6 else { continue }
+                let ox = b.outer.x - a.outer.x, oy = b.outer.y - a.outer.y
+                let d = (ox * ox + oy * oy).squareRoot()
+                guard d <= 2.5 * step + 4 * a.module else { continue }
+                // Side by side along the column, not one behind the other.
+                let along = abs(ox * a.dx + oy * a.dy)
+                guard along <= 2 * a.module + 1 else { continue }
+                let ra = root(i), rb = root(j)
+                if ra != rb { hits[max(ra, rb)].parent = min(ra, rb) }
+            }
+        }
+        var members: [Int: [Int]] = [:]
+        for i in 0..<n { members[root(i), default: []].append(i) }
+        var out: [PDF417Edge] = []
+        for (_, list) in members where list.count >= 3 {
+            if let e = trace(image, list) { out.append(e) }
+        }
+        return out
+    }
+
+    /// Fits the outer edge through the crossings and follows the outer bar
+    /// of the pattern (8 modules wide for a start pattern, 7 for a stop
+    /// pattern, whose middle lies 4 and 14.5 modules inside the outer
+    /// edge) to both ends.
+    private func trace(_ image: LumaView, _ all: [Int]) -> PDF417Edge? {
+        // The line through most outer points (lines that cross a corner or
+        // leave the frame inside the pattern meet the symbol's top, bottom
+        // or the frame's border, not its side): the pair of points, among
+        // up to 24 spread over the group, with most points within a pixel
+        // of their line; then a least squares fit of those points.
+        let sample = Swift.stride(from: 0, to: all.count, by: max(1, all.count / 24)).map { all[$0] }
+        var bestCount = 0
+        var list = all
+        for a in 0..<sample.count {
+            for b in (a + 1)..<sample.count {
+                let p = hits[sample[a]].outer, q = hits[sample[b]].outer
+                let dx = q.x - p.x, dy = q.y - p.y, d = (dx * dx + dy * dy).squareRoot()
+                guard d >= 2 else { continue }
+                var count = 0
+                for i in all where abs((hits[i].outer.x - p.x) * dy - (hits[i].outer.y - p.y) * dx) <= d { count += 1 }
+                if count > bestCount {
+                    bestCount = count
+                    list = all.filter { abs((hits[$0].outer.x - p.x) * dy - (hits[$0].outer.y - p.y) * dx) <= d }
+                }
+            }
+        }
+        guard list.count >= 3 else { return nil }
+        var cx = 0.0, cy = 0.0
+        for i in list { cx += hits[i].outer.x; cy += hits[i].outer.y }
+        cx /= Double(list.count); cy /= Double(list.count)
+        var sxx = 0.0, syy = 0.0, sxy = 0.0
+        for i in list {
+            let x = hits[i].outer.x - cx, y = hits[i].outer.y - cy
+            sxx += x * x; syy += y * y; sxy += x * y
+        }
+        let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+        var ex = cos(angle), ey = sin(angle)
+        var rx = 0.0, ry = 0.0
+        for i in list { rx += hits[i].dx; ry += hits[i].dy }
+        let k = Double(list.count)
+        // The reading direction is the edge's normal on the side the lines read towards.
+        var ux = -ey, uy = ex
+        if ux * rx + uy * ry < 0 { ux = -ux; uy = -uy }
+        // "Down" is the reading direction turned clockwise (y down): (-uy, ux).
+        ex = -uy; ey = ux
+        var module = 0.0
+        for i in list { module += hits[i].module * abs(hits[i].dx * ux + hits[i].dy * uy) }
+        module /= k
+        guard module >= 0.6 else { return nil }
+        let first = list.first.map { hits[$0] }!
+        let inward = first.isStart ? 1.0 : -1.0
+        let barCentre = first.isStart ? 4.0 : 14.5
+        // The bar's middle line and the levels of bar and space.
+        let mx = cx + inward * ux * barCentre * module, my = cy + inward * uy * barCentre * module
+        // The light level: the widest space inside the pattern (3 modules).
+        let lightCentre = first.isStart ? 15.5 : 7.5
+        let qx = cx + inward * ux * lightCentre * module, qy = cy + inward * uy * lightCentre * module
+        guard let bar = image.bilinear(mx, my), let light = image.bilinear(qx, qy) else { return nil }
+        guard abs(bar - light) >= 10 else { return nil }
+        let level = (bar + light) / 2
+        let dark = bar < light
+        let up = PDF417Detector.barEnd(image, from: Point(x: mx, y: my), dx: -ex, dy: -ey, module: module,
+                                       level: level, dark: dark)
+        let down = PDF417Detector.barEnd(image, from: Point(x: mx, y: my), dx: ex, dy: ey, module: module,
+                                         level: level, dark: dark)
+        guard up + down >= 3 * module else { return nil }
+        let top = Point(x: cx - ex * up, y: cy - ey * up)
+        let bottom = Point(x: cx + ex * down, y: cy + ey * down)
+        return PDF417Edge(isStart: first.isStart, inverted: first.inverted, top: top, bottom: bottom,
+                          ux: ux, uy: uy, module: module, hits: list.count, level: level)
+    }
+
+    /// How far a bar reaches from `p` in the direction (`dx`, `dy`) (a unit
+    /// vector): it ends where the picture has been on the light side of
+    /// `level` for two modules (printers leave gaps between rows).
+    static func barEnd(_ image: LumaView, from p: Point, dx: Double, dy: Double, module: Double,
+                       level: Double, dark: Bool) -> Double {
+        var t = 0.0, lastDark = 0.0
+        while t - lastDark < max(1.5, 2.2 * module) {
+            t += 0.5
+            guard let v = image.bilinear(p.x + dx * t, p.y + dy * t) else { break }
+            if (v < level) == dark { lastDark = t }
+        }
+        return lastDark
+    }
+}
+
+extension LumaView {
+    /// The bilinear grey level at (`x`, `y`), or nil outside the frame.
+    @inline(__always)
+    func bilinear(_ x: Double, _ y: Double) -> Double? {
+        guard x >= 0, y >= 0, x < Double(width - 1), y < Double(height - 1) else { return nil }
+        let ix = Int(x), iy = Int(y)
+        let fx = x - Double(ix), fy = y - Double(iy)
+        let p = base + iy * stride + ix
+        let a = Double(p[0]), b = Double(p[1]), c = Double(p[stride]), d = Double(p[stride + 1])
+        let top = a + (b - a) * fx, bottom = c + (d - c) * fx
+        return top + (bottom - top) * fy
+    }
+}
