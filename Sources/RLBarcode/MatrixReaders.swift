@@ -67,18 +67,18 @@ final class MatrixReaders {
         // The areas with 2D texture, once for every matrix reader.
         regionFinder.findAll(image, bounds: bounds, cells: cells)
         // Video frames share out the costlier searches: Aztec Code in one
-        // frame of four, Data Matrix in the next (a code in view stays
-        // there for many frames: each is looked for seven times a second at
-        // 30 fps); still pictures get both.
+        // frame of four, Data Matrix in the next, PDF417 in the next (a code
+        // in view stays there for many frames: each is looked for seven
+        // times a second at 30 fps); still pictures, and a scanner's first
+        // frame, get every one.
         let everything = thorough || frames < 2
         let aztecTurn = everything || videoTurn == 0, dataMatrixTurn = everything || videoTurn == 1
         if wanted.contains(.aztec) && aztecTurn {
             aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder, into: &out)
             lastCandidateCount += aztecReader.lastCandidateCount
         }
-        // PDF417 (its own search for start and stop patterns), in video
-        // in one frame of four.
-        if wanted.contains(.pdf417) && (thorough || videoTurn == 2) {
+        // PDF417: its own search for start and stop patterns.
+        if wanted.contains(.pdf417) && (everything || videoTurn == 2) {
             pdf417Reader.read(image, bounds: bounds, thorough: thorough, into: &out)
             lastCandidateCount += pdf417Reader.lastCandidateCount
         }

@@ -49,6 +49,7 @@ enum Corpus {
         "rssexpanded-1", "rssexpanded-2", "rssexpanded-3", "rssexpandedstacked-1", "rssexpandedstacked-2",
         "qrcode-1", "qrcode-2", "qrcode-3", "qrcode-4", "qrcode-5", "qrcode-6",
         "datamatrix-1", "datamatrix-2", "datamatrix-3", "datamatrix-4", "datamatrix-5", "aztec-1", "aztec-2",
+        "pdf417-1", "pdf417-2", "pdf417-3",
         "falsepositives-1", "falsepositives-2",
     ]
     /// The rotations the command-line tool is scored at.
@@ -72,6 +73,7 @@ enum Corpus {
         Floor(symbology: "QRCode", minOK: 118, images: 129),
         Floor(symbology: "DataMatrix", minOK: 72, images: 74),
         Floor(symbology: "Aztec", minOK: 42, images: 42),
+        Floor(symbology: "PDF417", minOK: 43, images: 44),
     ]
     /// Wrong readings allowed over all folders at each rotation.
     static let maxWrong = 0
