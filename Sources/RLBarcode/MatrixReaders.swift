@@ -4,6 +4,14 @@ import Glibc
 import Darwin
 #endif
 
+/// A region of bars found by the linear stage: its box and the direction
+/// across its bars.
+struct BarArea {
+    var box: PixelRect
+    var ux: Double
+    var uy: Double
+}
+
 /// The matrix (2D) symbologies of a scanner: each finds its symbols in the
 /// frame, samples them into module grids and decodes those. Owned by a
 /// ``Scanner`` and reused from frame to frame.
@@ -54,8 +62,11 @@ final class MatrixReaders {
     /// sampled again in other ways; video frames skip that cost.
     /// `cells`, when given, are the frame's gradient cells as the linear
     /// stage measured them: the search for matrix-code regions reuses them.
+    /// `barAreas` are where video frames look for PDF417 (the largest
+    /// regions of bars the linear stage found); still pictures search the
+    /// whole of `bounds`.
     func read(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool = true,
-              cells: CellTensors? = nil, into out: inout [BarcodeResult]) {
+              cells: CellTensors? = nil, barAreas: [BarArea] = [], into out: inout [BarcodeResult]) {
         qrDetector.options.rescueFailedSymbols = thorough
         // Video frames: every third row (every fourth in HD frames, whose
         // codes are rarely under 2 pixels a module), which still crosses the
@@ -79,8 +90,15 @@ final class MatrixReaders {
         }
         // PDF417: its own search for start and stop patterns.
         if wanted.contains(.pdf417) && (everything || videoTurn == 2) {
-            pdf417Reader.read(image, bounds: bounds, thorough: thorough, into: &out)
-            lastCandidateCount += pdf417Reader.lastCandidateCount
+            if thorough {
+                pdf417Reader.read(image, bounds: bounds, thorough: true, into: &out)
+                lastCandidateCount += pdf417Reader.lastCandidateCount
+            } else {
+                for area in barAreas {
+                    pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy), into: &out)
+                    lastCandidateCount += pdf417Reader.lastCandidateCount
+                }
+            }
         }
         // Data Matrix after QR Code, whatever way this function returns.
         defer {

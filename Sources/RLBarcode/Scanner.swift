@@ -252,7 +252,10 @@ public final class Scanner {
         rows.reset()
         lastCandidateCount = 0
         // Only matrix codes wanted: no linear stage.
-        if enabled.isSubset(of: MatrixReaders.symbologies) {
+        // (Video frames look for PDF417 only where the linear stage found
+        // bars, so that stage runs whenever PDF417 is wanted.)
+        let thorough = options.effort == .thorough
+        if enabled.isSubset(of: thorough ? MatrixReaders.symbologies : MatrixReaders.symbologies.subtracting(.pdf417)) {
             var out: [BarcodeResult] = []
             matrix.read(image, bounds: wholeFrame ? nil : bounds, enabled: enabled,
                         thorough: options.effort == .thorough, into: &out)
@@ -387,10 +390,39 @@ public final class Scanner {
         // Codes wider than the frame, from parts of this frame and earlier ones.
         if plan.partials { partials.assemble(enabled: enabled, into: &out) }
         // Matrix codes: their own detection (finder patterns), then decoding.
-        matrix.read(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: options.effort == .thorough,
-                    cells: detector.tensors, into: &out)
+        if !thorough { collectBarAreas(image) }
+        matrix.read(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
+                    cells: detector.tensors, barAreas: barAreas, into: &out)
         lastCandidateCount += matrix.lastCandidateCount
         return out
+    }
+
+    /// The boxes around the largest bar regions of the frame (at most
+    /// three), where video frames look for PDF417 symbols.
+    private var barAreas = [BarArea](repeating: BarArea(box: PixelRect(x0: 0, y0: 0, x1: 0, y1: 0), ux: 1, uy: 0), count: 3)
+
+    /// Fills ``barAreas`` from the linear stage's candidates, largest first.
+    private func collectBarAreas(_ image: LumaView) {
+        barAreas.removeAll(keepingCapacity: true)
+        var picked: (Int, Int, Int) = (-1, -1, -1)
+        func cells(_ k: Int) -> Int { k < 0 ? -1 : detector.candidates[k].cells }
+        for k in 0..<detector.candidateCount {
+            let n = detector.candidates[k].cells
+            if n > cells(picked.0) { picked = (k, picked.0, picked.1) }
+            else if n > cells(picked.1) { picked = (picked.0, k, picked.1) }
+            else if n > cells(picked.2) { picked.2 = k }
+        }
+        let margin = Double(detector.cellSize)
+        for k in [picked.0, picked.1, picked.2] where k >= 0 {
+            let c = detector.candidates[k]
+            // Half extents of the region's box, a sixth more for the
+            // start and stop patterns at its ends.
+            let hx = (abs(c.ux) * c.lengthU + abs(c.uy) * c.lengthV) * 0.58 + margin
+            let hy = (abs(c.uy) * c.lengthU + abs(c.ux) * c.lengthV) * 0.58 + margin
+            let box = PixelRect(x0: max(0, Int(c.cx - hx)), y0: max(0, Int(c.cy - hy)),
+                                x1: min(image.width, Int(c.cx + hx)), y1: min(image.height, Int(c.cy + hy)))
+            if box.width >= 16 && box.height >= 8 { barAreas.append(BarArea(box: box, ux: c.ux, uy: c.uy)) }
+        }
     }
 
     /// Lets the stacked readers assemble the rows read in the frame into

@@ -65,12 +65,16 @@ struct PDF417Detector {
     /// `step` pixels apart across, down and along both diagonals (so that
     /// some lines cross the bars of a pattern at any angle within 22.5
     /// degrees of square).
-    mutating func find(_ image: LumaView, bounds: PixelRect, step: Int) -> [PDF417Edge] {
+    ///
+    /// With `across`, the lines run only that way (a unit vector across
+    /// the bars of a region already measured), not in four directions.
+    mutating func find(_ image: LumaView, bounds: PixelRect, step: Int, across: (Double, Double)? = nil) -> [PDF417Edge] {
         hitCount = 0
         let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
         let reach = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
         let r = 0.5.squareRoot()
-        for (dx, dy) in [(1.0, 0.0), (0.0, 1.0), (r, r), (r, -r)] {
+        let directions = across.map { [$0] } ?? [(1.0, 0.0), (0.0, 1.0), (r, r), (r, -r)]
+        for (dx, dy) in directions {
             // Lines across the direction (-dy, dx), `step` apart.
             var t = -reach + Double(step) / 2
             while t < reach {

@@ -52,8 +52,12 @@ final class PDF417Reader {
     /// Finds and decodes the PDF417 symbols inside `bounds` (the whole
     /// frame when nil) and appends them to `out`. With `thorough` (still
     /// pictures) the pattern search lines are two pixels apart, else six.
-    func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, into out: inout [BarcodeResult]) {
-        for s in symbols(image, bounds: bounds, thorough: thorough) {
+    /// `across` (video frames): the direction across the bars of the
+    /// region `bounds` holds, the only one the pattern search then takes;
+    /// compact PDF417 is then looked for only in still pictures.
+    func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
+              into out: inout [BarcodeResult]) {
+        for s in symbols(image, bounds: bounds, thorough: thorough, across: across) {
             let r = PDF417Reader.result(s)
             if out.contains(where: { $0.isSameCode(as: r) }) { continue }
             out.append(r)
@@ -61,11 +65,11 @@ final class PDF417Reader {
     }
 
     /// The symbols found inside `bounds`.
-    func symbols(_ image: LumaView, bounds: PixelRect?, thorough: Bool) -> [PDF417Symbol] {
+    func symbols(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil) -> [PDF417Symbol] {
         lastCandidateCount = 0
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
-        let found = detector.find(image, bounds: frame, step: thorough ? 2 : 6)
+        let found = detector.find(image, bounds: frame, step: thorough ? 2 : 6, across: across)
         let starts = found.filter(\.isStart).sorted { $0.hits > $1.hits }
         let stops = found.filter { !$0.isStart }
         var symbols: [PDF417Symbol] = []
@@ -101,7 +105,7 @@ final class PDF417Reader {
             // PDF417, whose stop pattern is a single bar.
             if let p = best, let symbol = decode(image, start: s, stop: p) {
                 symbols.append(symbol)
-            } else if let symbol = decodeCompact(image, start: s) {
+            } else if thorough || across == nil, let symbol = decodeCompact(image, start: s) {
                 symbols.append(symbol)
             }
         }
