@@ -140,29 +140,11 @@ final class Code128Reader: LinearReader {
                   EdgePatterns.mismatch(w + j, stopPattern, elements: 7, modules: 13) <= maxCharError,
                   Code128Reader.quiet(run, j + 7, module: m, zone: minQuietZone, leading: false)
             else { continue }
-            // Characters back to the line's start.
-            var count = 0
-            var previousWidth = 11 * m
-            var k = j - 6
-            var complete = true
-            while k >= 1 {
-                let width = w[k] + w[k + 1] + w[k + 2] + w[k + 3] + w[k + 4] + w[k + 5]
-                let ratio = width / previousWidth
-                guard count < Code128Reader.maxCharacters, ratio > 0.75, ratio < 1.33,
-                      let c = patterns.classify(w + k, maxError: maxCharError, margin: minMargin),
-                      c.value < Code128Reader.startA
-                else { complete = false; break }
-                values[count] = c.value
-                count += 1
-                previousWidth = width
-                k -= 6
-            }
-            // Cut by the border: fewer elements than a character remain before it.
-            guard complete, count >= Code128Reader.minPartCharacters else { continue }
-            // Reading order: the check character last.
-            var a = 0, z = count - 1
-            while a < z { let t = values[a]; values[a] = values[z]; values[z] = t; a += 1; z -= 1 }
-            let first = k + 6
+            // Characters back to the line's start (the check character last).
+            guard let (count, first) = patterns.readBackToStart(run, end: j, width: 11 * m, maxError: maxCharError,
+                                                                margin: minMargin, most: Code128Reader.maxCharacters,
+                                                                isData: { $0 < Code128Reader.startA }, into: values),
+                  count >= Code128Reader.minPartCharacters else { continue }
             sink.appendPart(.code128, leading: false, values: values, count: count,
                             start: s[first], end: s[j + 6] + w[j + 6], module: m)
             return
@@ -431,6 +413,36 @@ final class EdgePatterns {
     }
 
     deinit { widths.deallocate() }
+
+    /// Reads the characters that end where element `end` begins, backwards
+    /// to the start of the run, each of six elements: the characters of a
+    /// code whose start the frame's border cut off. Every one must be a
+    /// data character (`isData`) about as wide as the one after it (the
+    /// first compared with `width`).
+    /// - Returns: how many it read into `values`, in reading order, and the
+    ///   element index of the first; `nil` when one does not read (the run
+    ///   does not start inside the code) or there are more than `most`.
+    func readBackToStart(_ run: borrowing ElementRun, end: Int, width: Float, maxError: Float, margin: Float,
+                         most: Int, isData: (Int) -> Bool, into values: UnsafeMutablePointer<Int>) -> (count: Int, first: Int)? {
+        let w = run.widths.pointer
+        var count = 0
+        var previousWidth = width
+        var k = end - 6
+        while k >= 1 {
+            let cw = w[k] + w[k + 1] + w[k + 2] + w[k + 3] + w[k + 4] + w[k + 5]
+            let ratio = cw / previousWidth
+            guard count < most, ratio > 0.75, ratio < 1.33,
+                  let c = classify(w + k, maxError: maxError, margin: margin), isData(c.value) else { return nil }
+            values[count] = c.value
+            count += 1
+            previousWidth = cw
+            k -= 6
+        }
+        // Read backwards: into reading order.
+        var a = 0, z = count - 1
+        while a < z { let t = values[a]; values[a] = values[z]; values[z] = t; a += 1; z -= 1 }
+        return (count, k + 6)
+    }
 
     /// The mismatch between `elements` measured widths and a pattern of
     /// `modules` modules, in modules of the measured character's own

@@ -103,27 +103,12 @@ final class Code93Reader: LinearReader {
                   w[j + 6] > 0.4 * m, w[j + 6] < 2.2 * m,
                   Code128Reader.quiet(run, j + 7, module: m, zone: minQuietZone, leading: false)
             else { continue }
-            var count = 0
-            var previousWidth = width
-            var k = j - 6
-            var complete = true
-            while k >= 1 {
-                let cw = w[k] + w[k + 1] + w[k + 2] + w[k + 3] + w[k + 4] + w[k + 5]
-                let ratio = cw / previousWidth
-                guard count < Code93Reader.maxCharacters, ratio > 0.75, ratio < 1.33,
-                      let c = patterns.classify(w + k, maxError: maxCharError, margin: minMargin),
-                      c.value != Code93Reader.startStop
-                else { complete = false; break }
-                values[count] = c.value
-                count += 1
-                previousWidth = cw
-                k -= 6
-            }
-            guard complete, count >= Code93Reader.minPartCharacters + 1 else { continue }
-            var a = 0, z = count - 1
-            while a < z { let t = values[a]; values[a] = values[z]; values[z] = t; a += 1; z -= 1 }
+            guard let (count, first) = patterns.readBackToStart(run, end: j, width: width, maxError: maxCharError,
+                                                                margin: minMargin, most: Code93Reader.maxCharacters,
+                                                                isData: { $0 != Code93Reader.startStop }, into: values),
+                  count >= Code93Reader.minPartCharacters + 1 else { continue }
             sink.appendPart(.code93, leading: false, values: values, count: count,
-                            start: s[k + 6], end: s[j + 6] + w[j + 6], module: m)
+                            start: s[first], end: s[j + 6] + w[j + 6], module: m)
             return
         }
     }
