@@ -138,8 +138,7 @@ final class MatrixReaders {
         // A mirror image reads with rows and columns swapped: its own
         // top-right is the sampled bottom-left.
         let corners = d.mirrored ? [c.topLeft, c.bottomLeft, c.bottomRight, c.topRight] : c.corners
-        var deg = Int((atan2(corners[1].y - corners[0].y, corners[1].x - corners[0].x) * 180 / Double.pi).rounded())
-        deg = ((deg % 360) + 360) % 360
+        let deg = BarcodeResult.degrees(dx: corners[1].x - corners[0].x, dy: corners[1].y - corners[0].y)
         var r = BarcodeResult(symbology: .qrCode, text: d.text, bytes: d.bytes,
                               symbologyIdentifier: d.symbologyIdentifier,
                               extendedText: d.gs1HumanReadable ?? "", corners: corners, orientation: deg,

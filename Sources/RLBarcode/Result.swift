@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A symbol's place in a structured-append sequence: one message split
 /// over several symbols (QR Code, Data Matrix, Aztec, Macro PDF417).
 public struct StructuredAppend: Sendable, Hashable {
@@ -103,5 +109,15 @@ extension BarcodeResult {
         }
         let reach = max(corners[0].distance(to: corners[2]), other.corners[0].distance(to: other.corners[2]), 8) / 2
         return centre(corners).distance(to: centre(other.corners)) < reach
+    }
+}
+
+extension BarcodeResult {
+    /// The direction of the step (`dx`, `dy`) in frame pixels as whole
+    /// degrees 0-359, clockwise from the frame's x axis (y points down):
+    /// a result's ``orientation`` from the direction its top edge reads.
+    static func degrees(dx: Double, dy: Double) -> Int {
+        let deg = Int((atan2(dy, dx) * 180 / Double.pi).rounded())
+        return ((deg % 360) + 360) % 360
     }
 }

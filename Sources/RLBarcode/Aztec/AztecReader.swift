@@ -33,8 +33,7 @@ final class AztecReader {
     /// The result of a decoded symbol.
     static func result(_ s: AztecSymbol) -> BarcodeResult {
         let d = s.decoded, corners = s.corners
-        var deg = Int((atan2(corners[1].y - corners[0].y, corners[1].x - corners[0].x) * 180 / Double.pi).rounded())
-        deg = ((deg % 360) + 360) % 360
+        let deg = BarcodeResult.degrees(dx: corners[1].x - corners[0].x, dy: corners[1].y - corners[0].y)
         var r = BarcodeResult(symbology: .aztec, text: d.text, bytes: d.bytes,
                               symbologyIdentifier: d.symbologyIdentifier,
                               extendedText: d.gs1HumanReadable ?? "", corners: corners, orientation: deg,

@@ -353,8 +353,7 @@ struct VoteTable {
             func corner(_ pu: Double, _ pv: Double) -> Point {
                 Point(x: pu * ux + pv * downX, y: pu * uy + pv * downY)
             }
-            var deg = Int((atan2(uy, ux) * 180 / Double.pi).rounded())
-            deg = ((deg % 360) + 360) % 360
+            let deg = BarcodeResult.degrees(dx: ux, dy: uy)
             let aim: String
             switch v.symbology {
             case .ean8: aim = addOn.isEmpty ? "]E4" : "]E3"

@@ -49,8 +49,7 @@ final class DataMatrixReader {
     /// The result of a decoded symbol.
     static func result(_ c: DMCandidate) -> BarcodeResult {
         let d = c.decoded
-        var deg = Int((atan2(c.corners[1].y - c.corners[0].y, c.corners[1].x - c.corners[0].x) * 180 / Double.pi).rounded())
-        deg = ((deg % 360) + 360) % 360
+        let deg = BarcodeResult.degrees(dx: c.corners[1].x - c.corners[0].x, dy: c.corners[1].y - c.corners[0].y)
         var r = BarcodeResult(symbology: .dataMatrix, text: d.text, bytes: d.bytes,
                               symbologyIdentifier: d.symbologyIdentifier,
                               extendedText: d.gs1HumanReadable ?? "", corners: c.corners, orientation: deg,

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Codes wider than the frame, read in parts as a camera pans along them.
 ///
 /// A scan line that runs off the frame inside a code gives a part
@@ -177,8 +171,7 @@ final class PartialCodes {
         let nx = length > 0 ? -dy / length * h / 2 : 0, ny = length > 0 ? dx / length * h / 2 : 0
         let corners = [Point(x: seen.p0.x - nx, y: seen.p0.y - ny), Point(x: seen.p1.x - nx, y: seen.p1.y - ny),
                        Point(x: seen.p1.x + nx, y: seen.p1.y + ny), Point(x: seen.p0.x + nx, y: seen.p0.y + ny)]
-        var deg = Int((atan2(dy, dx) * 180 / Double.pi).rounded())
-        deg = ((deg % 360) + 360) % 360
+        let deg = BarcodeResult.degrees(dx: dx, dy: dy)
         let aim = "]" + VoteTable.aimLetter(seen.symbology) + String(UnicodeScalar(modifier))
         return BarcodeResult(symbology: seen.symbology, text: VoteTable.text(of: bytes, seen.symbology), bytes: bytes,
                              symbologyIdentifier: aim, extendedText: aim == "]C1" ? GS1.humanReadable(bytes) ?? "" : "",

@@ -470,8 +470,7 @@ final class PDF417Reader {
     /// The result of a decoded symbol.
     static func result(_ s: PDF417Symbol) -> BarcodeResult {
         let c = s.corners
-        var deg = Int((atan2(c[1].y - c[0].y, c[1].x - c[0].x) * 180 / Double.pi).rounded())
-        deg = ((deg % 360) + 360) % 360
+        let deg = BarcodeResult.degrees(dx: c[1].x - c[0].x, dy: c[1].y - c[0].y)
         let d = s.decoded
         var r = BarcodeResult(symbology: .pdf417, text: d.text, bytes: d.bytes, symbologyIdentifier: d.symbologyIdentifier,
                               corners: c, orientation: deg, isInverted: s.inverted, isMirrored: s.mirrored,
