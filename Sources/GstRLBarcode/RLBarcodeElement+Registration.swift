@@ -160,11 +160,14 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
     gst_element_class_set_metadata(
         elementClass, "Barcode reader", "Filter/Analyzer/Video",
         """
-        Finds and decodes barcodes (EAN/UPC with add-ons, and more as the engine \
-        grows) in raw video, in place. Posts a "barcode" element message per \
-        reported code, attaches a GstVideoRegionOfInterestMeta of type "barcode" \
-        per code and frame, and can draw outlines and labels into the frames. \
-        Example: gst-launch-1.0 v4l2src ! videoconvert ! rlbarcode draw=true ! \
+        Finds and decodes barcodes in raw video, in place: EAN-13, UPC-A, UPC-E \
+        and EAN-8 with EAN-2/EAN-5 add-ons, Code 128, Code 39, Code 93, ITF, \
+        Codabar, GS1 DataBar (and Expanded), QR Code and Aztec. Posts a \
+        "barcode" element message per reported code (the fields of zbar's, \
+        plus position, add-on, raw bytes and a tracking id), attaches a \
+        GstVideoRegionOfInterestMeta of type "barcode" per code and frame, and \
+        can draw outlines and labels into the frames. \
+        Example: gst-launch-1.0 -m v4l2src ! videoconvert ! rlbarcode draw=true ! \
         videoconvert ! autovideosink
         """,
         "The rlbarcode authors")
@@ -245,7 +248,8 @@ private func installProperties(_ objectClass: UnsafeMutablePointer<GObjectClass>
                                        "", flags)
         case .regionOnly:
             spec = g_param_spec_boolean(name, "Region only",
-                                        "Look for codes only inside the active region", 0, flags)
+                                        "Look for codes only inside active-region (no effect while it is empty)",
+                                        0, flags)
         case .orientation:
             spec = g_param_spec_enum(name, "Orientation",
                                      "Where the top edge of the expected codes points; tried first",

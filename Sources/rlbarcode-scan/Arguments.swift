@@ -17,7 +17,8 @@ enum ExitStatus: Int32 {
 let helpText = """
 Usage: rlbarcode-scan [OPTIONS] PATH...
 
-Finds and decodes barcodes in still pictures and video files.
+Finds and decodes barcodes in still pictures and video files, and prints one
+line (or JSON object, or CSV row) per code.
 
 Still pictures (PNG, JPEG, BMP, TIFF, ... anything GStreamer can decode) are
 converted to 8-bit luma and scanned thoroughly: every orientation, inverted
@@ -29,6 +30,13 @@ lost for a while.
 Options:
   --jsonl                 print one JSON object per code on stdout instead of
                           the readable form (see "JSON lines" below)
+  --csv                   print CSV instead: a header line, then one row per
+                          code (see "CSV" below)
+  --annotate DIR          write PNG pictures with the codes outlined into DIR
+                          (created if missing): each still picture with
+                          codes as NAME.png; for a video, each frame in which
+                          a code was reported, as NAME-frameNNNNNN.png, with
+                          the outlines and labels the element draws
   --symbologies LIST      symbologies to report, nicks joined by '+' or ',':
                           ean-13 upc-a upc-e ean-8 ean-2 ean-5 code-128
                           code-39 code-93 itf codabar databar databar-expanded
@@ -42,8 +50,9 @@ Options:
   --effort LEVEL          fast, balanced or thorough; default: thorough for
                           still pictures, the element's default (balanced)
                           for video files
-  --no-progress           no progress bar for video files (it is shown only
-                          when standard error is a terminal)
+  --no-progress           no progress bar for video files (a bar with the
+                          time played and the percentage is drawn on standard
+                          error, only when it is a terminal)
   -h, --help              show this help and exit
   --version               show the version and exit
   --                      end of options: every following word is a PATH
@@ -64,6 +73,19 @@ JSON lines (--jsonl), one object per code:
   video files also: frame (index), pts (ns), id (stable while the code is
   tracked), first_seen and last_seen (running time, ns), when reported
 
+CSV (--csv), RFC 4180 quoting, a header line first, with the columns
+  file,symbology,text,bytes,addon,extended,corners,orientation,
+  frame,pts,id,first_seen,last_seen
+  the same fields as the JSON lines; corners as "x0 y0 x1 y1 x2 y2 x3 y3";
+  empty when a field does not apply
+
+Examples:
+  rlbarcode-scan shelf.jpg                       codes of one picture
+  rlbarcode-scan --jsonl --symbologies ean-13+upc-a photos/*.png
+  rlbarcode-scan --csv clip.mp4 > codes.csv      when each code came into view
+  rlbarcode-scan --annotate /tmp/seen clip.mp4   frames with the codes outlined
+  rlbarcode-scan --region 0.25,0.25,0.5,0.5 --region-only --orientation up a.mp4
+
 Environment:
   GST_PLUGIN_PATH         where GStreamer looks for plugins; if the
                           `rlbarcode` element is not found there,
@@ -74,13 +96,18 @@ Exit status:
   0  every file was read, whether or not codes were found
   1  some file could not be read or decoded (a message on standard error
      names it); the other files were still scanned
-  2  usage error (unknown option, bad value, no PATH)
+  2  usage error (unknown option, bad value, no PATH, an --annotate DIR that
+     cannot be created); nothing was scanned
 """
 
 /// What the command line asks for.
 struct Arguments {
     /// Print JSON lines instead of readable text.
     var jsonl = false
+    /// Print CSV (a header line, then a row per code) instead of readable text.
+    var csv = false
+    /// `--annotate DIR`: where to write PNG pictures with the codes outlined.
+    var annotate: String? = nil
     /// The symbologies to report.
     var symbologies: Symbology = .all
     /// The `--region` rectangle, if given.
@@ -151,6 +178,12 @@ struct Arguments {
                 return (args, .version)
             case "--jsonl":
                 args.jsonl = true
+            case "--csv":
+                args.csv = true
+            case "--annotate":
+                let dir = try value(name, inline)
+                guard !dir.isEmpty else { throw UsageError(message: "--annotate needs a folder") }
+                args.annotate = dir
             case "--region-only":
                 args.regionOnly = true
             case "--no-progress":
@@ -183,10 +216,13 @@ struct Arguments {
             default:
                 throw UsageError(message: "unknown option \(word)")
             }
-            if inline != nil, ["--jsonl", "--region-only", "--no-progress", "--"].contains(name) {
+            if inline != nil, ["--jsonl", "--csv", "--region-only", "--no-progress", "--"].contains(name) {
                 throw UsageError(message: "\(name) takes no value")
             }
             index += 1
+        }
+        if args.jsonl && args.csv {
+            throw UsageError(message: "--jsonl and --csv exclude each other: choose one output format")
         }
         if args.regionOnly && args.region == nil {
             throw UsageError(message: "--region-only needs --region X,Y,W,H")
@@ -216,6 +252,9 @@ struct Arguments {
         if regionOnly { props.append(("region-only", "true")) }
         if orientation != .any { props.append(("orientation", orientation.nick)) }
         if let effort { props.append(("effort", effort.nick)) }
+        // --annotate: the element draws outlines and labels into the frames
+        // and hands each reported code's frame over in its message.
+        if annotate != nil { props += [("draw", "true"), ("attach-frame", "true")] }
         return props
     }
 }

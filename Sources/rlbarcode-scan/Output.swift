@@ -75,6 +75,21 @@ struct Report {
         return "{" + fields.map { "\(JSON.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
     }
 
+    /// The CSV columns, in the order of ``csvRow``.
+    static let csvHeader = "file,symbology,text,bytes,addon,extended,corners,orientation,frame,pts,id,first_seen,last_seen"
+
+    /// The CSV row (RFC 4180: fields with a comma, quote or line break are quoted).
+    var csvRow: String {
+        /// `v` as text, empty when nil.
+        func opt<T>(_ v: T?) -> String { v.map { "\($0)" } ?? "" }
+        let fields = [
+            file, symbology, text, bytes.map { Data($0).base64EncodedString() } ?? "", addon, extended,
+            corners.map(String.init).joined(separator: " "), opt(orientation), opt(frame), opt(pts), opt(id),
+            opt(firstSeen), opt(lastSeen),
+        ]
+        return fields.map(CSV.field).joined(separator: ",")
+    }
+
     /// The readable line.
     var humanLine: String {
         var line = file
@@ -141,6 +156,17 @@ enum JSON {
             }
         }
         return out + "\""
+    }
+}
+
+/// Minimal CSV text helpers.
+enum CSV {
+    /// One field: quoted (with quotes doubled) when it holds a comma, a
+    /// quote, a line break or leading/trailing spaces; as it is otherwise.
+    static func field(_ text: String) -> String {
+        let special = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+            || text.first == " " || text.last == " "
+        return special ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 }
 

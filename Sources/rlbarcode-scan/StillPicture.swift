@@ -27,8 +27,11 @@ struct StillPictureReader {
     /// How long a picture may take to decode.
     var timeout: GstClockTime = 20 * Gst.second
 
-    /// Reads `path` and, if it is a still picture, scans it with `scanner`.
-    func scan(path: String, with scanner: RLBarcode.Scanner) -> StillOutcome {
+    /// Reads `path` and, if it is a still picture, scans it with `scanner`;
+    /// `inspect`, when given, sees the picture and its codes while the
+    /// pixels are still mapped.
+    func scan(path: String, with scanner: RLBarcode.Scanner,
+              inspect: ((LumaView, [BarcodeResult]) -> Void)? = nil) -> StillOutcome {
         let pipeline: Pipeline
         switch Gst.parse(Self.description) {
         case .success(let element): pipeline = Pipeline(element)
@@ -76,7 +79,9 @@ struct StillPictureReader {
         }
         let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
                             width: width, height: height, stride: stride)
-        return .scanned(scanner.scan(luma))
+        let results = scanner.scan(luma)
+        inspect?(luma, results)
+        return .scanned(results)
     }
 
     /// Whether the decoded stream is a video: it has a frame rate and lasts

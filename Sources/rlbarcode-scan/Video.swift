@@ -14,10 +14,11 @@ struct VideoScanner {
     /// Draw a progress bar on standard error.
     var progress: Bool
 
-    /// Scans `path`, calling `report` for each code as it is reported.
+    /// Scans `path`, calling `report` for each code as it is reported, with
+    /// the message's structure (for fields such as `frame`).
     ///
     /// - Returns: nil when the file played to its end, else why it failed.
-    func scan(path: String, report: (Report) -> Void) -> String? {
+    func scan(path: String, report: (Report, UnsafePointer<GstStructure>) -> Void) -> String? {
         if let problem = Gst.ensureElement(named: Self.elementName, pluginFile: Self.pluginFile) {
             return problem
         }
@@ -61,7 +62,7 @@ struct VideoScanner {
                   gst_structure_has_name(structure, "barcode") != 0 else { continue }
             if frameRate == nil { frameRate = Self.frameRate(of: scan) }
             bar?.clear()
-            report(Self.report(file: path, from: structure, frameRate: frameRate))
+            report(Self.report(file: path, from: structure, frameRate: frameRate), structure)
             bar?.update(pipeline: pipeline.element)
         }
     }
@@ -155,6 +156,14 @@ struct VideoScanner {
             }
         }
         return out
+    }
+
+    /// The `GstSample` of a message's `frame` field (borrowed from the
+    /// structure), present with `attach-frame=true`.
+    static func frameSample(_ s: UnsafePointer<GstStructure>) -> OpaquePointer? {
+        guard let v = gst_structure_get_value(s, "frame"), v.pointee.g_type == gst_sample_get_type(),
+              let boxed = g_value_get_boxed(v) else { return nil }
+        return OpaquePointer(boxed)
     }
 
     /// The bytes of a `GBytes` field.

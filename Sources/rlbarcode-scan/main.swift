@@ -25,6 +25,16 @@ func run() -> ExitStatus {
         return .usage
     }
 
+    var annotator: Annotator? = nil
+    if let folder = arguments.annotate {
+        do {
+            annotator = try Annotator(folder: folder)
+        } catch {
+            Console.err(error.message)
+            return .usage
+        }
+    }
+
     if let problem = Gst.initialize() {
         Console.err(problem)
         return .unreadable
@@ -37,7 +47,7 @@ func run() -> ExitStatus {
 
     /// Prints one code in the chosen form.
     func emit(_ report: Report) {
-        Console.out(arguments.jsonl ? report.jsonLine : report.humanLine)
+        Console.out(arguments.jsonl ? report.jsonLine : arguments.csv ? report.csvRow : report.humanLine)
     }
 
     /// Reports a file that could not be scanned.
@@ -45,6 +55,14 @@ func run() -> ExitStatus {
         Console.err("\(path): \(why)")
         status = .unreadable
     }
+
+    /// Writes an annotated picture, reporting a failure to write it.
+    func annotate(_ path: String, _ write: (Annotator) -> String?) {
+        guard let annotator, let why = write(annotator) else { return }
+        fail(path, "--annotate: \(why)")
+    }
+
+    if arguments.csv { Console.out(Report.csvHeader) }
 
     for path in arguments.paths {
         if let why = unreadableReason(path) {
@@ -54,7 +72,11 @@ func run() -> ExitStatus {
         let ext = (path as NSString).pathExtension.lowercased()
         var isVideo = videoExtensions.contains(ext)
         if !isVideo {
-            switch reader.scan(path: path, with: scanner) {
+            let inspect: ((LumaView, [BarcodeResult]) -> Void)? = annotator == nil ? nil : { luma, results in
+                guard !results.isEmpty else { return }
+                annotate(path) { $0.writeStill(path: path, luma: luma, results: results) }
+            }
+            switch reader.scan(path: path, with: scanner, inspect: inspect) {
             case .scanned(let results):
                 for result in results { emit(Report(file: path, result: result)) }
             case .video:
@@ -63,7 +85,12 @@ func run() -> ExitStatus {
                 fail(path, "cannot decode: \(why)")
             }
         }
-        if isVideo, let why = videos.scan(path: path, report: emit) {
+        if isVideo, let why = videos.scan(path: path, report: { report, message in
+            emit(report)
+            if let sample = VideoScanner.frameSample(message) {
+                annotate(path) { $0.writeFrame(path: path, frameIndex: report.frame, sample: sample) }
+            }
+        }) {
             fail(path, why)
         }
     }

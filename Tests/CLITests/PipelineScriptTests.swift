@@ -4,7 +4,10 @@ import XCTest
 /// Runs every example pipeline in pipelines/ and the demo-video maker.
 final class PipelineScriptTests: XCTestCase {
     /// The example scripts, by name.
-    static let scripts = ["demo.sh", "webcam-preview.sh", "scan-file.sh", "record-annotated.sh"]
+    static let scripts = ["demo.sh", "webcam-preview.sh", "scan-file.sh", "record-annotated.sh",
+                          "scan-stream.sh", "scan-region.sh", "overlay-labels.sh"]
+    /// The Python helpers in pipelines/, by name.
+    static let pythonScripts = ["bench.py", "rtsp-serve.py"]
 
     /// The environment that points the scripts at the plugin under test and
     /// keeps them away from a display.
@@ -27,7 +30,9 @@ final class PipelineScriptTests: XCTestCase {
         let dir = Env.root.appendingPathComponent("pipelines")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".sh") }
         XCTAssertEqual(Set(names), Set(Self.scripts), "a script without a test, or a test without a script")
-        for name in names {
+        let python = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".py") }
+        XCTAssertEqual(Set(python), Set(Self.pythonScripts), "a Python script without a test, or a test without a script")
+        for name in names + python {
             let path = dir.appendingPathComponent(name).path
             XCTAssertTrue(FileManager.default.isExecutableFile(atPath: path), "\(name) is not executable")
             let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
@@ -150,5 +155,123 @@ final class PipelineScriptTests: XCTestCase {
             digests.append(video)
         }
         XCTAssertEqual(digests.first, digests.last, "two runs made different files")
+    }
+
+    /// The lines of the scripts' output: `barcode TIME TYPE SYMBOL [+ADDON] id=N`,
+    /// as (time, "TYPE SYMBOL[ +ADDON]").
+    func barcodeLines(_ text: String) -> [(time: String, code: String)] {
+        text.split(separator: "\n").compactMap { row in
+            let w = row.split(separator: " ").map(String.init)
+            guard w.first == "barcode", w.count >= 4 else { return nil }
+            let code = w[2...].filter { !$0.hasPrefix("id=") }.joined(separator: " ")
+            return (w[1], code)
+        }
+    }
+
+    /// /usr/bin/python3 with PyGObject's GStreamer bindings, or a skip.
+    func pythonWithGst(_ module: String = "Gst") throws -> URL {
+        let python = URL(fileURLWithPath: "/usr/bin/python3")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else { throw XCTSkip("/usr/bin/python3 is missing") }
+        let probe = try Env.run(python, ["-c", "import gi; gi.require_version('\(module)', '1.0')"])
+        if probe.status != 0 { throw XCTSkip("the \(module) typelib for python3-gi is missing: \(probe.stderr)") }
+        return python
+    }
+
+    /// scan-stream.sh reads the demo clip from a local HTTP server
+    /// (souphttpsrc, through uridecodebin) and prints its codes; property
+    /// words reach the element. A word that is not a URI is a usage error.
+    func testScanStreamOverHTTP() throws {
+        let env = try scriptEnvironment()
+        guard Env.hasElement("souphttpsrc") else { throw XCTSkip("souphttpsrc is missing (gstreamer1.0-plugins-good)") }
+        let python = URL(fileURLWithPath: "/usr/bin/python3")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else { throw XCTSkip("/usr/bin/python3 is missing") }
+        let media = Env.root.appendingPathComponent("pipelines/media")
+        let (server, port) = try Env.startServer(python, ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                                                          "--directory", media.path],
+                                                 ready: "port ([0-9]+)")
+        defer { Env.stop(server) }
+        let result = try runScript("scan-stream.sh", ["http://127.0.0.1:\(port)/demo.mp4", "symbologies=ean-8+upc-e"],
+                                   env: env, timeout: 300)
+        XCTAssertEqual(result.status, 0, result.summary)
+        let codes = Set(barcodeLines(result.stdout).map(\.code))
+        XCTAssertEqual(codes, ["EAN-8 96385074", "UPC-E 0012345000065"], result.summary)
+        XCTAssertTrue(barcodeLines(result.stdout).contains { $0.time == "2.000s" && $0.code == "EAN-8 96385074" },
+                      "EAN-8 comes into view at 2 s: \(result.summary)")
+
+        let notURI = try runScript("scan-stream.sh", [media.appendingPathComponent("demo.mp4").path], env: env)
+        XCTAssertEqual(notURI.status, 2, notURI.summary)
+        XCTAssertTrue(notURI.stderr.contains("not a URI"), notURI.summary)
+    }
+
+    /// rtsp-serve.py serves the demo clip over RTSP on loopback, and
+    /// scan-stream.sh (rtspsrc) reads the codes in view at the start of it
+    /// and stops after DURATION seconds.
+    func testScanStreamOverRTSP() throws {
+        var env = try scriptEnvironment()
+        guard Env.hasElement("rtspsrc") else { throw XCTSkip("rtspsrc is missing (gstreamer1.0-plugins-good)") }
+        let python = try pythonWithGst("GstRtspServer")
+        let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4").path
+        let (server, url) = try Env.startServer(python, [Env.root.appendingPathComponent("pipelines/rtsp-serve.py").path,
+                                                         clip, "--port", "0"],
+                                                ready: "rtsp://127\\.0\\.0\\.1:[0-9]+/stream",
+                                                environment: ["GST_PLUGIN_PATH": env["GST_PLUGIN_PATH"] ?? ""])
+        defer { Env.stop(server) }
+        env["DURATION"] = "4"
+        let result = try runScript("scan-stream.sh", [url], env: env, timeout: 120)
+        XCTAssertEqual(result.status, 0, result.summary)
+        XCTAssertLessThan(result.seconds, 30, "DURATION did not stop the stream")
+        let codes = Set(barcodeLines(result.stdout).map(\.code))
+        // In view during the first two seconds of the clip: an EAN-13 and a UPC-A.
+        XCTAssertTrue(codes.isSuperset(of: ["EAN-13 5901234123457", "UPC-A 0036000291452"]), result.summary)
+        XCTAssertTrue(codes.isSubset(of: ["EAN-13 5901234123457", "UPC-A 0036000291452", "EAN-8 96385074",
+                                          "UPC-E 0012345000065"]), result.summary)
+    }
+
+    /// scan-region.sh reports only codes inside the region: at the start of
+    /// the clip the EAN-13 at the top left, not the UPC-A to the right that
+    /// scan-file.sh reports at the same moment.
+    func testScanRegionScript() throws {
+        let env = try scriptEnvironment()
+        let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4").path
+        let region = try runScript("scan-region.sh", [clip, "0,0,0.45,0.6"], env: env)
+        XCTAssertEqual(region.status, 0, region.summary)
+        let atStart = barcodeLines(region.stdout).filter { $0.time == "0.000s" }.map(\.code)
+        XCTAssertEqual(atStart, ["EAN-13 5901234123457"], region.summary)
+        let whole = try runScript("scan-file.sh", [clip], env: env)
+        XCTAssertEqual(whole.status, 0, whole.summary)
+        XCTAssertTrue(barcodeLines(whole.stdout).contains { $0.time == "0.000s" && $0.code == "UPC-A 0036000291452" },
+                      "the UPC-A is in view at the start: \(whole.summary)")
+        let bad = try runScript("scan-region.sh", [clip, "left-half"], env: env)
+        XCTAssertEqual(bad.status, 2, bad.summary)
+    }
+
+    /// overlay-labels.sh writes a snapshot a second of the labelled video:
+    /// the codes are still readable in them, and the labels change pixels
+    /// compared with the same run without labels.
+    func testOverlayLabelsScript() throws {
+        let env = try scriptEnvironment()
+        let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4").path
+        let dir = try Env.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let labelled = dir.appendingPathComponent("labelled"), plain = dir.appendingPathComponent("plain")
+        let result = try runScript("overlay-labels.sh", [clip, labelled.path], env: env)
+        XCTAssertEqual(result.status, 0, result.summary)
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: labelled.path).filter { $0.hasSuffix(".png") }
+        XCTAssertEqual(snapshots.count, 10, "one snapshot a second of a 10 s clip: \(snapshots.sorted())")
+        XCTAssertTrue(barcodeLines(result.stdout).contains { $0.code == "EAN-13 9780201379624 +51299" }, result.summary)
+
+        let first = labelled.appendingPathComponent("frame-00000.png")
+        let read = try Env.run(try Env.cli(), ["--jsonl", first.path])
+        XCTAssertEqual(read.status, 0, read.summary)
+        let texts = Set(Env.jsonLines(read.stdout).compactMap { $0["text"] as? String })
+        XCTAssertTrue(texts.isSuperset(of: ["5901234123457", "0036000291452"]), read.summary)
+
+        var plainEnv = env
+        plainEnv["EVERY"] = "5"
+        let without = try runScript("overlay-labels.sh", [clip, plain.path, "draw-labels=false"], env: plainEnv)
+        XCTAssertEqual(without.status, 0, without.summary)
+        let plainFirst = try Data(contentsOf: plain.appendingPathComponent("frame-00000.png"))
+        XCTAssertNotEqual(try Data(contentsOf: first), plainFirst, "draw-labels made no difference")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: plain.path).count, 2, "EVERY=5: two snapshots")
     }
 }

@@ -16,8 +16,9 @@ final class ReadmeExampleTests: XCTestCase {
         return String(readme[open.upperBound..<close.lowerBound])
     }
 
-    /// Runs `code` with `/usr/bin/python3` on the demo clip and returns its output.
-    func runExample(_ code: String) throws -> ProcessOutput {
+    /// Runs `code` with `/usr/bin/python3` on the demo clip (plus `extra`
+    /// arguments) and returns its output.
+    func runExample(_ code: String, _ extra: [String] = []) throws -> ProcessOutput {
         let python = URL(fileURLWithPath: "/usr/bin/python3")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw XCTSkip("/usr/bin/python3 is not installed")
@@ -29,7 +30,7 @@ final class ReadmeExampleTests: XCTestCase {
         let script = dir.appendingPathComponent("example.py")
         try code.write(to: script, atomically: true, encoding: .utf8)
         let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4")
-        return try Env.run(python, [script.path, clip.path],
+        return try Env.run(python, [script.path, clip.path] + extra,
                            environment: ["GST_PLUGIN_PATH": try Env.pluginFolder().path], timeout: 600)
     }
 
@@ -49,5 +50,34 @@ final class ReadmeExampleTests: XCTestCase {
         XCTAssertFalse(summary.isEmpty, out.summary)
         XCTAssertTrue(summary.contains { $0.hasPrefix("EAN-13 5901234123457 seen ") }, out.summary)
         XCTAssertEqual(Set(summary).count, summary.count, "each code once in the session")
+    }
+
+    /// The zbar migration example: a zbar application's handler prints a
+    /// line per message with rlbarcode report=every-frame, as it does with
+    /// zbar; every symbol zbar reads in the demo clip rlbarcode reports too.
+    func testZbarHandlerWorksWithRlbarcode() throws {
+        let code = try pythonBlock(after: "### Coming from the zbar element")
+        let ours = try runExample(code)
+        XCTAssertEqual(ours.status, 0, ours.summary)
+        /// The (type, symbol) pairs of the handler's lines `TIMESTAMP TYPE SYMBOL QUALITY`.
+        func pairs(_ text: String) -> [(String, String)] {
+            text.split(separator: "\n").compactMap { row in
+                let w = row.split(separator: " ").map(String.init)
+                guard w.count == 4, UInt64(w[0]) != nil, Int(w[3]) != nil else { return nil }
+                return (w[1], w[2])
+            }
+        }
+        let ourPairs = pairs(ours.stdout)
+        XCTAssertGreaterThan(ourPairs.count, 300, "every-frame: a line per code and frame: \(ours.summary)")
+        let ourSymbols = Set(ourPairs.map(\.1))
+        XCTAssertEqual(ourSymbols, ["5901234123457", "0036000291452", "0012345000065", "96385074", "9780201379624"],
+                       ours.summary)
+        XCTAssertTrue(ourPairs.contains { $0 == ("UPC-A", "0036000291452") }, ours.summary)
+        guard Env.hasElement("zbar") else { throw XCTSkip("the zbar element is missing (gstreamer1.0-plugins-bad)") }
+        let theirs = try runExample(code, ["zbar"])
+        XCTAssertEqual(theirs.status, 0, theirs.summary)
+        let theirSymbols = Set(pairs(theirs.stdout).map(\.1))
+        XCTAssertFalse(theirSymbols.isEmpty, theirs.summary)
+        XCTAssertTrue(theirSymbols.isSubset(of: ourSymbols), "zbar read \(theirSymbols.subtracting(ourSymbols))")
     }
 }

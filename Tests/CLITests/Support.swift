@@ -23,6 +23,13 @@ struct ProcessOutput {
     }
 }
 
+/// A background server that did not come up (fails the test that needed it).
+struct ServerError: Error, CustomStringConvertible {
+    /// What happened, with the server's output.
+    var message: String
+    var description: String { message }
+}
+
 /// Paths and helpers shared by the CLI tests.
 enum Env {
     /// The repository root (three levels above this file).
@@ -158,6 +165,54 @@ enum Env {
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus
             : process.terminationStatus
         return ProcessOutput(status: status, stdout: stdout, stderr: stderr, timedOut: timedOut, seconds: seconds)
+    }
+
+    /// Starts a program in the background (standard output to a file) and
+    /// waits until that output has a line matching `ready`, for a server that
+    /// prints its address. Returns the process and the first match.
+    /// The caller stops the process with ``stop(_:)``.
+    static func startServer(_ executable: URL, _ arguments: [String], ready pattern: String,
+                            environment: [String: String] = [:], timeout: Double = 30) throws -> (Process, String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("rlbarcode-server-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? handle.close()
+        defer { try? FileManager.default.removeItem(at: log) }
+        let regex = try NSRegularExpression(pattern: pattern)
+        let start = Date()
+        while Date().timeIntervalSince(start) < timeout {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let m = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+               let r = Range(m.range(at: m.numberOfRanges > 1 ? 1 : 0), in: text) {
+                return (process, String(text[r]))
+            }
+            if !process.isRunning {
+                throw ServerError(message: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) ended: \(text)")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        stop(process)
+        throw ServerError(message: "\(executable.lastPathComponent) did not print /\(pattern)/ within \(Int(timeout)) s: \(text)")
+    }
+
+    /// Stops a process started with ``startServer(_:_:ready:environment:timeout:)``.
+    static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<100 where process.isRunning { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// Draws a barcode PNG with zint (skips when zint is missing).
