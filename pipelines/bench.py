@@ -38,12 +38,16 @@ def make_clip(video, size, frames, folder):
     """Decodes the first `frames` frames of `video`, scaled to `size`, into a raw I420 file."""
     w, h = size
     path = os.path.join(folder, "clip-%dx%d.i420" % (w, h))
-    # identity lets eos-after buffers through, then one more before the EOS.
+    # identity ends the stream after about `frames` buffers (one more may
+    # pass before the EOS, depending on timing); the file is then cut to
+    # exactly `frames` frames, or fewer when the video is shorter.
     pipeline = ("filesrc location=%s ! decodebin ! videoconvert ! videoscale add-borders=true ! "
                 "video/x-raw,format=I420,width=%d,height=%d,pixel-aspect-ratio=1/1 ! "
-                "identity eos-after=%d ! filesink location=%s") % (video, w, h, max(1, frames - 1), path)
+                "identity eos-after=%d ! filesink location=%s") % (video, w, h, frames + 1, path)
     subprocess.run(["gst-launch-1.0", "-q"] + pipeline.split(), check=True)
-    count = os.path.getsize(path) // (w * h * 3 // 2)
+    frame_bytes = w * h * 3 // 2
+    count = min(frames, os.path.getsize(path) // frame_bytes)
+    os.truncate(path, count * frame_bytes)
     return path, count
 
 
