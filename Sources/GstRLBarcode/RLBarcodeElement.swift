@@ -93,6 +93,15 @@ final class RLBarcodeElement {
     let qosEarliest = Mutex<UInt64?>(nil)
     /// Frames whose analysis was skipped because they were late.
     private var lateFrames = 0
+    /// Frames whose analysis stopped at its time limit (for the log).
+    private var timedOutFrames = 0
+    /// The limits are for an optimised build; an unoptimised (debug) build
+    /// runs the engine about ten times slower and gets ten times the time.
+    #if DEBUG
+    static let timeLimitScale = 10.0
+    #else
+    static let timeLimitScale = 1.0
+    #endif
 
     /// Creates the Swift side of a new GObject instance.
     init(instance: UnsafeMutableRawPointer) {
@@ -370,12 +379,29 @@ final class RLBarcodeElement {
         applyClear(state, generation: s.clearGeneration)
         var options = s.scanOptions
         if state.isStillPicture && options.effort == .balanced { options.effort = .thorough }
+        // Video: one frame's analysis may take four frame intervals (0.1 to
+        // 0.5 s), 1 s with effort=thorough; a frame of noise or dense
+        // texture cannot hold the stream up for longer. Still pictures have
+        // no limit.
+        if !state.isStillPicture {
+            let interval = state.duration != clockTimeNone && state.duration > 0
+                ? Double(UInt64(state.duration)) / 1e9 : 1.0 / 30
+            options.timeLimit = (options.effort == .thorough ? 1.0 : min(0.5, max(0.1, 4 * interval)))
+                * Self.timeLimitScale
+        }
         // With drawing on, codes of symbologies left out are read too, to be
         // drawn as unwanted (never reported).
         if s.draw { options.symbologies = .all }
         if state.scanner.options != options { state.scanner.options = options }
 
         let results = state.scanner.scan(luma)
+        if state.scanner.lastScanTimedOut {
+            timedOutFrames += 1
+            if timedOutFrames == 1 || timedOutFrames % 100 == 0 {
+                log(GST_LEVEL_INFO, instance, "analysis stopped at its time limit of "
+                    + "\(Int((options.timeLimit ?? 0) * 1000)) ms in \(timedOutFrames) frames so far")
+            }
+        }
         state.tracker.beginFrame(now: state.now, lostAfter: s.lostAfter)
         var read = 0, new = 0
         defer {

@@ -55,6 +55,17 @@ final class MatrixReaders {
     /// How many symbol-like places (finder patterns grouped into symbols)
     /// the last ``read(_:bounds:enabled:into:)`` saw, read or not.
     private(set) var lastCandidateCount = 0
+    /// When the frame's analysis must stop (``MonotonicClock/now``); `.max`: never.
+    /// Checked before each symbology's search.
+    var deadline: UInt64 = .max
+    /// Whether the last ``read(_:bounds:enabled:thorough:cells:barAreas:into:)``
+    /// left out a search because the deadline had passed.
+    private(set) var timedOut = false
+    /// True (and ``timedOut`` set) once the deadline has passed.
+    private func late() -> Bool {
+        if !timedOut && deadline != .max && MonotonicClock.now >= deadline { timedOut = true }
+        return timedOut
+    }
 
     /// Finds and decodes the enabled matrix codes inside `bounds` and
     /// appends them to `out`.
@@ -73,6 +84,7 @@ final class MatrixReaders {
         // centre of a finder pattern of 2-pixel modules (6 pixels tall).
         qrDetector.options.rowStep = thorough ? 2 : min(image.width, image.height) >= 720 ? 4 : 3
         lastCandidateCount = 0
+        timedOut = false
         let wanted = enabled.intersection(MatrixReaders.symbologies)
         guard !wanted.isEmpty, image.width >= 10, image.height >= 10 else { return }
         // The areas with 2D texture, once for every matrix reader.
@@ -84,12 +96,12 @@ final class MatrixReaders {
         // frame, get every one.
         let everything = thorough || frames < 2
         let aztecTurn = everything || videoTurn == 0, dataMatrixTurn = everything || videoTurn == 1
-        if wanted.contains(.aztec) && aztecTurn {
+        if wanted.contains(.aztec) && aztecTurn && !late() {
             aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder, into: &out)
             lastCandidateCount += aztecReader.lastCandidateCount
         }
         // PDF417: its own search for start and stop patterns.
-        if wanted.contains(.pdf417) && (everything || videoTurn == 2) {
+        if wanted.contains(.pdf417) && (everything || videoTurn == 2) && !late() {
             if thorough {
                 pdf417Reader.read(image, bounds: bounds, thorough: true, into: &out)
                 lastCandidateCount += pdf417Reader.lastCandidateCount
@@ -102,12 +114,12 @@ final class MatrixReaders {
         }
         // Data Matrix after QR Code, whatever way this function returns.
         defer {
-            if wanted.contains(.dataMatrix) && dataMatrixTurn {
+            if wanted.contains(.dataMatrix) && dataMatrixTurn && !late() {
                 dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder, into: &out)
                 lastCandidateCount += dataMatrixReader.lastCandidateCount
             }
         }
-        guard wanted.contains(.qrCode), image.width >= 21, image.height >= 21 else { return }
+        guard wanted.contains(.qrCode), image.width >= 21, image.height >= 21, !late() else { return }
         qrCandidates.removeAll(keepingCapacity: true)
         qrDetector.scan(image, in: bounds, regions: regionFinder, into: &qrCandidates)
         lastCandidateCount += qrCandidates.count

@@ -62,14 +62,21 @@ public struct ScanOptions: Sendable, Hashable {
     public var orientation: Orientation = .any
     /// How much work to spend. Default ``Effort/balanced``.
     public var effort: Effort = .balanced
+    /// The most time, in seconds, that one frame's analysis may take; past
+    /// it, the scan stops at its next check (every few scan lines, between
+    /// matrix-code searches) and returns what it has read so far. `nil`
+    /// (default): no limit. Video pipelines set one so that a frame full of
+    /// texture or noise cannot hold up the stream.
+    public var timeLimit: Double? = nil
 
     /// Options with every default.
     public init() {}
 
     /// Options with the given values; the others take their defaults.
     public init(symbologies: Symbology = .all, activeRegion: NormalizedRect? = nil, regionOnly: Bool = false,
-                orientation: Orientation = .any, effort: Effort = .balanced) {
+                orientation: Orientation = .any, effort: Effort = .balanced, timeLimit: Double? = nil) {
         self.symbologies = symbologies
+        self.timeLimit = timeLimit
         self.activeRegion = activeRegion
         self.regionOnly = regionOnly
         self.orientation = orientation

@@ -71,6 +71,14 @@ public final class Scanner {
     /// Counts video frames: light-on-dark codes are looked for in every
     /// other one (see ``Plan/bothPolaritiesEveryFrame``).
     private var polarityTurn = 0
+    /// When this frame's analysis must stop (``MonotonicClock/now``, nanoseconds);
+    /// `.max` when ``ScanOptions/timeLimit`` is nil.
+    private var deadline: UInt64 = .max
+    /// Set once this frame's time limit has passed.
+    private var outOfTime = false
+    /// Whether the last ``scan(_:)`` stopped at its ``ScanOptions/timeLimit``
+    /// before it had looked everywhere.
+    public private(set) var lastScanTimedOut = false
     /// The readers among them that assemble stacked symbols from rows.
     private let stackedReaders: [any StackedLinearReader]
     /// What the readers can read.
@@ -186,6 +194,10 @@ public final class Scanner {
         lastCandidateCount = 0
         frameWidth = image.width
         frameHeight = image.height
+        outOfTime = false
+        deadline = options.timeLimit.map { MonotonicClock.now &+ UInt64(max(0, min($0, 1e6)) * 1e9) } ?? .max
+        matrix.deadline = deadline
+        defer { lastScanTimedOut = outOfTime || matrix.timedOut }
         guard image.width >= 16 || image.height >= 16, image.width >= 1, image.height >= 1 else { return [] }
         let enabled = options.symbologies.intersection(readable)
         guard !enabled.isEmpty else { return [] }
@@ -297,7 +309,7 @@ public final class Scanner {
                 if let f = focus, f.contains(c.cx, c.cy) != (pass == 0) { continue }
                 // A single edge (an object's outline) is not a row of bars.
                 if c.lengthU < 2.5 * Double(detector.cellSize) { continue }
-                if tried == plan.maxCandidates { break }
+                if tried == plan.maxCandidates || outOfTime { break }
                 tried += 1
                 let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
                 // Long enough for quiet zones and an add-on on either side (an EAN-5
@@ -463,6 +475,11 @@ public final class Scanner {
         let n = line.length
         guard n >= 16 else { return 0 }
         lineSerial &+= 1
+        // The time limit, looked at every eighth line.
+        if deadline != .max && (outOfTime || (lineSerial & 7 == 0 && MonotonicClock.now >= deadline)) {
+            outOfTime = true
+            return 0
+        }
         profile.reserve(n)
         image.sample(line, thickness: thickness ?? plan.thickness, into: profile.pointer)
         edges.extract(profile.pointer, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)

@@ -392,16 +392,7 @@ func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Boo
             output.allElementMessages.append(fields)
             if fields.name == "barcode" { output.messages.append(fields) }
         case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING:
-            var err: UnsafeMutablePointer<GError>?
-            var debug: UnsafeMutablePointer<gchar>?
-            if message.pointee.type == GST_MESSAGE_ERROR {
-                gst_message_parse_error(message, &err, &debug)
-            } else {
-                gst_message_parse_warning(message, &err, &debug)
-            }
-            output.busErrors.append(err.map { String(cString: $0.pointee.message) } ?? "?")
-            g_error_free(err)
-            g_free(debug)
+            output.busErrors.append(problemText(message))
         default: break
         }
     }
@@ -444,4 +435,17 @@ func propertyText(_ object: UnsafeMutablePointer<GstElement>, _ name: String) ->
 /// Sets a property from text, as gst-launch does.
 func setProperty(_ object: UnsafeMutablePointer<GstElement>, _ name: String, _ text: String) {
     gst_util_set_object_arg(UnsafeMutablePointer<GObject>(OpaquePointer(object)), name, text)
+}
+
+/// The text of an error or warning message.
+func problemText(_ message: UnsafeMutablePointer<GstMessage>) -> String {
+    var err: UnsafeMutablePointer<GError>?
+    var debug: UnsafeMutablePointer<gchar>?
+    if message.pointee.type == GST_MESSAGE_ERROR {
+        gst_message_parse_error(message, &err, &debug)
+    } else {
+        gst_message_parse_warning(message, &err, &debug)
+    }
+    defer { g_error_free(err); g_free(debug) }
+    return err.map { String(cString: $0.pointee.message) } ?? "?"
 }
