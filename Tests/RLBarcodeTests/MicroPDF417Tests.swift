@@ -13,17 +13,9 @@ final class MicroPDF417Tests: XCTestCase {
         return try ZintPDF417.make(data, arguments: args, symbology: MicroPDF417Tests.zintMicro, file: file, line: line)
     }
 
-    /// Draws `symbol` (rows `rowHeight` modules tall) into a picture.
     private func picture(_ symbol: ZintPDF417, module: Double = 2, rowHeight: Int = 3, angle: Double = 0,
                          mirrored: Bool = false, inverted: Bool = false) -> QRPicture {
-        let m = symbol.matrix(rowHeight: rowHeight)
-        let size = Int((Double(max(m.width, m.height)) * module * 1.15 + 30).rounded())
-        var p = QRPicture(width: size, height: size)
-        p.draw(matrix: m, QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2, module: module, angle: angle,
-                                              quietZone: 2),
-               mirrored: mirrored)
-        if inverted { p.picture.invert() }
-        return p
+        symbol.picture(module: module, rowHeight: rowHeight, angle: angle, mirrored: mirrored, inverted: inverted)
     }
 
     /// Reads the picture with the MicroPDF417 reader alone.
@@ -108,6 +100,20 @@ final class MicroPDF417Tests: XCTestCase {
         }
     }
 
+    /// ECI (`]L1`) and Macro PDF417 (structured append).
+    func testECIAndMacro() throws {
+        guard let z = try make("Ελληνικά", arguments: ["--eci=9"]) else { return }
+        let r = read(z)
+        XCTAssertEqual(r.map(\.text), ["Ελληνικά"])
+        XCTAssertEqual(r.first?.symbologyIdentifier, "]L1")
+        guard let m = try make("part two", arguments: ["--structapp=2,3,123456"]) else { return }
+        let s = read(m)
+        XCTAssertEqual(s.map(\.text), ["part two"])
+        XCTAssertEqual(s.first?.structuredAppend?.index, 1)
+        XCTAssertEqual(s.first?.structuredAppend?.total, 3)
+        XCTAssertEqual(s.first?.structuredAppend?.id, "123456")
+    }
+
     /// Quarter turns, with the orientation reported.
     func testQuarterTurns() throws {
         guard let z = try make("Quarter turns", columns: 3) else { return }
@@ -171,5 +177,21 @@ final class MicroPDF417Tests: XCTestCase {
         XCTAssertEqual(r.first?.symbology.flag, .pdf417)
         options.symbologies = .qrCode
         XCTAssertEqual(p.picture.scan(options).count, 0)
+    }
+}
+
+extension ZintPDF417 {
+    /// The symbol (rows `rowHeight` modules tall) drawn into a square
+    /// picture with a quiet zone of 2 modules, turned by `angle` degrees.
+    func picture(module: Double = 2, rowHeight: Int = 3, angle: Double = 0, mirrored: Bool = false,
+                 inverted: Bool = false) -> QRPicture {
+        let m = matrix(rowHeight: rowHeight)
+        let size = Int((Double(max(m.width, m.height)) * module * 1.15 + 30).rounded())
+        var p = QRPicture(width: size, height: size)
+        p.draw(matrix: m, QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2, module: module, angle: angle,
+                                              quietZone: 2),
+               mirrored: mirrored)
+        if inverted { p.picture.invert() }
+        return p
     }
 }

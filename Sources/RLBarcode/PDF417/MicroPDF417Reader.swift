@@ -4,24 +4,31 @@ import Glibc
 import Darwin
 #endif
 
-/// Finds and reads MicroPDF417 symbols (ISO/IEC 24728:2006).
+/// Finds and reads MicroPDF417 symbols (ISO/IEC 24728:2006; 5.15 and
+/// Annex J, reference decode algorithm).
 ///
-/// - Finding (5.2 row address patterns; Annex reference decode
-///   algorithm): scan lines at many angles look for the left edge of a
-///   row, a quiet zone, a side RAP and a codeword; the crossings of one
-///   symbol's left edge line up, and the line through them gives the
-///   rows' direction (square to it) and the symbol's height.
+/// - Finding: scan lines at many angles look for the left edge of a row:
+///   a quiet zone (5.8.3), a side row address pattern (5.2.5), a codeword
+///   (5.3.1), then a second codeword of its cluster, a centre RAP, or the
+///   right RAP and the stop bar. The crossings of one symbol's left edge
+///   line up; the line through them gives the rows' direction (square to
+///   it) and the symbol's height.
 /// - Sampling: lines along the rows, close together down the symbol,
 ///   each parsed as left RAP, codewords, centre RAP (3 and 4 columns),
-///   right RAP and stop bar (4.1.1 symbol structure); the codewords by
-///   the PDF417 symbol character tables (5.3 and ISO/IEC 15438).
-/// - Placing (5.2.2, Tables 10 to 12): the symbol size is the one whose
-///   RAP numbers and clusters explain most lines, which then gives every
+///   right RAP and stop bar (5.2.3 row parameters); the codewords by the
+///   PDF417 symbol character tables (5.3.1, Annex A).
+/// - Placing: the symbol size (5.2.2) is the one whose RAP numbers and
+///   clusters (5.11.1, 5.11.3) explain most lines, which then gives every
 ///   line's row; the readings of a cell vote.
 /// - Decoding: Reed-Solomon over GF(929) with the size's error correction
-///   codeword count (5.7, Table 1; Annex F), then the PDF417 compaction
-///   modes (5.4: there is no symbol length descriptor, the data fill
-///   every codeword before the check codewords, padded with 900).
+///   codeword count (5.7, 5.16; Annex E and F), then the PDF417
+///   compaction modes (5.4; 5.2.4: no symbol length descriptor, the data
+///   fill every codeword before the check codewords, padded with 900).
+///   The symbology identifier is `]L2`, or `]L1` with ECIs (5.17). The
+///   codewords PDF417 reserves (903 to 912, 914 to 920), some of which
+///   5.4.1 gives MicroPDF417 meanings (Code 128 emulation, linkage to a
+///   linear component), are not interpreted: the PDF417 decoder rejects
+///   them, so such symbols give no result.
 final class MicroPDF417Reader {
     private var edges = EdgeExtractor()
     private var run = ElementRun()
@@ -40,7 +47,7 @@ final class MicroPDF417Reader {
     }
     private var hits = ScratchBuffer<Hit>(capacity: 512)
     private var hitCount = 0
-    private static let maxHits = 6000
+    private static let maxHits = 3000
 
     /// One sampled line parsed as a row.
     private struct LineRead {
@@ -229,7 +236,7 @@ final class MicroPDF417Reader {
 
     /// Records every bar of the run that starts a row: light before it,
     /// six elements that read as a side RAP, then eight that read as a
-    /// codeword (5.2; 4.1.1).
+    /// codeword, and what may follow that (5.2.3, 5.2.5).
     private func findLeftEdges(_ run: ElementRun, _ line: ScanLine, inverted: Bool, reversed: Bool) {
         let count = run.count
         let w = run.widths.pointer, s = run.starts.pointer
@@ -378,7 +385,7 @@ final class MicroPDF417Reader {
     }
 
     /// The row of `size` that a line's RAPs and cluster name, or nil when
-    /// they name none, or different rows (5.2.2).
+    /// they name none, or different rows (5.11.3).
     private static func row(of line: LineRead, in size: MicroPDF417.Size) -> Int? {
         guard line.columns == size.columns else { return nil }
         let r = MicroPDF417.Size.row(line.left, first: size.left)
@@ -388,7 +395,7 @@ final class MicroPDF417Reader {
         return r
     }
 
-    /// Corrects the codewords (ISO/IEC 24728:2006, 5.7: `checkCount`
+    /// Corrects the codewords (ISO/IEC 24728:2006, 5.7 and 5.16: `checkCount`
     /// check codewords over GF(929)), erasing the least surely read cells
     /// when the first try fails, and decodes the data codewords.
     static func decode(_ read: [Int], margin: [Int32], checkCount: Int) -> PDF417DecodeResult? {
@@ -465,7 +472,7 @@ final class MicroPDF417Reader {
     }
 
     /// Parses the elements from bar `i0` as a row of `columns` columns
-    /// (4.1.1): left RAP, codewords with the centre RAP before the last two
+    /// (5.2.3): left RAP, codewords with the centre RAP before the last two
     /// (3 and 4 columns), right RAP, a stop bar of one module.
     private func parse(_ w: UnsafeMutablePointer<Float>, _ s: UnsafeMutablePointer<Float>, count: Int, from i0: Int,
                        columns: Int) -> LineRead? {

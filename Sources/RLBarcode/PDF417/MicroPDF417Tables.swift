@@ -1,16 +1,19 @@
 /// The fixed facts of MicroPDF417 symbols (ISO/IEC 24728:2006): the
-/// symbol sizes with their error correction codeword counts (4.1.2 and
-/// Table 1), the row address patterns (5.2, Table 2: 52 side patterns for
-/// the left and right RAP columns, 52 centre patterns) and the row address
-/// and cluster each size starts with (5.2.2, Tables 10 to 12).
+/// symbol sizes with their error correction codeword counts (5.2.2 row
+/// and column combinations; 5.7.1 number of error correction codewords),
+/// the row address patterns (5.2.5: 52 side patterns for the left and
+/// right RAP columns, 52 centre patterns) and the row address and cluster
+/// each size starts with (5.11.1 clusters; 5.11.3 determining the values
+/// of the row address patterns, Tables 10 to 12).
 ///
-/// A row is the left RAP, one or two data codewords, the centre RAP (3 and
-/// 4 columns only), the other data codewords, the right RAP and a stop
-/// bar one module wide: 38, 55, 82 or 99 modules in all. Down the symbol
+/// A row (5.2.3 row parameters) is the left RAP, one or two data
+/// codewords, the centre RAP (3 and 4 columns only), the other data
+/// codewords, the right RAP and a stop bar one module wide: 38, 55, 82 or
+/// 99 modules in all. Down the symbol
 /// every RAP number goes up by one (52 wraps to 1) and the codewords'
 /// cluster goes 0, 3, 6, 0, ...
 enum MicroPDF417 {
-    /// One symbol size (Table 1 and Tables 10 to 12).
+    /// One symbol size (5.2.2; 5.11.3, Tables 10 to 12).
     struct Size: Sendable {
         /// Data columns, 1 ... 4.
         var columns: Int
@@ -90,7 +93,7 @@ enum MicroPDF417 {
 
     /// Reads a RAP from the measured widths of its six elements (bar
     /// first): the element edges rounded to the ten-module grid, the
-    /// pattern looked up (5.2).
+    /// pattern looked up (5.2.5).
     /// - Returns: the side RAP number (1 ... 52), 64 + the centre RAP
     ///   number, or 0 when the widths make no RAP.
     @inline(__always)

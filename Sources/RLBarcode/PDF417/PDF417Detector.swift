@@ -231,19 +231,31 @@ struct PDF417Detector {
         let first = list.first.map { hits[$0] }!
         let inward = first.isStart ? 1.0 : -1.0
         let barCentre = first.isStart ? 4.0 : 14.5
+        // The crossings' reach along the edge, and the one nearest the
+        // middle, where the levels of bar and space are measured (the
+        // middle itself may lie in a damaged row).
+        var first0 = Double.infinity, last0 = -Double.infinity, middle = 0.0
+        for i in list {
+            let t = (hits[i].outer.x - cx) * ex + (hits[i].outer.y - cy) * ey
+            first0 = min(first0, t); last0 = max(last0, t)
+            if abs(t) < abs(middle) || middle == 0 { middle = t }
+        }
         // The bar's middle line and the levels of bar and space.
         let mx = cx + inward * ux * barCentre * module, my = cy + inward * uy * barCentre * module
         // The light level: the widest space inside the pattern (3 modules).
         let lightCentre = first.isStart ? 15.5 : 7.5
         let qx = cx + inward * ux * lightCentre * module, qy = cy + inward * uy * lightCentre * module
-        guard let bar = image.bilinear(mx, my), let light = image.bilinear(qx, qy) else { return nil }
+        guard let bar = image.bilinear(mx + ex * middle, my + ey * middle),
+              let light = image.bilinear(qx + ex * middle, qy + ey * middle) else { return nil }
         guard abs(bar - light) >= 10 else { return nil }
         let level = (bar + light) / 2
         let dark = bar < light
-        let up = PDF417Detector.barEnd(image, from: Point(x: mx, y: my), dx: -ex, dy: -ey, module: module,
-                                       level: level, dark: dark)
-        let down = PDF417Detector.barEnd(image, from: Point(x: mx, y: my), dx: ex, dy: ey, module: module,
-                                         level: level, dark: dark)
+        // Followed from the outermost crossings on, so that a row painted
+        // over between them does not cut the pattern short.
+        let up = PDF417Detector.barEnd(image, from: Point(x: mx + ex * first0, y: my + ey * first0), dx: -ex, dy: -ey,
+                                       module: module, level: level, dark: dark) - first0
+        let down = PDF417Detector.barEnd(image, from: Point(x: mx + ex * last0, y: my + ey * last0), dx: ex, dy: ey,
+                                         module: module, level: level, dark: dark) + last0
         guard up + down >= 3 * module else { return nil }
         let top = Point(x: cx - ex * up, y: cy - ey * up)
         let bottom = Point(x: cx + ex * down, y: cy + ey * down)
