@@ -178,6 +178,22 @@ final class MicroPDF417Tests: XCTestCase {
         options.symbologies = .qrCode
         XCTAssertEqual(p.picture.scan(options).count, 0)
     }
+
+    /// Video frames (effort balanced): read where PDF417 is looked for,
+    /// in the regions of bars, within the frames that look for PDF417.
+    func testVideoFrames() throws {
+        guard let z = try make("Video micro", columns: 3) else { return }
+        let p = picture(z, angle: 8)
+        let scanner = Scanner(options: ScanOptions(symbologies: .pdf417, effort: .balanced))
+        var texts: [String] = []
+        p.picture.pixels.withUnsafeBufferPointer {
+            let view = LumaView(base: $0.baseAddress!, width: p.picture.width, height: p.picture.height,
+                                stride: p.picture.stride)
+            for _ in 0..<4 { texts += scanner.scan(view).filter { $0.symbology == .microPDF417 }.map(\.text) }
+        }
+        XCTAssertFalse(texts.isEmpty, "no frame of four read it")
+        XCTAssertEqual(Set(texts), ["Video micro"])
+    }
 }
 
 extension ZintPDF417 {
