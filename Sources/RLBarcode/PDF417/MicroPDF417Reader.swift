@@ -47,7 +47,7 @@ final class MicroPDF417Reader {
     }
     private var hits = ScratchBuffer<Hit>(capacity: 512)
     private var hitCount = 0
-    private static let maxHits = 3000
+    private static let maxHits = 1500
 
     /// One sampled line parsed as a row.
     private struct LineRead {
@@ -82,7 +82,8 @@ final class MicroPDF417Reader {
 
     /// Finds and decodes the MicroPDF417 symbols inside `bounds` (the
     /// whole frame when nil) and appends them to `out`. With `thorough`
-    /// (still pictures) the search lines run at 36 angles, 2 pixels apart;
+    /// (still pictures) the search lines run at 36 angles, 3 pixels apart
+    /// (more in frames over 480 pixels);
     /// with `across` (video frames: the direction across the bars of a
     /// region already found) only about that direction, 4 pixels apart.
     func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
@@ -97,7 +98,9 @@ final class MicroPDF417Reader {
         lastCandidateCount = 0
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
-        let step = thorough || across == nil ? 2 : 4
+        // Lines 3 pixels apart in still pictures up to 480 pixels, further
+        // apart in larger ones (whose symbols are rarely that small).
+        let step = thorough || across == nil ? max(3, min(frame.width, frame.height) / 160) : 4
         findHits(image, bounds: frame, step: step, directions: across == nil ? (thorough ? 36 : 18) : 3,
                  across: across)
         guard hitCount >= 3 else { return [] }
@@ -121,9 +124,9 @@ final class MicroPDF417Reader {
         }
         var members: [Int: [Int]] = [:]
         for k in 0..<hitCount { members[root(k), default: []].append(k) }
-        let groups = members.values.filter { $0.count >= 3 }.sorted { $0.count > $1.count }
+        let groups = members.values.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
         var found: [MicroPDF417Symbol] = []
-        for g in groups.prefix(thorough ? 24 : 6) {
+        for g in groups.prefix(thorough ? 12 : 4) {
             guard let edge = fitEdge(g) else { continue }
             if found.contains(where: { PDF417Reader.contains($0.corners, edge.centre) }) { continue }
             lastCandidateCount += 1
@@ -300,6 +303,8 @@ final class MicroPDF417Reader {
             if count > most { most = count; e = c }
             if most >= 10 { break }
         }
+        // Crossings that line up by chance: no turn reads rows.
+        guard most >= 2 else { return nil }
         let m = e.module
         let t0 = e.t0 - 5 * m, t1 = e.t1 + 5 * m
         let tStep = min(0.5, max(0.2, m / 4))
