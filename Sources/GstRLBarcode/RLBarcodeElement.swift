@@ -418,7 +418,7 @@ final class RLBarcodeElement {
         if results.isEmpty { return GST_FLOW_OK }
 
         for result in results {
-            guard s.symbologies.contains(result.symbology) else {
+            guard s.symbologies.contains(result.symbology.flag) else {
                 // Read only to be drawn as unwanted: no tracking, no metadata, no message.
                 state.pending.append(PendingCode(result: result,
                                                  sighting: CodeTracker.Sighting(id: 0, firstSeen: state.now,

@@ -27,6 +27,8 @@ final class MatrixReaders {
     private let aztecReader = AztecReader()
     /// PDF417 (ISO/IEC 15438).
     private let pdf417Reader = PDF417Reader()
+    /// MicroPDF417 (ISO/IEC 24728), enabled with PDF417.
+    private let microPDF417Reader = MicroPDF417Reader()
     /// The frame's areas with 2D texture, which every matrix reader searches.
     private var regionFinder = MatrixRegionDetector()
     /// Counts video frames, to share the searches out among them.
@@ -104,11 +106,13 @@ final class MatrixReaders {
         if wanted.contains(.pdf417) && (everything || videoTurn == 2) && !late() {
             if thorough {
                 pdf417Reader.read(image, bounds: bounds, thorough: true, into: &out)
-                lastCandidateCount += pdf417Reader.lastCandidateCount
+                microPDF417Reader.read(image, bounds: bounds, thorough: true, into: &out)
+                lastCandidateCount += pdf417Reader.lastCandidateCount + microPDF417Reader.lastCandidateCount
             } else {
                 for area in barAreas {
                     pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy), into: &out)
-                    lastCandidateCount += pdf417Reader.lastCandidateCount
+                    microPDF417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy), into: &out)
+                    lastCandidateCount += pdf417Reader.lastCandidateCount + microPDF417Reader.lastCandidateCount
                 }
             }
         }

@@ -42,6 +42,14 @@ public struct Symbology: OptionSet, Sendable, Hashable {
     public static let pdf417 = Symbology(rawValue: 1 << 15)
     /// Aztec Code (ISO/IEC 24778).
     public static let aztec = Symbology(rawValue: 1 << 16)
+    /// MicroPDF417 (ISO/IEC 24728): the symbology of results only. It has
+    /// no flag and no nick of its own: ``pdf417`` enables it (see
+    /// ``flag``), and it is not in ``allCases`` or ``all``.
+    public static let microPDF417 = Symbology(rawValue: 1 << 17)
+
+    /// The member of ``allCases`` whose flag enables this symbology:
+    /// ``pdf417`` for ``microPDF417``, else the symbology itself.
+    public var flag: Symbology { self == .microPDF417 ? .pdf417 : self }
 
     /// Every symbology the project names, in bit order.
     public static let allCases: [Symbology] = [
@@ -102,6 +110,7 @@ public struct Symbology: OptionSet, Sendable, Hashable {
         case .dataMatrix: "Data-Matrix"
         case .pdf417: "PDF417"
         case .aztec: "Aztec"
+        case .microPDF417: "MicroPDF417"
         default: nil
         }
     }

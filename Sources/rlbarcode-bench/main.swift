@@ -40,6 +40,8 @@ let cases = [
     Case(name: "Aztec", zint: 92, data: "RLBARCODE AZTEC 0123456789", expected: "RLBARCODE AZTEC 0123456789", module: 4),
     Case(name: "PDF417", zint: 55, data: "RLBARCODE PDF417 0123456789", expected: "RLBARCODE PDF417 0123456789", module: 2,
          rowHeight: 3),
+    Case(name: "MicroPDF417", zint: 84, data: "RLBARCODE MICRO 0123456789", expected: "RLBARCODE MICRO 0123456789",
+         module: 2, rowHeight: 3),
 ]
 
 // MARK: - Arguments

@@ -58,22 +58,33 @@ enum PDF417Codewords {
     ///   widths round to no codeword.
     @inline(__always)
     static func decode(_ w: UnsafePointer<Float>) -> (cluster: Int, value: Int)? {
-        var total: Float = 0
-        for k in 0..<8 { total += w[k] }
-        guard total > 0 else { return nil }
-        let scale = 17 / total
-        var edge: Float = 0, previous = 0, bits = 0
-        for k in 0..<8 {
-            edge += w[k]
-            let position = k == 7 ? 17 : Int((edge * scale).rounded())
-            let width = position - previous
-            guard width >= 1, width <= 6 else { return nil }
-            for _ in 0..<width { bits = bits << 1 | (k & 1 == 0 ? 1 : 0) }
-            previous = position
-        }
+        guard let bits = modulePattern(w, count: 8, modules: 17, widest: 6) else { return nil }
         let entry = byModules[bits >> 1 & 0x7FFF]
         guard entry >= 0 else { return nil }
         return (Int(entry) >> 12, Int(entry) & 0xFFF)
+    }
+
+    /// The module pattern of `count` measured element widths (bar first,
+    /// any unit) spread over `modules` modules: the element edges placed
+    /// on the grid by rounding their positions, one bit a module (set: a
+    /// bar), the first module in the highest bit; nil when an element
+    /// rounds to under one module or over `widest`.
+    @inline(__always)
+    static func modulePattern(_ w: UnsafePointer<Float>, count: Int, modules: Int, widest: Int) -> Int? {
+        var total: Float = 0
+        for k in 0..<count { total += w[k] }
+        guard total > 0 else { return nil }
+        let scale = Float(modules) / total
+        var edge: Float = 0, previous = 0, bits = 0
+        for k in 0..<count {
+            edge += w[k]
+            let position = k == count - 1 ? modules : Int((edge * scale).rounded())
+            let width = position - previous
+            guard width >= 1, width <= widest else { return nil }
+            for _ in 0..<width { bits = bits << 1 | (k & 1 == 0 ? 1 : 0) }
+            previous = position
+        }
+        return bits
     }
 
     /// The positions of the seven inner element edges of every pattern,

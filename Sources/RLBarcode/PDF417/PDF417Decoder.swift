@@ -31,9 +31,19 @@ enum PDF417Decoder {
     /// miscorrection (levels 1 and above; level 0 only detects).
     /// - Returns: nil when the codewords cannot be corrected or decoded.
     static func decode(_ read: [Int], ecLevel: Int) -> PDF417DecodeResult? {
-        let checkCount = 2 << ecLevel
+        guard ecLevel >= 0, ecLevel <= 8, let (words, changed) = correct(read, checkCount: 2 << ecLevel) else { return nil }
+        let dataCount = words[0]
+        guard dataCount >= 1, dataCount <= words.count - (2 << ecLevel) else { return nil }
+        return content(Array(words[0..<dataCount]), correctedErrors: changed, ecLevel: ecLevel)
+    }
+
+    /// Corrects `read` (codewords in reading order, `-1` for erasures)
+    /// whose last `checkCount` codewords are check codewords, holding two
+    /// of them back to detect a miscorrection.
+    /// - Returns: the corrected codewords and how many changed, or nil.
+    static func correct(_ read: [Int], checkCount: Int) -> (words: [Int], changed: Int)? {
         let n = read.count
-        guard ecLevel >= 0, ecLevel <= 8, n > checkCount, n <= 928 else { return nil }
+        guard checkCount >= 2, n > checkCount, n <= 928 else { return nil }
         var words = read
         var erasures: [Int] = []
         for k in 0..<n where words[k] < 0 || words[k] > 928 {
@@ -45,11 +55,15 @@ enum PDF417Decoder {
         let maxErrors = max(0, (spare - 2) / 2)
         guard let changed = reedSolomon.correct(&words, checkCount: checkCount, erasures: erasures,
                                                 maxErrors: maxErrors) else { return nil }
-        let dataCount = words[0]
-        guard dataCount >= 1, dataCount <= n - checkCount else { return nil }
-        guard let content = PDF417Bitstream.decode(Array(words[0..<dataCount])) else { return nil }
+        return (words, changed)
+    }
+
+    /// Decodes the data codewords `data` (the symbol length descriptor
+    /// first) into a result.
+    static func content(_ data: [Int], correctedErrors: Int, ecLevel: Int) -> PDF417DecodeResult? {
+        guard let content = PDF417Bitstream.decode(data) else { return nil }
         return PDF417DecodeResult(bytes: content.bytes, text: content.text,
                                   symbologyIdentifier: content.hasECI ? "]L1" : "]L2",
-                                  macro: content.macro, correctedErrors: changed, ecLevel: ecLevel)
+                                  macro: content.macro, correctedErrors: correctedErrors, ecLevel: ecLevel)
     }
 }

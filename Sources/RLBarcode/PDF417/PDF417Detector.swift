@@ -47,14 +47,12 @@ struct PDF417Edge {
 /// corners (ISO/IEC 15438:2015, Annex reference decode algorithm: locate
 /// the start and stop patterns, then the rows between them).
 struct PDF417Detector {
-    private var edges = EdgeExtractor()
-    private var run = ElementRun()
-    private var profile = ScratchBuffer<Float>(capacity: 2048)
+    private let lineScanner = PaddedLineScanner(pad: PDF417Detector.pad)
     /// The crossings of the current frame.
     private(set) var hits = ScratchBuffer<PDF417PatternHit>(capacity: 256)
     private(set) var hitCount = 0
 
-    func free() { edges.free(); run.free(); profile.free(); hits.free() }
+    func free() { hits.free() }
 
     /// The start pattern's element widths in modules.
     private static let start: [Float] = [8, 1, 1, 1, 1, 1, 1, 3]
@@ -88,32 +86,12 @@ struct PDF417Detector {
         return group(image, step: Double(step))
     }
 
-    /// Reads one line in both polarities and directions. The profile is
-    /// padded on both ends with the line's lightest and darkest levels in
-    /// turn, so that a pattern reaching the frame's border still has an
-    /// outer edge and a quiet zone.
+    /// Reads one line in both polarities and directions (three pixels
+    /// thick: along the pattern's bars, which run the symbol's whole
+    /// height, whatever its angle).
     private mutating func scan(_ image: LumaView, _ line: ScanLine) {
-        let n = line.length
-        guard n >= 20 else { return }
-        let pad = PDF417Detector.pad
-        profile.reserve(n + 2 * pad)
-        let p = profile.pointer
-        // Three pixels thick: along the pattern's bars, which run the
-        // symbol's whole height, whatever its angle.
-        image.sample(line, thickness: 3, into: p + pad)
-        var lo = p[pad], hi = p[pad]
-        for i in pad..<(pad + n) { lo = min(lo, p[i]); hi = max(hi, p[i]) }
-        for polarity in 0..<2 {
-            let inverted = polarity == 1
-            for i in 0..<pad { p[i] = inverted ? lo : hi; p[pad + n + i] = inverted ? lo : hi }
-            edges.extract(p, count: n + 2 * pad, relative: 0.15, floor: 4)
-            guard edges.edgeCount >= 8 else { continue }
-            run.fill(from: edges, lineLength: n + 2 * pad, inverted: inverted)
-            let padded = ScanLine(origin: line.point(at: -Double(pad)), dx: line.dx, dy: line.dy, length: n + 2 * pad)
-            for direction in 0..<2 {
-                if direction == 1 { run.reverse() }
-                findPatterns(padded, inverted: inverted, reversed: direction == 1)
-            }
+        lineScanner.scan(image, line, thickness: 3, minEdges: 8) { run, padded, inverted, reversed in
+            findPatterns(run, padded, inverted: inverted, reversed: reversed)
         }
     }
 
@@ -122,7 +100,7 @@ struct PDF417Detector {
     private static let pad = 24
 
     /// Whether `count` widths from element `i` match `pattern`.
-    private func matches(_ i: Int, _ pattern: [Float]) -> Float? {
+    private func matches(_ run: ElementRun, _ i: Int, _ pattern: [Float]) -> Float? {
         let w = run.widths.pointer
         var total: Float = 0
         for k in 0..<pattern.count { total += w[i + k] }
@@ -137,7 +115,7 @@ struct PDF417Detector {
     }
 
     /// Records the start and stop patterns of the current run.
-    private mutating func findPatterns(_ line: ScanLine, inverted: Bool, reversed: Bool) {
+    private mutating func findPatterns(_ run: ElementRun, _ line: ScanLine, inverted: Bool, reversed: Bool) {
         let count = run.count
         let w = run.widths.pointer, s = run.starts.pointer
         var i = 1
@@ -146,10 +124,10 @@ struct PDF417Detector {
         func point(_ t: Float) -> Point { line.point(at: reversed ? length - Double(t) : Double(t)) }
         while i + 9 < count {
             // Bars are the odd elements; some light before a start pattern and after a stop pattern.
-            if let m = matches(i, PDF417Detector.start), w[i - 1] >= 0.8 * m {
+            if let m = matches(run, i, PDF417Detector.start), w[i - 1] >= 0.8 * m {
                 add(isStart: true, inverted: inverted, outer: point(s[i]), line, sign, Double(m))
             }
-            if let m = matches(i, PDF417Detector.stop), w[i + 9] >= 0.8 * m {
+            if let m = matches(run, i, PDF417Detector.stop), w[i + 9] >= 0.8 * m {
                 add(isStart: false, inverted: inverted, outer: point(s[i + 9]), line, sign, Double(m))
             }
             i += 2
@@ -253,19 +231,31 @@ struct PDF417Detector {
         let first = list.first.map { hits[$0] }!
         let inward = first.isStart ? 1.0 : -1.0
         let barCentre = first.isStart ? 4.0 : 14.5
+        // The crossings' reach along the edge, and the one nearest the
+        // middle, where the levels of bar and space are measured (the
+        // middle itself may lie in a damaged row).
+        var first0 = Double.infinity, last0 = -Double.infinity, middle = 0.0
+        for i in list {
+            let t = (hits[i].outer.x - cx) * ex + (hits[i].outer.y - cy) * ey
+            first0 = min(first0, t); last0 = max(last0, t)
+            if abs(t) < abs(middle) || middle == 0 { middle = t }
+        }
         // The bar's middle line and the levels of bar and space.
         let mx = cx + inward * ux * barCentre * module, my = cy + inward * uy * barCentre * module
         // The light level: the widest space inside the pattern (3 modules).
         let lightCentre = first.isStart ? 15.5 : 7.5
         let qx = cx + inward * ux * lightCentre * module, qy = cy + inward * uy * lightCentre * module
-        guard let bar = image.bilinear(mx, my), let light = image.bilinear(qx, qy) else { return nil }
+        guard let bar = image.bilinear(mx + ex * middle, my + ey * middle),
+              let light = image.bilinear(qx + ex * middle, qy + ey * middle) else { return nil }
         guard abs(bar - light) >= 10 else { return nil }
         let level = (bar + light) / 2
         let dark = bar < light
-        let up = PDF417Detector.barEnd(image, from: Point(x: mx, y: my), dx: -ex, dy: -ey, module: module,
-                                       level: level, dark: dark)
-        let down = PDF417Detector.barEnd(image, from: Point(x: mx, y: my), dx: ex, dy: ey, module: module,
-                                         level: level, dark: dark)
+        // Followed from the outermost crossings on, so that a row painted
+        // over between them does not cut the pattern short.
+        let up = PDF417Detector.barEnd(image, from: Point(x: mx + ex * first0, y: my + ey * first0), dx: -ex, dy: -ey,
+                                       module: module, level: level, dark: dark) - first0
+        let down = PDF417Detector.barEnd(image, from: Point(x: mx + ex * last0, y: my + ey * last0), dx: ex, dy: ey,
+                                         module: module, level: level, dark: dark) + last0
         guard up + down >= 3 * module else { return nil }
         let top = Point(x: cx - ex * up, y: cy - ey * up)
         let bottom = Point(x: cx + ex * down, y: cy + ey * down)
@@ -299,5 +289,50 @@ extension LumaView {
         let a = Double(p[0]), b = Double(p[1]), c = Double(p[stride]), d = Double(p[stride + 1])
         let top = a + (b - a) * fx, bottom = c + (d - c) * fx
         return top + (bottom - top) * fy
+    }
+}
+
+/// Samples the search lines of the PDF417 and MicroPDF417 pattern
+/// searches: each line padded at both ends, read in both polarities and
+/// both ways. Its buffers are reused from line to line.
+final class PaddedLineScanner {
+    private var edges = EdgeExtractor()
+    private var run = ElementRun()
+    private var profile = ScratchBuffer<Float>(capacity: 2048)
+    /// Samples added at each end of a line.
+    let pad: Int
+
+    init(pad: Int) { self.pad = pad }
+
+    deinit { edges.free(); run.free(); profile.free() }
+
+    /// Reads `line`, `thickness` pixels thick, when its levels span at
+    /// least `contrast`. The profile is padded on both ends with the
+    /// line's lightest and darkest levels in turn, so that a pattern
+    /// reaching the frame's border still has an outer edge and a quiet
+    /// zone. `body` gets every run of `minEdges` edges or more, with the
+    /// padded line, the polarity and whether the run reads it backwards.
+    func scan(_ image: LumaView, _ line: ScanLine, thickness: Int, minEdges: Int, contrast: Float = 0,
+              _ body: (ElementRun, ScanLine, Bool, Bool) -> Void) {
+        let n = line.length
+        guard n >= 20 else { return }
+        profile.reserve(n + 2 * pad)
+        let p = profile.pointer
+        image.sample(line, thickness: thickness, into: p + pad)
+        var lo = p[pad], hi = p[pad]
+        for i in pad..<(pad + n) { lo = min(lo, p[i]); hi = max(hi, p[i]) }
+        guard hi - lo >= contrast else { return }
+        let padded = ScanLine(origin: line.point(at: -Double(pad)), dx: line.dx, dy: line.dy, length: n + 2 * pad)
+        for polarity in 0..<2 {
+            let inverted = polarity == 1
+            for i in 0..<pad { p[i] = inverted ? lo : hi; p[pad + n + i] = inverted ? lo : hi }
+            edges.extract(p, count: n + 2 * pad, relative: 0.15, floor: 4)
+            guard edges.edgeCount >= minEdges else { continue }
+            run.fill(from: edges, lineLength: n + 2 * pad, inverted: inverted)
+            for direction in 0..<2 {
+                if direction == 1 { run.reverse() }
+                body(run, padded, inverted, direction == 1)
+            }
+        }
     }
 }

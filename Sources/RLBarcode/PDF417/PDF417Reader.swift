@@ -113,7 +113,7 @@ final class PDF417Reader {
     }
 
     /// Whether `p` lies inside the quadrilateral `c`.
-    private static func contains(_ c: [Point], _ p: Point) -> Bool {
+    static func contains(_ c: [Point], _ p: Point) -> Bool {
         var sign = 0.0
         for k in 0..<4 {
             let a = c[k], b = c[(k + 1) % 4]
@@ -272,7 +272,7 @@ final class PDF417Reader {
                     let v = words[j + 1]
                     guard v >= 0, Int(v >> 12 & 3) == cluster else { continue }
                     // Rounded readings count twice as much as nearest ones.
-                    vote(cell: r * columns + j, value: v & 0xFFF, weight: v & PDF417Reader.softRead == 0 ? 2 : 1,
+                    PDF417Reader.vote(cell: r * columns + j, value: v & 0xFFF, weight: v & PDF417Reader.softRead == 0 ? 2 : 1,
                          candidates, tally)
                 }
             }
@@ -314,7 +314,7 @@ final class PDF417Reader {
     /// Counts one reading of `value` in `cell`: up to four candidate values
     /// a cell, the least read one giving way to a new value.
     @inline(__always)
-    private func vote(cell: Int, value: Int32, weight: Int32, _ candidates: UnsafeMutablePointer<Int32>,
+    static func vote(cell: Int, value: Int32, weight: Int32, _ candidates: UnsafeMutablePointer<Int32>,
                       _ tally: UnsafeMutablePointer<Int32>) {
         let base = cell * 4
         for q in 0..<4 where candidates[base + q] == value { tally[base + q] += weight; return }
@@ -469,11 +469,15 @@ final class PDF417Reader {
 
     /// The result of a decoded symbol.
     static func result(_ s: PDF417Symbol) -> BarcodeResult {
-        let c = s.corners
+        result(s.decoded, .pdf417, corners: s.corners, inverted: s.inverted, mirrored: s.mirrored)
+    }
+
+    /// The result of a decoded PDF417 or MicroPDF417 symbol with these corners.
+    static func result(_ d: PDF417DecodeResult, _ symbology: Symbology, corners c: [Point], inverted: Bool,
+                       mirrored: Bool) -> BarcodeResult {
         let deg = BarcodeResult.degrees(dx: c[1].x - c[0].x, dy: c[1].y - c[0].y)
-        let d = s.decoded
-        var r = BarcodeResult(symbology: .pdf417, text: d.text, bytes: d.bytes, symbologyIdentifier: d.symbologyIdentifier,
-                              corners: c, orientation: deg, isInverted: s.inverted, isMirrored: s.mirrored,
+        var r = BarcodeResult(symbology: symbology, text: d.text, bytes: d.bytes, symbologyIdentifier: d.symbologyIdentifier,
+                              corners: c, orientation: deg, isInverted: inverted, isMirrored: mirrored,
                               quality: max(0, 100 - 5 * d.correctedErrors))
         if let m = d.macro {
             r.structuredAppend = StructuredAppend(index: m.segmentIndex, total: m.segmentCount, id: m.fileID,
