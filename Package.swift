@@ -9,6 +9,9 @@ import PackageDescription
 ///   Swift runtime linked in statically so that it loads in any application.
 /// - `rlbarcode-scan`: the command-line scanner.
 /// - `rlbarcode-bench`: micro benchmarks of the engine (run in release).
+/// - `rlbarcode-fuzz`: libFuzzer targets for the engine's decoding stages,
+///   built by `scripts/fuzz.sh` with `-sanitize=fuzzer,address`; a normal
+///   build replays inputs through them.
 let package = Package(
     name: "rlbarcode",
     products: [
@@ -38,6 +41,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "rlbarcode-bench",
+            dependencies: ["RLBarcode"]
+        ),
+        .executableTarget(
+            name: "rlbarcode-fuzz",
             dependencies: ["RLBarcode"]
         ),
         .testTarget(
