@@ -16,4 +16,4 @@ $SUDO apt-get install -y --no-install-recommends \
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
     python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 python3-pil \
     gir1.2-gst-rtsp-server-1.0 gcc libc6-dev \
-    zint meson ninja-build
+    zint meson ninja-build valgrind

@@ -6,6 +6,7 @@
 #   CLITests        rlbarcode-scan and the pipelines/ scripts (the release build)
 #   CorpusTests     the release build scored on ../shared/corpus with
 #                   ../shared/tools/corpus_eval.py (skipped when that is absent)
+# and, when no options are given, a 5-second run of every fuzz target.
 # Exits non-zero when a build or a test fails.
 #
 # Usage: scripts/test.sh [swift test options]   e.g. scripts/test.sh --filter CorpusTests
@@ -23,6 +24,12 @@ export RLBARCODE_RELEASE_BIN="$PWD/.build/release"
 # The element tests load the plugin that `swift test` builds next to the test
 # bundle (the debug build).
 export RLBARCODE_PLUGIN_DIR="$PWD/.build/debug"
+
+# When every test is asked for: a smoke run of each fuzz target (5 s each,
+# see scripts/fuzz.sh), which fails on any crash, leak or hang.
+if [ $# -eq 0 ]; then
+    bash scripts/fuzz.sh 5
+fi
 
 # Every test is an XCTest case; the summary that closes the output is XCTest's.
 swift test --disable-swift-testing "$@"

@@ -250,12 +250,19 @@ struct PDF417Detector {
         guard abs(bar - light) >= 10 else { return nil }
         let level = (bar + light) / 2
         let dark = bar < light
-        // Followed from the outermost crossings on, so that a row painted
-        // over between them does not cut the pattern short.
-        let up = PDF417Detector.barEnd(image, from: Point(x: mx + ex * first0, y: my + ey * first0), dx: -ex, dy: -ey,
+        // Followed from the middle; when that stops short of the outermost
+        // crossings (a row painted over between them), from those on.
+        let centre = Point(x: mx, y: my)
+        var up = PDF417Detector.barEnd(image, from: centre, dx: -ex, dy: -ey, module: module, level: level, dark: dark)
+        var down = PDF417Detector.barEnd(image, from: centre, dx: ex, dy: ey, module: module, level: level, dark: dark)
+        if -first0 > up + module {
+            up = PDF417Detector.barEnd(image, from: Point(x: mx + ex * first0, y: my + ey * first0), dx: -ex, dy: -ey,
                                        module: module, level: level, dark: dark) - first0
-        let down = PDF417Detector.barEnd(image, from: Point(x: mx + ex * last0, y: my + ey * last0), dx: ex, dy: ey,
+        }
+        if last0 > down + module {
+            down = PDF417Detector.barEnd(image, from: Point(x: mx + ex * last0, y: my + ey * last0), dx: ex, dy: ey,
                                          module: module, level: level, dark: dark) + last0
+        }
         guard up + down >= 3 * module else { return nil }
         let top = Point(x: cx - ex * up, y: cy - ey * up)
         let bottom = Point(x: cx + ex * down, y: cy + ey * down)
