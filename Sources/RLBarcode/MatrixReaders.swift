@@ -109,10 +109,13 @@ final class MatrixReaders {
                 microPDF417Reader.read(image, bounds: bounds, thorough: true, into: &out)
                 lastCandidateCount += pdf417Reader.lastCandidateCount + microPDF417Reader.lastCandidateCount
             } else {
+                // Video frames: PDF417 only. The MicroPDF417 search (row
+                // address patterns along lines at many angles) would cost
+                // about as much as every other search of an HD frame
+                // together; MicroPDF417 is read in still pictures.
                 for area in barAreas {
                     pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy), into: &out)
-                    microPDF417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy), into: &out)
-                    lastCandidateCount += pdf417Reader.lastCandidateCount + microPDF417Reader.lastCandidateCount
+                    lastCandidateCount += pdf417Reader.lastCandidateCount
                 }
             }
         }
