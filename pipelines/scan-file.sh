@@ -9,10 +9,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
-    [ $# -ge 1 ] && exit 0 || exit 2
-fi
+usage_or_go 1 8 "$@"
 IN="$1"; shift
 [ -r "$IN" ] || { echo "scan-file.sh: cannot read $IN" >&2; exit 1; }
 require_rlbarcode

@@ -14,10 +14,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-if [ $# -lt 2 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
-    [ $# -ge 1 ] && [ "$1" != "${1#-}" ] && exit 0 || exit 2
-fi
+usage_or_go 2 13 "$@"
 IN="$1"; REGION="$2"; shift 2
 [ -r "$IN" ] || { echo "scan-region.sh: cannot read $IN" >&2; exit 1; }
 require_rlbarcode

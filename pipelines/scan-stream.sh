@@ -14,10 +14,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
-    [ $# -ge 1 ] && exit 0 || exit 2
-fi
+usage_or_go 1 15 "$@"
 URI="$1"; shift
 case "$URI" in
     *://*) ;;

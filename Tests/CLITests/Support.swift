@@ -134,12 +134,7 @@ enum Env {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
+        let process = makeProcess(executable, arguments, environment: environment)
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.standardOutput = out
         process.standardError = err
@@ -167,6 +162,18 @@ enum Env {
         return ProcessOutput(status: status, stdout: stdout, stderr: stderr, timedOut: timedOut, seconds: seconds)
     }
 
+    /// A process for `executable` with `arguments`, in this process's
+    /// environment with `environment` laid over it.
+    static func makeProcess(_ executable: URL, _ arguments: [String], environment: [String: String]) -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        return process
+    }
+
     /// Starts a program in the background (standard output to a file) and
     /// waits until that output has a line matching `ready`, for a server that
     /// prints its address. Returns the process and the first match.
@@ -176,12 +183,7 @@ enum Env {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("rlbarcode-server-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
+        let process = makeProcess(executable, arguments, environment: environment)
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice

@@ -73,3 +73,16 @@ barcode_messages() {
         fflush()
     }'
 }
+
+# usage_or_go MIN LAST "$@": with fewer than MIN words, or -h/--help first,
+# prints the calling script's header (lines 2 to LAST, without "# ") and
+# exits: 0 when help was asked for, 2 for too few words.
+usage_or_go() {
+    local min="$1" last="$2"
+    shift 2
+    if [ $# -lt "$min" ] || [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+        sed -n "2,${last}p" "$0" | sed 's/^# \{0,1\}//'
+        if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then exit 0; fi
+        exit 2
+    fi
+}
