@@ -160,9 +160,10 @@ def aztec_bitstreams():
             bytes([0, 0, 0, 0, 0, 0]) + bits_to_bytes(s2)]
 
 
-def pdf417_check(data, level):
-    """The 2^(level+1) check codewords of `data` (ISO/IEC 15438, 5.7)."""
-    k = 2 << level
+def pdf417_check(data, level, k=None):
+    """The 2^(level+1) check codewords of `data` (ISO/IEC 15438, 5.7), or
+    `k` of them (MicroPDF417, ISO/IEC 24728, 5.7)."""
+    k = k or 2 << level
     g = [1]
     for i in range(1, k + 1):
         r = pow(3, i, 929)
@@ -201,8 +202,8 @@ def words_bytes(words):
 def main():
     out = sys.argv[1]
     seeds = {t: [] for t in ["qr-matrix", "qr-bitstream", "dm-matrix", "dm-bitstream", "aztec-matrix",
-                             "aztec-bitstream", "pdf417-codewords", "pdf417-bitstream", "linear", "text",
-                             "scanner"]}
+                             "aztec-bitstream", "pdf417-codewords", "pdf417-bitstream", "micropdf417-codewords",
+                             "linear", "text", "scanner"]}
 
     for data, args in [("HELLO WORLD", []), ("https://example.com/0123456789", ["--vers=3"]),
                        ("12345678901234567890", ["--secure=4"]),
@@ -238,6 +239,16 @@ def main():
     for level, data in zip([0, 1, 2, 3, 4, 2], pdf417_datas()):
         seeds["pdf417-codewords"].append(bytes([level]) + words_bytes(data + pdf417_check(data, level)))
         seeds["pdf417-bitstream"].append(words_bytes(data))
+    # MicroPDF417: (size index, codewords, check codewords) of a few sizes
+    # (ISO/IEC 24728 Table 1), the data padded with 900; every codeword
+    # read surely (margin 7) except in the last seed.
+    for n, (size, count, checks) in enumerate([(0, 11, 7), (6, 16, 8), (13, 18, 12), (16, 36, 18), (23, 16, 8)]):
+        data = pdf417_datas()[n % 4][1:]
+        data = (data + [900] * count)[:count - checks]
+        words = data + pdf417_check(data, 0, checks)
+        margins = [7] * count if n < 4 else [7, 1, 7, 2] * (count // 4)
+        seeds["micropdf417-codewords"].append(
+            bytes([size]) + b"".join(bytes([w >> 8, w & 255, m]) for w, m in zip(words, margins)))
     seeds["text"] = [b"\x00" + b"0109501101530003\x1d10ABC", b"\x01Gr\xc3\xbc\xc3\x9fe",
                      b"\x01\x93\xfa\x96\x7b", b"\x02\x1a\xe6\x97\xa5", b"\x02\x04\xe9\xe8",
                      b"\x03\x82\xa0\x82\xa2", b"\x04\xb0\xa1\xd6\xd0"]

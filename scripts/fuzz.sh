@@ -5,7 +5,9 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # SECONDS (default 60) is the time per target; `scripts/fuzz.sh 5` is a
-# smoke run. TARGETs default to all of them (see
+# smoke run. RUNS=N in the environment also stops a target after N
+# executions (`RUNS=10000000 scripts/fuzz.sh 3600`: ten million or an hour,
+# whichever comes first). TARGETs default to all of them (see
 # Sources/RLBarcode/FuzzEntryPoints.swift). Prints per target the executed
 # inputs and whether it crashed; exits non-zero when any target crashed,
 # leaked, ran out of memory or hung on an input.
@@ -23,7 +25,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 all=(qr-matrix qr-bitstream dm-matrix dm-bitstream aztec-matrix aztec-bitstream
-     pdf417-codewords pdf417-bitstream linear text scanner)
+     pdf417-codewords pdf417-bitstream micropdf417-codewords linear text scanner)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 
@@ -65,7 +67,7 @@ for t in "${targets[@]}"; do
     t0=$(date +%s)
     set +e
     RLBARCODE_FUZZ_TARGET=$t ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
-        "$fuzzer" "$corpus" -max_total_time="$seconds" -print_final_stats=1 \
+        "$fuzzer" "$corpus" -max_total_time="$seconds" -runs="${RUNS:--1}" -print_final_stats=1 \
         -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -max_len="$(max_len "$t")" \
         -artifact_prefix="$artifacts/" -close_fd_mask=1 >"$log" 2>&1
     rc=$?

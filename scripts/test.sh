@@ -6,7 +6,9 @@
 #   CLITests        rlbarcode-scan and the pipelines/ scripts (the release build)
 #   CorpusTests     the release build scored on ../shared/corpus with
 #                   ../shared/tools/corpus_eval.py (skipped when that is absent)
-# and, when no options are given, a 5-second run of every fuzz target.
+# and, when no options are given, a 5-second run of every fuzz target and a
+# ThreadSanitizer run of the tests that change properties while frames flow
+# (scripts/tsan.sh).
 # Exits non-zero when a build or a test fails.
 #
 # Usage: scripts/test.sh [swift test options]   e.g. scripts/test.sh --filter CorpusTests
@@ -29,6 +31,7 @@ export RLBARCODE_PLUGIN_DIR="$PWD/.build/debug"
 # see scripts/fuzz.sh), which fails on any crash, leak or hang.
 if [ $# -eq 0 ]; then
     bash scripts/fuzz.sh 5
+    bash scripts/tsan.sh
 fi
 
 # Every test is an XCTest case; the summary that closes the output is XCTest's.

@@ -22,6 +22,12 @@
 /// - `pdf417-codewords`: the error correction level (modulo 9), then the
 ///   codewords, two bytes each, big-endian, modulo 1024 (929 and above
 ///   are erasures), error correction included: Reed-Solomon and compaction.
+/// - `micropdf417-codewords`: the symbol size (modulo 34, in the order of
+///   ISO/IEC 24728 Table 1), then for each of the size's codewords three
+///   bytes: the codeword, two bytes big-endian modulo 1024 (929 and above
+///   are erasures), and how surely it was read (modulo 8); missing
+///   codewords are erasures. Reed-Solomon, erasure of weak cells and
+///   compaction, as the MicroPDF417 reader runs them.
 /// - `pdf417-bitstream`: the data codewords, two bytes each, big-endian,
 ///   modulo 929 (the first is the symbol length descriptor).
 /// - `linear`: flags (bit 0: the rest are grey levels of one scan line,
@@ -58,6 +64,7 @@ package enum FuzzEntryPoints {
         case aztecBitstream = "aztec-bitstream"
         case pdf417Codewords = "pdf417-codewords"
         case pdf417Bitstream = "pdf417-bitstream"
+        case microPDF417Codewords = "micropdf417-codewords"
         case linear
         case text
         case scanner
@@ -79,6 +86,7 @@ package enum FuzzEntryPoints {
         case .aztecBitstream: return aztecBitstream(data)
         case .pdf417Codewords: return pdf417Codewords(data)
         case .pdf417Bitstream: return pdf417Bitstream(data)
+        case .microPDF417Codewords: return microPDF417Codewords(data)
         case .linear: return linear(data)
         case .text: return text(data)
         case .scanner: return scanner(data)
@@ -195,6 +203,25 @@ package enum FuzzEntryPoints {
         guard !words.isEmpty else { return .rejected }
         guard let content = PDF417Bitstream.decode(words) else { return .failed("bit stream") }
         return .decoded(content.text)
+    }
+
+    private static func microPDF417Codewords(_ d: UnsafeBufferPointer<UInt8>) -> Outcome {
+        guard d.count >= 1 else { return .rejected }
+        let size = MicroPDF417.sizes[Int(d[0]) % MicroPDF417.sizes.count]
+        let count = size.columns * size.rows
+        var read = [Int](repeating: -1, count: count)
+        var margin = [Int32](repeating: 0, count: count)
+        var i = 1
+        for k in 0..<count where i + 2 < d.count {
+            let word = (Int(d[i]) << 8 | Int(d[i + 1])) % 1024
+            read[k] = word >= 929 ? -1 : word
+            margin[k] = Int32(d[i + 2] % 8)
+            i += 3
+        }
+        guard let r = MicroPDF417Reader.decode(read, margin: margin, checkCount: size.checkCount) else {
+            return .failed("codewords")
+        }
+        return .decoded(r.text)
     }
 
     // MARK: Linear codes

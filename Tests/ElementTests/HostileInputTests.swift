@@ -40,8 +40,10 @@ final class HostileInputTests: XCTestCase {
 
     // MARK: Frame sizes
 
-    /// Frames of 4097x3, 3x4097, 2x3 and 1x1 in several formats, and one 8K
-    /// frame, pass whole and bit-exact (drawing off), then the small ones
+    /// Frames of 4097x3, 3x4097, 2x3 and 1x1 in several formats, with and
+    /// without padded rows, and one 8K frame, all in one stream (the caps
+    /// are renegotiated at every change of size and format), pass whole and
+    /// bit-exact (drawing off), then the small ones
     /// again with drawing on at thorough depth, without a warning.
     func testExtremeFrameSizesPassBitExact() throws {
         var frames: [TestFrame] = []
