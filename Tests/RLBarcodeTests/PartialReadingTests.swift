@@ -45,8 +45,38 @@ final class PartialReadingTests: XCTestCase {
         try panAcross("PARTS OF A LONG CODE 93 JOINED/PANNED", LinearSymbolTestKit.code93, .code93)
     }
 
-    private func panAcross(_ text: String, _ zintSymbology: Int, _ symbology: Symbology) throws {
-        let row = try ZintRow.make(symbology: zintSymbology, text)
+    func testLongCode39WithCheckCharacterPannedAcrossNarrowFrame() throws {
+        // zint's --vers=1 appends the modulo-43 check character.
+        try panAcross("PARTS-OF-A-LONG-CODE-39-PANNED", 8, .code39, arguments: ["--vers=1"])
+    }
+
+    /// A Code 39 code without a check character shows its parts as partial
+    /// text but is never reported: nothing would verify the joined whole.
+    func testLongCode39WithoutCheckCharacterIsNeverJoined() throws {
+        let text = "PARTS-OF-A-LONG-CODE-39-UNCHECKED"
+        // The last character must not happen to be a check character of the others.
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%")
+        let values = text.map { alphabet.firstIndex(of: $0)! }
+        XCTAssertNotEqual(values.dropLast().reduce(0, +) % 43, values.last!)
+        let row = try ZintRow.make(symbology: 8, text)
+        let pic = strip([row], module: 2)
+        let frameWidth = pic.width * 5 / 8
+        XCTAssertGreaterThan(pic.width, frameWidth + 250, "the code must be wider than the frame")
+        for backwards in [false, true] {
+            let (texts, partials) = pan(pic, frameWidth: frameWidth, step: 24, backwards: backwards,
+                                        options: ScanOptions(symbologies: .code39))
+            XCTAssertTrue(texts.allSatisfy { $0.isEmpty }, "backwards \(backwards): \(texts)")
+            XCTAssertTrue(partials.contains { $0.count >= 5 }, "backwards \(backwards): no part shown: \(Set(partials))")
+            for p in partials where !p.isEmpty {
+                let shown = p.hasPrefix("…") ? String(p.dropFirst()) : p
+                XCTAssertTrue(text.contains(shown), "partial text \(p) is not part of the code")
+            }
+        }
+    }
+
+    private func panAcross(_ text: String, _ zintSymbology: Int, _ symbology: Symbology,
+                           arguments: [String] = []) throws {
+        let row = try ZintRow.make(symbology: zintSymbology, text, arguments: arguments)
         let pic = strip([row], module: 2)
         // The frame shows five eighths of the code.
         let frameWidth = pic.width * 5 / 8

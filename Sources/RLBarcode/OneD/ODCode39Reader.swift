@@ -40,6 +40,12 @@
 /// other reading, a six-character one whose Code 32 check fails included,
 /// stays plain Code 39.
 ///
+/// A line that runs off the frame inside a code gives a part: `*` and at
+/// least three characters up to the border, or three characters or more
+/// from the border to `*`. ``PartialCodes`` joins a leading and a
+/// trailing part across video frames only when the whole ends in a valid
+/// modulo-43 check character; a code without one is never joined.
+///
 /// A reading's error is the mean character error: near 0 for sharp
 /// symbols, below 0.5 for clean photos, above 1.2 for doubtful widths; a
 /// verified check character lowers it by a third. Short readings without
@@ -172,6 +178,79 @@ final class Code39Reader: LinearReader {
             let used = read(run, w, b, borderOnly: borderOnly, &sink)
             b += used > 0 ? used : 2
         }
+        if !borderOnly, run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
+    }
+
+    /// The fewest characters a part holds besides `*`.
+    static let minPartCharacters = 3
+
+    /// Looks for a stop `*` with its quiet zone whose characters reach back
+    /// to the line's start, which lies on the frame's border: the end of a
+    /// code that the frame cuts. Appends its characters as a trailing part.
+    private func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
+        let w = run.widths.pointer, s = run.starts.pointer
+        let n = run.count
+        var j = n - 10
+        if j % 2 == 0 { j -= 1 }
+        while j >= 1 + 10 * Code39Reader.minPartCharacters {
+            defer { j -= 2 }
+            guard w[j + 1] > w[j], w[j + 4] > w[j + 3], let stop = character(w, j, minMargin: 1.25, startStop: true),
+                  run.isQuietZone(j + 9, need: 0.9 * minQuietZone * stop.narrow, leading: false,
+                                  from: s[j], to: s[j + 8] + w[j + 8])
+            else { continue }
+            // Back to the line's start, character by character.
+            var count = 0
+            var narrow = stop.narrow, previousWidth = stop.width
+            var k = j - 10
+            var whole = true
+            while k >= 1 {
+                let gap = w[k + 9]
+                guard count < Code39Reader.capacity, gap <= 6 * narrow, gap >= 0.25 * narrow,
+                      let ch = character(w, k, minMargin: 1.1), ch.value != Code39Reader.startStop
+                else { whole = false; break }
+                let r = ch.width / previousWidth
+                guard r > 0.75, r < 1.33 else { whole = false; break }
+                values[count] = UInt8(ch.value)
+                count += 1
+                narrow = (narrow + ch.narrow) / 2
+                previousWidth = ch.width
+                k -= 10
+            }
+            guard whole, count >= Code39Reader.minPartCharacters else { return }
+            // Read backwards: into reading order.
+            var a = 0, z = count - 1
+            while a < z { let t = values[a]; values[a] = values[z]; values[z] = t; a += 1; z -= 1 }
+            sink.appendPart(.code39, leading: false, values: values, count: count,
+                            start: s[k + 10], end: s[j + 8] + w[j + 8], module: narrow)
+            return
+        }
+    }
+
+    /// The payload of a whole symbol given as its character values (no
+    /// `*`), when its last character is the modulo-43 check character of
+    /// the others: the data, full ASCII applied when every shift begins a
+    /// valid pair, and the symbology identifier's modifier (`3` or `7`).
+    func payload(ofSymbol v: [Int32]) -> (bytes: [UInt8], modifier: UInt8)? {
+        let count = v.count
+        guard count >= 2, count <= Code39Reader.capacity else { return nil }
+        var sum = 0
+        for k in 0..<count {
+            guard v[k] >= 0, v[k] < Int32(Code39Reader.startStop) else { return nil }
+            if k < count - 1 { sum += Int(v[k]) }
+        }
+        guard sum % 43 == Int(v[count - 1]) else { return nil }
+        let raw = text + Code39Reader.capacity
+        for k in 0..<(count - 1) { raw[k] = Code39Reader.alphabet[Int(v[k])] }
+        let converted = Code39Reader.fullASCII(raw, count: count - 1, into: text)
+        let bytes = converted >= 0 ? Array(UnsafeBufferPointer(start: text, count: converted))
+            : Array(UnsafeBufferPointer(start: raw, count: count - 1))
+        return (bytes, UInt8(ascii: converted >= 0 ? "7" : "3"))
+    }
+
+    /// The characters of a part as they stand (a check character, if any,
+    /// cannot be told from data before the whole is known).
+    func payload(ofPart v: [Int32]) -> [UInt8] {
+        v.compactMap { $0 >= 0 && $0 < Int32(Code39Reader.startStop) ? Code39Reader.alphabet[Int($0)] : nil }
     }
 
     /// Tries a code whose start character begins at bar `b`.
@@ -223,7 +302,15 @@ final class Code39Reader: LinearReader {
             count += 1
             c += 10
         }
-        guard stop > 0, count >= 1 else { return 0 }
+        if stop < 0 {
+            // The line ends inside the code, on the frame's border: a leading part.
+            if !borderOnly, c + 9 >= n, run.endsAtFrameBorder, count >= Code39Reader.minPartCharacters {
+                sink.appendPart(.code39, leading: true, values: values, count: count,
+                                start: s[b], end: s[c - 2] + w[c - 2], module: narrow)
+            }
+            return 0
+        }
+        guard count >= 1 else { return 0 }
         let leadingBorder = run.isFrameBorder(b - 1), trailingBorder = run.isFrameBorder(stop + 9)
         guard leadingBorder || trailingBorder || !borderOnly else { return 0 }
         guard run.isQuietZone(stop + 9, need: 0.9 * minQuietZone * narrow, leading: false,

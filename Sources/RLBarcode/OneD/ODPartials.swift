@@ -7,10 +7,11 @@
 /// overlap by a few characters are joined, and the whole is reported only
 /// when the symbol's check characters verify it (Code 128: ISO/IEC 15417,
 /// "Symbol check character"; Code 93: check characters C and K of
-/// ANSI/AIM BC5). A part alone is never reported; it shows as the
-/// scanner's ``Scanner/partialText`` meanwhile. Symbologies whose check
-/// character is optional (Code 39, ITF, Codabar) are not joined: nothing
-/// would verify the whole.
+/// ANSI/AIM BC5; Code 39: the modulo-43 check character of ISO/IEC 16388,
+/// which a Code 39 code must carry to be joined). A part alone is never
+/// reported; it shows as the scanner's ``Scanner/partialText`` meanwhile.
+/// ITF and Codabar, whose symbols carry no check character of their own,
+/// are not joined: nothing would verify the whole.
 ///
 /// Owned by a ``Scanner``; not thread-safe.
 final class PartialCodes {
@@ -45,21 +46,35 @@ final class PartialCodes {
     static let minSightings = 2
     private let code128 = Code128Reader()
     private let code93 = Code93Reader()
+    private let code39 = Code39Reader()
 
     /// The symbologies read in parts.
-    static let symbologies: Symbology = [.code128, .code93]
+    static let symbologies: Symbology = [.code128, .code93, .code39]
+
+    /// The fewest characters by which the parts of `symbology` must
+    /// overlap: one more for Code 39, whose single check character lets a
+    /// wrong join through once in 43.
+    private static func minOverlap(_ symbology: Symbology) -> Int {
+        symbology == .code39 ? minOverlap + 1 : minOverlap
+    }
 
     /// Values of a part that are not data characters: before them in a
-    /// leading part (Code 128's start character; Code 93's start is not
-    /// kept) and after them in a trailing one (the check characters).
+    /// leading part (Code 128's start character; the start characters of
+    /// Code 93 and Code 39 are not kept) and after them in a trailing one
+    /// (the check characters).
     private static func extraValues(_ symbology: Symbology) -> (leading: Int, trailing: Int) {
-        symbology == .code128 ? (1, 1) : (0, 2)
+        switch symbology {
+        case .code128: (1, 1)
+        case .code39: (0, 1)
+        default: (0, 2)
+        }
     }
 
     /// The payload and AIM modifier of a whole symbol's values, when its
     /// check characters verify it.
     private func payload(ofSymbol values: [Int32], _ symbology: Symbology) -> (bytes: [UInt8], modifier: UInt8)? {
         if symbology == .code128 { return code128.payload(ofSymbol: values) }
+        if symbology == .code39 { return code39.payload(ofSymbol: values) }
         guard let bytes = code93.payload(ofSymbol: values) else { return nil }
         return (bytes, UInt8(ascii: "0"))
     }
@@ -126,7 +141,9 @@ final class PartialCodes {
         if joined { return }
         let p = parts[f]
         var bytes: [UInt8]
-        if p.symbology == .code93 {
+        if p.symbology == .code39 {
+            bytes = code39.payload(ofPart: p.values)
+        } else if p.symbology == .code93 {
             bytes = code93.payload(ofPart: p.leading ? p.values : Array(p.values.dropLast(2)))
         } else if p.leading {
             bytes = code128.payload(ofLeadingPart: p.values)
@@ -147,9 +164,9 @@ final class PartialCodes {
         let extra = PartialCodes.extraValues(symbology)
         let leadData = lead.count - extra.leading, trailData = trail.count - extra.trailing
         var found: [Int32]? = nil
-        let most = min(leadData, trailData)
-        guard most >= PartialCodes.minOverlap else { return nil }
-        for overlap in stride(from: most, through: PartialCodes.minOverlap, by: -1) {
+        let most = min(leadData, trailData), least = PartialCodes.minOverlap(symbology)
+        guard most >= least else { return nil }
+        for overlap in stride(from: most, through: least, by: -1) {
             var same = true
             for k in 0..<overlap where lead[lead.count - overlap + k] != trail[k] { same = false; break }
             guard same else { continue }

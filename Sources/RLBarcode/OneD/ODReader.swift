@@ -81,8 +81,9 @@ struct LinearHitSink {
 
     /// Appends a part of a code cut by the frame's border, its values taken
     /// from `v[0 ..< count]`.
-    mutating func appendPart(_ symbology: Symbology, leading: Bool, values v: UnsafePointer<Int>, count: Int,
-                             start: Float, end: Float, module: Float) {
+    mutating func appendPart<Value: BinaryInteger>(_ symbology: Symbology, leading: Bool,
+                                                   values v: UnsafePointer<Value>, count: Int,
+                                                   start: Float, end: Float, module: Float) {
         values.reserveKeeping(valueCount + count)
         for i in 0..<count { values[valueCount + i] = Int32(truncatingIfNeeded: v[i]) }
         parts.reserveKeeping(partCount + 1)
