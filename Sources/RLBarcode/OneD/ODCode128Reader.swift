@@ -129,10 +129,7 @@ final class Code128Reader: LinearReader {
         let w = run.widths.pointer, s = run.starts.pointer
         let n = run.count
         // The last stop character on the line that reads back to its start.
-        var j = n - 8
-        if j % 2 == 0 { j -= 1 }
-        while j >= 1 + 6 * (Code128Reader.minPartCharacters - 1) {
-            defer { j -= 2 }
+        for j in run.barsBackward(from: n - 8, through: 1 + 6 * (Code128Reader.minPartCharacters - 1)) {
             let stopWidth = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5] + w[j + 6]
             let m = stopWidth / 13
             // Bar 2, space 3, bar 3 modules (cheap tests first).

@@ -190,10 +190,7 @@ final class Code39Reader: LinearReader {
     private func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
         let w = run.widths.pointer, s = run.starts.pointer
         let n = run.count
-        var j = n - 10
-        if j % 2 == 0 { j -= 1 }
-        while j >= 1 + 10 * Code39Reader.minPartCharacters {
-            defer { j -= 2 }
+        for j in run.barsBackward(from: n - 10, through: 1 + 10 * Code39Reader.minPartCharacters) {
             guard w[j + 1] > w[j], w[j + 4] > w[j + 3], let stop = character(w, j, minMargin: 1.25, startStop: true),
                   run.isQuietZone(j + 9, need: 0.9 * minQuietZone * stop.narrow, leading: false,
                                   from: s[j], to: s[j + 8] + w[j + 8])

@@ -92,10 +92,7 @@ final class Code93Reader: LinearReader {
     private func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
         let w = run.widths.pointer, s = run.starts.pointer
         let n = run.count
-        var j = n - 8
-        if j % 2 == 0 { j -= 1 }
-        while j >= 1 + 6 * Code93Reader.minPartCharacters {
-            defer { j -= 2 }
+        for j in run.barsBackward(from: n - 8, through: 1 + 6 * Code93Reader.minPartCharacters) {
             let width = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5]
             let m = width / 9
             guard m > 0, w[j + 4] > 2.5 * m, w[j] < 2 * m, w[j + 1] < 2 * m, w[j + 2] < 2 * m,

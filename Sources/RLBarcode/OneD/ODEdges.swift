@@ -292,6 +292,13 @@ struct ElementRun {
 
     mutating func reserve(_ n: Int) { widths.reserve(n + 4); starts.reserve(n + 4) }
 
+    /// The bars (odd element indices) from the last one at or before
+    /// `last` down to the first at or after `first`, last first: where
+    /// a reader looks for a stop pattern from a line's end backwards.
+    func barsBackward(from last: Int, through first: Int) -> StrideThrough<Int> {
+        stride(from: last % 2 == 0 ? last - 1 : last, through: first, by: -2)
+    }
+
     /// Whether element `i` is a space of unknown width beyond the frame's
     /// border (``framed(into:)``) at a line's end that lies on the border.
     func isFrameBorder(_ i: Int) -> Bool {
