@@ -58,20 +58,49 @@ final class PartialReadingTests: XCTestCase {
         let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%")
         let values = text.map { alphabet.firstIndex(of: $0)! }
         XCTAssertNotEqual(values.dropLast().reduce(0, +) % 43, values.last!)
-        let row = try ZintRow.make(symbology: 8, text)
+        try panWithoutJoining(text, 8, .code39)
+    }
+
+    func testLongITFWithCheckDigitPannedAcrossNarrowFrame() throws {
+        let data = "123456789012345678901234567890123456789"
+        // The last of the 40 digits is the modulo-10 check digit of the others.
+        try panAcross(data + String(itfCheckDigit(data)), 3, .itf)
+    }
+
+    /// An ITF code whose last digit is not a check digit of the others
+    /// shows its parts as partial text but is never reported.
+    func testLongITFWithoutCheckDigitIsNeverJoined() throws {
+        let text = "1234567890123456789012345678901234567891"
+        XCTAssertNotEqual(itfCheckDigit(String(text.dropLast())), Int(String(text.last!))!)
+        try panWithoutJoining(text, 3, .itf)
+    }
+
+    /// Pans along `text`, a code without a valid check character: its
+    /// parts show as partial text, each a piece of the code, and nothing
+    /// is ever reported.
+    private func panWithoutJoining(_ text: String, _ zintSymbology: Int, _ symbology: Symbology) throws {
+        let row = try ZintRow.make(symbology: zintSymbology, text)
         let pic = strip([row], module: 2)
         let frameWidth = pic.width * 5 / 8
         XCTAssertGreaterThan(pic.width, frameWidth + 250, "the code must be wider than the frame")
         for backwards in [false, true] {
             let (texts, partials) = pan(pic, frameWidth: frameWidth, step: 24, backwards: backwards,
-                                        options: ScanOptions(symbologies: .code39))
+                                        options: ScanOptions(symbologies: symbology))
             XCTAssertTrue(texts.allSatisfy { $0.isEmpty }, "backwards \(backwards): \(texts)")
-            XCTAssertTrue(partials.contains { $0.count >= 5 }, "backwards \(backwards): no part shown: \(Set(partials))")
+            XCTAssertTrue(partials.contains { $0.count >= 6 }, "backwards \(backwards): no part shown: \(Set(partials))")
             for p in partials where !p.isEmpty {
                 let shown = p.hasPrefix("…") ? String(p.dropFirst()) : p
                 XCTAssertTrue(text.contains(shown), "partial text \(p) is not part of the code")
             }
         }
+    }
+
+    /// The modulo-10 check digit of `digits` (ISO/IEC 16390, weights 3 and 1 from the right).
+    private func itfCheckDigit(_ digits: String) -> Int {
+        let values = digits.compactMap(\.wholeNumberValue)
+        var sum = 0
+        for (k, d) in values.reversed().enumerated() { sum += d * (k % 2 == 0 ? 3 : 1) }
+        return (10 - sum % 10) % 10
     }
 
     private func panAcross(_ text: String, _ zintSymbology: Int, _ symbology: Symbology,

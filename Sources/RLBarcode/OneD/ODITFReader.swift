@@ -49,6 +49,12 @@
 /// view that cuts a longer symbol on both sides can look the same; this
 /// is the price of reading cropped pictures.
 ///
+/// A line that runs off the frame inside a code gives a part: the start
+/// pattern and at least six digits up to the border, or six digits or more
+/// from the border to the stop pattern, with their quiet zones.
+/// ``PartialCodes`` joins a leading and a trailing part across video
+/// frames only when the whole ends in a valid modulo-10 check digit.
+///
 /// Wide and narrow are decided per character pair from its own widths: the
 /// two widest of its five bars and the two widest of its five spaces are
 /// wide. How far the widths are from two clean classes (narrow spread, wide
@@ -265,6 +271,75 @@ final class ITFReader: LinearReader {
             let end = decode(run, at: b, into: &sink)
             b = end > 0 ? end + 2 : b + 2
         }
+        if run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
+    }
+
+    /// The fewest digits a part holds.
+    static let minPartDigits = 6
+
+    /// Looks for a stop pattern with its quiet zone whose pairs reach back
+    /// to the line's start, which lies on the frame's border: the end of a
+    /// code that the frame cuts. Appends its digits as a trailing part.
+    private func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
+        let w = UnsafePointer(run.widths.pointer), s = run.starts.pointer
+        let n = run.count
+        for stop in run.barsBackward(from: n - 4, through: 1 + 5 * ITFReader.minPartDigits) {
+            // Wide bar, narrow space, narrow bar against the pair before it.
+            guard let bars = group(w + stop - 10), let spaces = group(w + stop - 9),
+                  within(w[stop] / bars.wide, 0.7, 1.45), within(w[stop + 1] / spaces.narrow, 0.5, 1.6),
+                  within(w[stop + 2] / bars.narrow, 0.5, 1.6)
+            else { continue }
+            let x0 = (bars.narrow + spaces.narrow) / 2
+            guard w[stop + 3] >= minQuietZone * x0 || (stop + 3 == n - 1 && w[stop + 3] >= minQuietZoneAtLineEnd * x0),
+                  quiet(run, stop + 3, x: x0, leading: false, patternFrom: s[stop - 10], patternTo: s[stop + 3])
+            else { continue }
+            // Pair by pair back to the line's start; read backwards.
+            var count = 0
+            var k = stop - 10
+            var pairWidth = span(w, k, 10)
+            var barNarrow = bars.narrow, spaceNarrow = spaces.narrow
+            while k >= 1 {
+                guard count + 2 <= maxDigits, let b = group(w + k), let sp = group(w + k + 1) else { return }
+                let width = span(w, k, 10)
+                guard within(width / pairWidth, 0.8, 1.25), within(b.narrow / barNarrow, 0.7, 1.43),
+                      within(sp.narrow / spaceNarrow, 0.7, 1.43) else { return }
+                let bd = table[b.pattern], sd = table[sp.pattern]
+                guard bd < 10, sd < 10 else { return }
+                // Stored backwards: the spaces' digit, then the bars'.
+                digits[count] = sd
+                digits[count + 1] = bd
+                count += 2
+                pairWidth = width
+                barNarrow = b.narrow; spaceNarrow = sp.narrow
+                k -= 10
+            }
+            guard count >= ITFReader.minPartDigits else { return }
+            var a = 0, z = count - 1
+            while a < z { let t = digits[a]; digits[a] = digits[z]; digits[z] = t; a += 1; z -= 1 }
+            sink.appendPart(.itf, leading: false, values: digits, count: count,
+                            start: s[k + 10], end: s[stop + 2] + w[stop + 2], module: x0)
+            return
+        }
+    }
+
+    /// The payload of a whole symbol given as its digit values, when its
+    /// last digit is the modulo-10 check digit of the others (ISO/IEC
+    /// 16390, Annex "Check digit": the GS1 weights 3 and 1 from the right):
+    /// the digits, check digit included, and the modifier `1`.
+    func payload(ofSymbol v: [Int32]) -> (bytes: [UInt8], modifier: UInt8)? {
+        let count = v.count
+        guard count >= ITFReader.minPartDigits, count % 2 == 0, count <= maxDigits else { return nil }
+        for k in 0..<count {
+            guard v[k] >= 0, v[k] <= 9 else { return nil }
+            digits[k] = UInt8(v[k])
+        }
+        guard ITFReader.checkDigitOK(digits, count: count) else { return nil }
+        return (v.map { UInt8($0) + 48 }, UInt8(ascii: "1"))
+    }
+
+    /// The digits of a part, as text.
+    func payload(ofPart v: [Int32]) -> [UInt8] {
+        v.compactMap { $0 >= 0 && $0 <= 9 ? UInt8($0) + 48 : nil }
     }
 
     /// Reads a symbol whose start pattern begins at bar `b`.
@@ -319,6 +394,15 @@ final class ITFReader: LinearReader {
             guard let (bars, spaces) = pair else {
                 // A quiet zone broken by a speck: the profile decides.
                 if stopShape { stopAt = i; break }
+                // The line ends inside the code, on the frame's border: a leading part.
+                if i + 13 >= n, run.endsAtFrameBorder, count >= ITFReader.minPartDigits, !unconfirmed {
+                    let x = narrowSum / Float(count)
+                    let s = run.starts.pointer
+                    if quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]) {
+                        sink.appendPart(.itf, leading: true, values: digits, count: count,
+                                        start: s[b], end: s[i - 1] + w[i - 1], module: x)
+                    }
+                }
                 return 0
             }
             let width = span(w, i, 10)

@@ -7,11 +7,12 @@
 /// overlap by a few characters are joined, and the whole is reported only
 /// when the symbol's check characters verify it (Code 128: ISO/IEC 15417,
 /// "Symbol check character"; Code 93: check characters C and K of
-/// ANSI/AIM BC5; Code 39: the modulo-43 check character of ISO/IEC 16388,
-/// which a Code 39 code must carry to be joined). A part alone is never
-/// reported; it shows as the scanner's ``Scanner/partialText`` meanwhile.
-/// ITF and Codabar, whose symbols carry no check character of their own,
-/// are not joined: nothing would verify the whole.
+/// ANSI/AIM BC5; Code 39: the modulo-43 check character of ISO/IEC 16388;
+/// ITF: the modulo-10 check digit of ISO/IEC 16390. The check characters
+/// of Code 39 and ITF are optional: a code without one is not joined). A
+/// part alone is never reported; it shows as the scanner's
+/// ``Scanner/partialText`` meanwhile. Codabar, which has no check
+/// character, is not joined: nothing would verify the whole.
 ///
 /// Owned by a ``Scanner``; not thread-safe.
 final class PartialCodes {
@@ -47,15 +48,21 @@ final class PartialCodes {
     private let code128 = Code128Reader()
     private let code93 = Code93Reader()
     private let code39 = Code39Reader()
+    private let itf = ITFReader()
 
     /// The symbologies read in parts.
-    static let symbologies: Symbology = [.code128, .code93, .code39]
+    static let symbologies: Symbology = [.code128, .code93, .code39, .itf]
 
     /// The fewest characters by which the parts of `symbology` must
     /// overlap: one more for Code 39, whose single check character lets a
-    /// wrong join through once in 43.
+    /// wrong join through once in 43; three pairs of digits for ITF, whose
+    /// check digit does so once in ten.
     private static func minOverlap(_ symbology: Symbology) -> Int {
-        symbology == .code39 ? minOverlap + 1 : minOverlap
+        switch symbology {
+        case .code39: minOverlap + 1
+        case .itf: 6
+        default: minOverlap
+        }
     }
 
     /// Values of a part that are not data characters: before them in a
@@ -66,6 +73,7 @@ final class PartialCodes {
         switch symbology {
         case .code128: (1, 1)
         case .code39: (0, 1)
+        case .itf: (0, 0)
         default: (0, 2)
         }
     }
@@ -75,6 +83,7 @@ final class PartialCodes {
     private func payload(ofSymbol values: [Int32], _ symbology: Symbology) -> (bytes: [UInt8], modifier: UInt8)? {
         if symbology == .code128 { return code128.payload(ofSymbol: values) }
         if symbology == .code39 { return code39.payload(ofSymbol: values) }
+        if symbology == .itf { return itf.payload(ofSymbol: values) }
         guard let bytes = code93.payload(ofSymbol: values) else { return nil }
         return (bytes, UInt8(ascii: "0"))
     }
@@ -143,6 +152,8 @@ final class PartialCodes {
         var bytes: [UInt8]
         if p.symbology == .code39 {
             bytes = code39.payload(ofPart: p.values)
+        } else if p.symbology == .itf {
+            bytes = itf.payload(ofPart: p.values)
         } else if p.symbology == .code93 {
             bytes = code93.payload(ofPart: p.leading ? p.values : Array(p.values.dropLast(2)))
         } else if p.leading {
@@ -167,6 +178,8 @@ final class PartialCodes {
         let most = min(leadData, trailData), least = PartialCodes.minOverlap(symbology)
         guard most >= least else { return nil }
         for overlap in stride(from: most, through: least, by: -1) {
+            // ITF's digits come in pairs from either end of an even count.
+            if symbology == .itf && overlap % 2 == 1 { continue }
             var same = true
             for k in 0..<overlap where lead[lead.count - overlap + k] != trail[k] { same = false; break }
             guard same else { continue }
