@@ -436,8 +436,8 @@ final class EdgePatterns {
             k -= 6
         }
         // Read backwards: into reading order.
-        var a = 0, z = count - 1
-        while a < z { let t = values[a]; values[a] = values[z]; values[z] = t; a += 1; z -= 1 }
+        var reading = UnsafeMutableBufferPointer(start: values, count: count)
+        reading.reverse()
         return (count, k + 6)
     }
 

@@ -199,24 +199,23 @@ final class Code39Reader: LinearReader {
             var count = 0
             var narrow = stop.narrow, previousWidth = stop.width
             var k = j - 10
-            var whole = true
             while k >= 1 {
                 let gap = w[k + 9]
                 guard count < Code39Reader.capacity, gap <= 6 * narrow, gap >= 0.25 * narrow,
                       let ch = character(w, k, minMargin: 1.1), ch.value != Code39Reader.startStop
-                else { whole = false; break }
+                else { return }
                 let r = ch.width / previousWidth
-                guard r > 0.75, r < 1.33 else { whole = false; break }
+                guard r > 0.75, r < 1.33 else { return }
                 values[count] = UInt8(ch.value)
                 count += 1
                 narrow = (narrow + ch.narrow) / 2
                 previousWidth = ch.width
                 k -= 10
             }
-            guard whole, count >= Code39Reader.minPartCharacters else { return }
+            guard count >= Code39Reader.minPartCharacters else { return }
             // Read backwards: into reading order.
-            var a = 0, z = count - 1
-            while a < z { let t = values[a]; values[a] = values[z]; values[z] = t; a += 1; z -= 1 }
+            var reading = UnsafeMutableBufferPointer(start: values, count: count)
+            reading.reverse()
             sink.appendPart(.code39, leading: false, values: values, count: count,
                             start: s[k + 10], end: s[j + 8] + w[j + 8], module: narrow)
             return

@@ -314,8 +314,9 @@ final class ITFReader: LinearReader {
                 k -= 10
             }
             guard count >= ITFReader.minPartDigits else { return }
-            var a = 0, z = count - 1
-            while a < z { let t = digits[a]; digits[a] = digits[z]; digits[z] = t; a += 1; z -= 1 }
+            // Read backwards: into reading order.
+            var reading = UnsafeMutableBufferPointer(start: digits, count: count)
+            reading.reverse()
             sink.appendPart(.itf, leading: false, values: digits, count: count,
                             start: s[k + 10], end: s[stop + 2] + w[stop + 2], module: x0)
             return
