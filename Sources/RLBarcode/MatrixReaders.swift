@@ -31,6 +31,11 @@ final class MatrixReaders {
     private let microPDF417Reader = MicroPDF417Reader()
     /// The frame's areas with 2D texture, which every matrix reader searches.
     private var regionFinder = MatrixRegionDetector()
+    /// The half-size copy of a video frame (or of the part being scanned)
+    /// where HD frames look for Data Matrix and Aztec symbols.
+    private var halfPixels = ScratchBuffer<UInt8>(capacity: 1)
+    /// The areas with 2D texture in the half-size copy.
+    private var halfRegions = MatrixRegionDetector()
     /// Counts video frames, to share the searches out among them.
     private var videoTurn = 0
 
@@ -49,7 +54,7 @@ final class MatrixReaders {
     /// whole.
     private var frames = 0
 
-    deinit { regionFinder.free() }
+    deinit { regionFinder.free(); halfRegions.free(); halfPixels.free() }
 
     /// What the matrix readers can read.
     static let symbologies: Symbology = [.qrCode, .dataMatrix, .aztec, .pdf417]
@@ -95,9 +100,14 @@ final class MatrixReaders {
         // frame of four, Data Matrix in the next, PDF417 in the next (a code
         // in view stays there for many frames: each is looked for seven
         // times a second at 30 fps); still pictures, and a scanner's first
-        // frame, get every one.
+        // frame, get every one. HD video frames (720 lines or more) look
+        // for Aztec Code and Data Matrix in every frame instead, in a
+        // half-size copy (``readHalf(_:bounds:wanted:into:)``): their
+        // modules are rarely under 2 pixels there.
         let everything = thorough || frames < 2
-        let aztecTurn = everything || videoTurn == 0, dataMatrixTurn = everything || videoTurn == 1
+        let halfScale = !thorough && min(image.width, image.height) >= 720
+        let aztecTurn = everything || (!halfScale && videoTurn == 0)
+        let dataMatrixTurn = everything || (!halfScale && videoTurn == 1)
         if wanted.contains(.aztec) && aztecTurn && !late() {
             aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder, into: &out)
             lastCandidateCount += aztecReader.lastCandidateCount
@@ -122,9 +132,13 @@ final class MatrixReaders {
         // Data Matrix after QR Code, whatever way this function returns.
         defer {
             if wanted.contains(.dataMatrix) && dataMatrixTurn && !late() {
-                dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder, into: &out)
+                // Video frames examine a few components each: none inside
+                // the codes read already.
+                dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder,
+                                      skipping: thorough ? [] : out.map(\.corners), into: &out)
                 lastCandidateCount += dataMatrixReader.lastCandidateCount
             }
+            if halfScale { readHalf(image, bounds: bounds, wanted: wanted, into: &out) }
         }
         guard wanted.contains(.qrCode), image.width >= 21, image.height >= 21, !late() else { return }
         qrCandidates.removeAll(keepingCapacity: true)
@@ -149,6 +163,44 @@ final class MatrixReaders {
         // finder pattern search can miss (no quiet zone, 1-pixel modules).
         if thorough && out.count == first && bounds == nil, let c = QRPureSymbol.read(image), let d = c.decoded {
             out.append(MatrixReaders.result(d, c))
+        }
+    }
+
+    /// Data Matrix and Aztec symbols in a half-size copy of `bounds` (the
+    /// whole frame when nil): HD video frames look for them there in every
+    /// frame, at a quarter of the cost of a search of the frame itself.
+    private func readHalf(_ image: LumaView, bounds: PixelRect?, wanted: Symbology, into out: inout [BarcodeResult]) {
+        guard !wanted.isDisjoint(with: [.dataMatrix, .aztec]) else { return }
+        // Only where the frame has 2D texture (the box around the areas
+        // that the frame's own search found, which include a coarse pass
+        // for large modules), so that the cost follows what is in view.
+        guard regionFinder.regionCount > 0 else { return }
+        var box = regionFinder.regions[0]
+        for k in 1..<regionFinder.regionCount {
+            let r = regionFinder.regions[k]
+            box = PixelRect(x0: min(box.x0, r.x0), y0: min(box.y0, r.y0), x1: max(box.x1, r.x1), y1: max(box.y1, r.y1))
+        }
+        let limit = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        let rect = PixelRect(x0: max(limit.x0, box.x0 - 16) & ~1, y0: max(limit.y0, box.y0 - 16) & ~1,
+                             x1: min(limit.x1, box.x1 + 16), y1: min(limit.y1, box.y1 + 16))
+        guard rect.width >= 40, rect.height >= 40, !late() else { return }
+        let half = image.halved(rect, into: &halfPixels)
+        halfRegions.findAll(half, bounds: nil)
+        let first = out.count
+        if wanted.contains(.aztec) {
+            aztecReader.read(half, bounds: nil, thorough: false, regions: halfRegions, into: &out)
+            lastCandidateCount += aztecReader.lastCandidateCount
+        }
+        if wanted.contains(.dataMatrix) && !late() {
+            let others = out[first...].map(\.corners)
+            dataMatrixReader.read(half, bounds: nil, thorough: false, regions: halfRegions, skipping: others, into: &out)
+            lastCandidateCount += dataMatrixReader.lastCandidateCount
+        }
+        var k = first
+        while k < out.count {
+            out[k].corners = out[k].corners.map { LumaView.fromHalf($0, of: rect) }
+            // Found by the search of the frame itself too.
+            if out[..<first].contains(where: { $0.isSameCode(as: out[k]) }) { out.remove(at: k) } else { k += 1 }
         }
     }
 

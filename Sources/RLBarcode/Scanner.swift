@@ -102,7 +102,7 @@ public final class Scanner {
     }
 
     deinit {
-        detector.free(); edges.free(); run.free(); profile.free(); sink.free(); votes.free()
+        detector.free(); edges.free(); run.free(); profile.free(); sink.free(); votes.free(); candidateRead.free()
     }
 
     /// Per-effort settings.
@@ -303,6 +303,8 @@ public final class Scanner {
                               y1: Int(((r.y + r.height) * Double(image.height)).rounded(.up)))
         }
         var tried = 0
+        candidateRead.reserve(detector.candidateCount)
+        for ci in 0..<detector.candidateCount { candidateRead[ci] = false }
         for pass in 0..<(focus == nil ? 1 : 2) {
             for ci in 0..<detector.candidateCount {
                 let c = detector.candidates[ci]
@@ -337,6 +339,7 @@ public final class Scanner {
                     let retries = j < plan.retryLines || reading > 0
                     if scanLine(image, line, plan: plan, enabled: enabled, retries: retries) > 0 {
                         reading += 1
+                        candidateRead[ci] = true
                         if reading >= plan.enoughReadings && !votes.latestWantsMoreLines { break }
                     } else if reading == 0 && j + 1 >= plan.giveUpLines && rows.count == rowsBefore {
                         // The middle lines read nothing, not even a row of a
@@ -413,12 +416,17 @@ public final class Scanner {
     /// three), where video frames look for PDF417 symbols.
     private var barAreas = [BarArea](repeating: BarArea(box: PixelRect(x0: 0, y0: 0, x1: 0, y1: 0), ux: 1, uy: 0), count: 3)
 
-    /// Fills ``barAreas`` from the linear stage's candidates, largest first.
+    /// Whether each of the frame's candidates read a linear code (such a
+    /// region of bars is not searched for PDF417).
+    private var candidateRead = ScratchBuffer<Bool>(capacity: 64)
+
+    /// Fills ``barAreas`` from the linear stage's candidates that read no
+    /// linear code, largest first.
     private func collectBarAreas(_ image: LumaView) {
         barAreas.removeAll(keepingCapacity: true)
         var picked: (Int, Int, Int) = (-1, -1, -1)
         func cells(_ k: Int) -> Int { k < 0 ? -1 : detector.candidates[k].cells }
-        for k in 0..<detector.candidateCount {
+        for k in 0..<detector.candidateCount where !candidateRead[k] {
             let n = detector.candidates[k].cells
             if n > cells(picked.0) { picked = (k, picked.0, picked.1) }
             else if n > cells(picked.1) { picked = (picked.0, k, picked.1) }

@@ -168,12 +168,16 @@ final class DMDetector {
     /// Finds and decodes symbols: first the areas with matrix-code texture,
     /// then the finder search in each. This is what a scanner calls each frame.
     ///
-    /// - Parameter shared: the regions of this frame when another reader
-    ///   found them already with the same settings (QR Code's pre-pass);
-    ///   only read, during this call.
+    /// - Parameters:
+    ///   - shared: the regions of this frame when another reader found them
+    ///     already with the same settings (QR Code's pre-pass); only read,
+    ///     during this call.
+    ///   - symbols: the outlines of symbols of other kinds read in this
+    ///     frame: their parts are not examined as finders.
     func scan(_ image: LumaView, in bounds: PixelRect? = nil, regions shared: MatrixRegionDetector? = nil,
-              into out: inout [DMCandidate]) {
+              skipping symbols: [[Point]] = [], into out: inout [DMCandidate]) {
         found.removeAll(keepingCapacity: true)
+        found.append(contentsOf: symbols)
         examineBudget = options.thorough ? Int.max : DMDetector.videoExamineBudget
         if let shared {
             for k in 0..<shared.regionCount { detect(image, in: shared.regions[k], into: &out) }
@@ -628,7 +632,9 @@ final class DMDetector {
                          dark: Bool, dashed: Bool, module: Double, outward: Bool = false,
                          anchor: Double? = nil) -> (DMLine, Double)? {
         let len = a.distance(to: b)
-        let samples = max(dashed ? 32 : 8, min(160, Int(len / 1.2)))
+        // Video frames: half as many points at most, and a third of the
+        // line pairs below, which still find the clock track's line.
+        let samples = max(dashed ? 32 : 8, min(options.thorough ? 160 : 80, Int(len / 1.2)))
         edge.reserveKeeping(samples)
         var count = 0
         var thick: [Double] = []
@@ -671,7 +677,7 @@ final class DMDetector {
             let minCos = anchor != nil || len < 20 * module ? 0.996 : 0.978
             var bestInliers = 0, bestDepth = Double.infinity
             var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-            let pairs = min(300, count * (count - 1) / 2)
+            let pairs = min(options.thorough ? 300 : 100, count * (count - 1) / 2)
             for _ in 0..<pairs {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
                 let i = Int((state >> 33) % UInt64(count))

@@ -271,8 +271,13 @@ struct RegionDetector {
                 let dx = b.cx - a.cx, dy = b.cy - a.cy
                 let along = abs(dx * a.ux + dy * a.uy)
                 let across = abs(-dx * a.uy + dy * a.ux)
+                // The gap a wide element leaves (cells without edges) grows
+                // with the code, as its bars' height does: up to 3 cells, or
+                // 0.3 of the bars' height (a code's widest element, 8 or 9
+                // modules, against bars 30 or more modules tall).
+                let gap = max(3 * Double(cellSize), 0.3 * min(a.lengthV, b.lengthV))
                 if dot > 0.95, across < 0.35 * max(a.lengthV, b.lengthV),
-                   along < (a.lengthU + b.lengthU) / 2 + 3 * Double(cellSize) {
+                   along < (a.lengthU + b.lengthU) / 2 + gap {
                     // Extents along the reading axis of a, from both.
                     let ua0 = -a.lengthU / 2, ua1 = a.lengthU / 2
                     let pb = dx * a.ux + dy * a.uy

@@ -69,7 +69,15 @@ final class PDF417Reader {
         lastCandidateCount = 0
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
-        let found = detector.find(image, bounds: frame, step: thorough ? 2 : 6, across: across)
+        // Video frames: lines 6 pixels apart, or about 24 lines over the
+        // height of a region of bars (its rows run the symbol's height, and
+        // the start and stop columns are followed to their ends).
+        var step = thorough ? 2 : 6
+        if !thorough, let (ux, uy) = across {
+            let height = abs(uy) * Double(frame.width) + abs(ux) * Double(frame.height)
+            step = max(step, Int(height / 24))
+        }
+        let found = detector.find(image, bounds: frame, step: step, across: across)
         let starts = found.filter(\.isStart).sorted { $0.hits > $1.hits }
         let stops = found.filter { !$0.isStart }
         var symbols: [PDF417Symbol] = []

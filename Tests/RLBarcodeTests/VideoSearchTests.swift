@@ -1,0 +1,81 @@
+import XCTest
+@testable import RLBarcode
+
+/// The video searches of HD frames: the half-size copy where Aztec Code and
+/// Data Matrix are looked for in every frame, and the candidates of large
+/// linear codes whose wide elements leave gaps in the bar regions.
+final class VideoSearchTests: XCTestCase {
+    /// Every pixel of the half-size copy is the rounded mean of its 2x2
+    /// block, for a rectangle with odd origin and size inside a padded
+    /// picture (the 16-pixel blocks and the remainder alike).
+    func testHalvedCopyIsTheMeanOfEachBlock() {
+        let width = 101, height = 37, stride = 128
+        var generator = DecoderTestRandom(seed: 11)
+        let pixels = (0..<(stride * height)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var buffer = ScratchBuffer<UInt8>(capacity: 1)
+        defer { buffer.free() }
+        pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: width, height: height, stride: stride)
+            let rect = PixelRect(x0: 3, y0: 5, x1: 3 + 2 * 41 + 1, y1: 5 + 2 * 13 + 1)
+            let half = view.halved(rect, into: &buffer)
+            XCTAssertEqual(half.width, 41)
+            XCTAssertEqual(half.height, 13)
+            var wrong = 0
+            for y in 0..<half.height {
+                for x in 0..<half.width {
+                    let fx = rect.x0 + 2 * x, fy = rect.y0 + 2 * y
+                    let sum = Int(view[fx, fy]) + Int(view[fx + 1, fy]) + Int(view[fx, fy + 1]) + Int(view[fx + 1, fy + 1])
+                    if Int(half[x, y]) != (sum + 2) / 4 { wrong += 1 }
+                }
+            }
+            XCTAssertEqual(wrong, 0)
+            // A half-size pixel stands for the middle of its block.
+            let p = LumaView.fromHalf(Point(x: 4, y: 2), of: rect)
+            XCTAssertEqual(p.x, 3 + 8 + 0.5)
+            XCTAssertEqual(p.y, 5 + 4 + 0.5)
+        }
+    }
+
+    /// An HD video frame with a Data Matrix and an Aztec symbol: both are
+    /// read in every frame (not only in their turn among frames), with
+    /// corners where they were drawn.
+    func testMatrixCodesReadInEveryHDFrame() throws {
+        guard let dm = try ZintMatrix.make(.dataMatrix, "Every frame 2026"),
+              let aztec = try ZintAztec.make("Aztec every frame", arguments: ["--vers=4"]) else { return }
+        var frame = QRPicture(width: 1280, height: 720)
+        let dmCorners = frame.draw(matrix: dm, QRPicture.Placement(cx: 360, cy: 360, module: 10, angle: 12))
+        let az = QRTestSymbol(modules: (0..<aztec.height).map { y in (0..<aztec.width).map { aztec[$0, y] } })
+        frame.draw(az, QRPicture.Placement(cx: 900, cy: 380, module: 8, angle: -20))
+        let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced))
+        try frame.picture.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: 1280, height: 720, stride: frame.picture.stride)
+            for k in 0..<5 {
+                let results = scanner.scan(view)
+                let texts = results.map(\.text).sorted()
+                XCTAssertEqual(texts, ["Aztec every frame", "Every frame 2026"], "frame \(k)")
+                let d = try XCTUnwrap(results.first { $0.symbology == .dataMatrix })
+                // The same corners up to where the outline starts (one of
+                // four turns) and a module's accuracy.
+                let centre = Point(x: d.corners.map(\.x).reduce(0, +) / 4, y: d.corners.map(\.y).reduce(0, +) / 4)
+                let drawn = Point(x: dmCorners.map(\.x).reduce(0, +) / 4, y: dmCorners.map(\.y).reduce(0, +) / 4)
+                XCTAssertLessThan(centre.distance(to: drawn), 6, "frame \(k)")
+                for c in d.corners {
+                    XCTAssertLessThan(dmCorners.map { $0.distance(to: c) }.min()!, 12, "frame \(k)")
+                }
+            }
+        }
+    }
+
+    /// A DataBar Expanded symbol as wide as the frame, with modules of 8
+    /// pixels: its widest elements leave stretches of cells without edges
+    /// wider than the grouping of cells reaches, but it is one candidate,
+    /// read at video effort.
+    func testLargeCodeWithWideElementsIsOneCandidate() throws {
+        let row = try ZintRow.make(symbology: 31, "[01]98898765432106")
+        guard !row.modules.isEmpty else { return }
+        var picture = TestPicture(width: 1280, height: 720)
+        picture.draw(row, TestPicture.Placement(cx: 640, cy: 360, module: 8, barHeight: 34, quietZone: 4))
+        let results = picture.scan(ScanOptions(symbologies: .dataBarExpanded, effort: .balanced))
+        XCTAssertEqual(results.map(\.text), ["0198898765432106"])
+    }
+}
