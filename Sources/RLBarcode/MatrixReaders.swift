@@ -135,7 +135,7 @@ final class MatrixReaders {
                 // Video frames examine a few components each: none inside
                 // the codes read already.
                 dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder,
-                                      skipping: thorough ? [] : out.map(\.corners), into: &out)
+                                      skipping: thorough ? [] : out[...], into: &out)
                 lastCandidateCount += dataMatrixReader.lastCandidateCount
             }
             if halfScale { readHalf(image, bounds: bounds, wanted: wanted, into: &out) }
@@ -174,12 +174,7 @@ final class MatrixReaders {
         // Only where the frame has 2D texture (the box around the areas
         // that the frame's own search found, which include a coarse pass
         // for large modules), so that the cost follows what is in view.
-        guard regionFinder.regionCount > 0 else { return }
-        var box = regionFinder.regions[0]
-        for k in 1..<regionFinder.regionCount {
-            let r = regionFinder.regions[k]
-            box = PixelRect(x0: min(box.x0, r.x0), y0: min(box.y0, r.y0), x1: max(box.x1, r.x1), y1: max(box.y1, r.y1))
-        }
+        guard let box = regionFinder.extent else { return }
         let limit = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
         let rect = PixelRect(x0: max(limit.x0, box.x0 - 16) & ~1, y0: max(limit.y0, box.y0 - 16) & ~1,
                              x1: min(limit.x1, box.x1 + 16), y1: min(limit.y1, box.y1 + 16))
@@ -192,8 +187,8 @@ final class MatrixReaders {
             lastCandidateCount += aztecReader.lastCandidateCount
         }
         if wanted.contains(.dataMatrix) && !late() {
-            let others = out[first...].map(\.corners)
-            dataMatrixReader.read(half, bounds: nil, thorough: false, regions: halfRegions, skipping: others, into: &out)
+            dataMatrixReader.read(half, bounds: nil, thorough: false, regions: halfRegions, skipping: out[first...],
+                                  into: &out)
             lastCandidateCount += dataMatrixReader.lastCandidateCount
         }
         var k = first

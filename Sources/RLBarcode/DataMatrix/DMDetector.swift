@@ -175,7 +175,7 @@ final class DMDetector {
     ///   - symbols: the outlines of symbols of other kinds read in this
     ///     frame: their parts are not examined as finders.
     func scan(_ image: LumaView, in bounds: PixelRect? = nil, regions shared: MatrixRegionDetector? = nil,
-              skipping symbols: [[Point]] = [], into out: inout [DMCandidate]) {
+              skipping symbols: some Sequence<[Point]> = EmptyCollection(), into out: inout [DMCandidate]) {
         found.removeAll(keepingCapacity: true)
         found.append(contentsOf: symbols)
         examineBudget = options.thorough ? Int.max : DMDetector.videoExamineBudget

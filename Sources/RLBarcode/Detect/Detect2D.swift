@@ -40,6 +40,17 @@ struct MatrixRegionDetector {
 
     func free() { mark.free(); stack.free(); regions.free() }
 
+    /// The box around every region; nil when there is none.
+    var extent: PixelRect? {
+        guard regionCount > 0 else { return nil }
+        var box = regions[0]
+        for k in 1..<regionCount {
+            let r = regions[k]
+            box = PixelRect(x0: min(box.x0, r.x0), y0: min(box.y0, r.y0), x1: max(box.x1, r.x1), y1: max(box.y1, r.y1))
+        }
+        return box
+    }
+
     /// Measures the cells inside `bounds` (the whole frame when `nil`) and
     /// groups the 2D cells into ``regions``.
     ///
