@@ -353,7 +353,9 @@ public final class Scanner {
                 // few modules high are read only by lines running along
                 // them, so these lines also turn a little either way from
                 // the candidate's direction.
-                if fragmentsRead - fragmentsBefore >= 2 {
+                // Not when lines read the candidate's code whole often enough:
+                // no row of a stacked symbol reads as a whole symbol.
+                if fragmentsRead - fragmentsBefore >= 2 && reading < plan.enoughReadings {
                     // Turned lines only once a row was read alike twice:
                     // stray fragments of other codes or text are common.
                     let variants = rows.hasRepeatedRow(since: rowsBefore) ? 5 : 1

@@ -24,6 +24,23 @@ enum DataBar {
         return result
     }
 
+    /// Whether the five elements from `first` (with `step`) may be a
+    /// finder pattern of DataBar or DataBar Expanded (clause "Finder
+    /// patterns"): the readers' finder match needs its last two elements
+    /// each 0.4 to 1.9 of its fifteen modules, and every pattern has ten
+    /// modules or more in the middle two, which a match may miss by less
+    /// than 3.2. The same tests as the match's first ones, without a
+    /// division: most places in a scan line fail them.
+    @inline(__always)
+    static func couldBeFinder(_ w: UnsafePointer<Float>, _ first: Int, step: Int) -> Bool {
+        let e0 = w[first], e1 = w[first + step], e2 = w[first + 2 * step]
+        let e3 = w[first + 3 * step], e4 = w[first + 4 * step]
+        let total = e0 + e1 + e2 + e3 + e4
+        // A little slack either way for rounding.
+        let lo = total * (0.39 / 15), hi = total * (1.91 / 15)
+        return total > 0 && e3 > lo && e3 < hi && e4 > lo && e4 < hi && e1 + e2 > total * (6.7 / 15)
+    }
+
     /// The value of `count` element widths (in modules) whose widest element
     /// is at most `maxWidth`. With `narrowRequired` only the patterns holding
     /// a one-module element are counted, as the standard's width algorithm

@@ -124,18 +124,25 @@ final class DataBarExpandedReader: StackedLinearReader {
         // bar and space are lost in the leading space, its first character
         // (bar first) is intact.
         if n > 16 { readRow(run, -1, &sink, widths: run.widths.pointer, oddStart: true) }
+        // At each pair position: a symbol or a row beginning with an even
+        // pair needs a finder read forwards at b + 9, a row beginning with
+        // an odd pair one read backwards from b + 14; most places have
+        // neither, and are passed over at the cost of that test.
+        let w = UnsafePointer(run.widths.pointer)
         var b = 1
         while b + 30 < n {
-            let used = decodeAt(run, b, &sink, widths: run.widths.pointer)
-            if used > 0 { b += used; continue }
-            readRow(run, b, &sink, widths: run.widths.pointer)
-            readRow(run, b, &sink, widths: run.widths.pointer, oddStart: true)
+            if DataBar.couldBeFinder(w, b + 9, step: 1) {
+                let used = decodeAt(run, b, &sink, widths: run.widths.pointer)
+                if used > 0 { b += used; continue }
+                readRow(run, b, &sink, widths: run.widths.pointer)
+            }
+            if DataBar.couldBeFinder(w, b + 14, step: -1) { readRow(run, b, &sink, widths: run.widths.pointer, oddStart: true) }
             b += 2
         }
         // Rows too short to be whole symbols: a single pair, or a pair and a half.
         while b + 14 < n {
-            readRow(run, b, &sink, widths: run.widths.pointer)
-            readRow(run, b, &sink, widths: run.widths.pointer, oddStart: true)
+            if DataBar.couldBeFinder(w, b + 9, step: 1) { readRow(run, b, &sink, widths: run.widths.pointer) }
+            if DataBar.couldBeFinder(w, b + 14, step: -1) { readRow(run, b, &sink, widths: run.widths.pointer, oddStart: true) }
             b += 2
         }
     }

@@ -145,11 +145,13 @@ final class DataBarReader: StackedLinearReader {
                 decodeHalf(run, 8, right: false, &sink, widths: leading.pointer, cut: true)
             }
         }
+        let w = UnsafePointer(run.widths.pointer)
         var i = 10
         var fullCount = 0
         while i + 12 < n {
             // Both need the left finder here.
-            guard finder(run.widths.pointer, i, step: 1) != nil else { i += 2; continue }
+            guard DataBar.couldBeFinder(w, i, step: 1),
+                  finder(run.widths.pointer, i, step: 1) != nil else { i += 2; continue }
             if i + 34 < n, decodeOmni(run, i, &sink, widths: run.widths.pointer) {
                 if fullCount < 8 { fullReads[fullCount] = i; fullCount += 1 }
                 i += 36
@@ -165,7 +167,9 @@ final class DataBarReader: StackedLinearReader {
         while j + 9 < n {
             var inFull = false
             for k in 0..<fullCount where fullReads[k] + 25 == j { inFull = true }
-            if !inFull { decodeHalf(run, j, right: true, &sink, widths: run.widths.pointer) }
+            if !inFull && DataBar.couldBeFinder(w, j, step: -1) {
+                decodeHalf(run, j, right: true, &sink, widths: run.widths.pointer)
+            }
             j += 2
         }
         // Limited: the left guard bar (odd index) and 44 elements after it
