@@ -56,6 +56,8 @@ public final class Scanner {
     private var rows = RowTable()
     /// Numbers the scan lines of a frame, so that votes count lines, not readings.
     private var lineSerial = 0
+    /// The edges the last scan line crossed (its first extraction).
+    private var lineEdges = 0
     /// How many rows of stacked symbols the lines have read so far.
     private var fragmentsRead = 0
     /// How far the bars of the candidate being read reach on either side of
@@ -131,6 +133,9 @@ public final class Scanner {
         /// A candidate whose first lines (from the middle out) read nothing
         /// is given up after this many.
         var giveUpLines = Int.max
+        /// A candidate whose first lines all cross fewer than 20 edges
+        /// (too few for any symbology) is given up after this many.
+        var sparseLinesToGiveUp = Int.max
         /// With an orientation hint, read lines only in the hinted direction.
         var hintedDirectionOnly = false
         /// Distance between samples along sweep lines, in pixels.
@@ -156,7 +161,7 @@ public final class Scanner {
         case .balanced:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
                         linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4,
-                        giveUpLines: 5, bothPolaritiesEveryFrame: false)
+                        giveUpLines: 5, sparseLinesToGiveUp: 2, bothPolaritiesEveryFrame: false)
         case .thorough:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
                         linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, retryLines: 1000, sweepStep: 0.5,
@@ -323,6 +328,8 @@ public final class Scanner {
                 // From the middle outwards; a candidate whose code several lines
                 // have read needs no more.
                 var reading = 0
+                // Lines so far that crossed fewer than 20 edges.
+                var sparseLines = 0
                 let rowsBefore = rows.count
                 let fragmentsBefore = fragmentsRead
                 for j in 0..<lines {
@@ -337,14 +344,22 @@ public final class Scanner {
                     // The costlier retries only on the middle lines, or once the
                     // candidate has proven to hold a code.
                     let retries = j < plan.retryLines || reading > 0
+                    lineEdges = 0
                     if scanLine(image, line, plan: plan, enabled: enabled, retries: retries) > 0 {
                         reading += 1
                         candidateRead[ci] = true
                         if reading >= plan.enoughReadings && !votes.latestWantsMoreLines { break }
-                    } else if reading == 0 && j + 1 >= plan.giveUpLines && rows.count == rowsBefore {
-                        // The middle lines read nothing, not even a row of a
-                        // stacked symbol: not a code we can read.
-                        break
+                    } else {
+                        if lineEdges < 20 { sparseLines += 1 }
+                        if reading == 0 && rows.count == rowsBefore
+                            && (j + 1 >= plan.giveUpLines
+                                || (sparseLines == j + 1 && sparseLines >= plan.sparseLinesToGiveUp)) {
+                            // The middle lines read nothing, not even a row of a
+                            // stacked symbol: not a code we can read. Lines that
+                            // cross fewer than 20 edges, too few for any
+                            // symbology, tell it sooner.
+                            break
+                        }
                     }
                 }
                 // Rows of a stacked symbol (a row read alike by two lines,
@@ -493,6 +508,7 @@ public final class Scanner {
         profile.reserve(n)
         image.sample(line, thickness: thickness ?? plan.thickness, into: profile.pointer)
         edges.extract(profile.pointer, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
+        lineEdges = edges.edgeCount
         if edges.edgeCount < 20 { return 0 }
         var hits = readRuns(line, plan: plan, enabled: enabled)
         if plan.refine {
