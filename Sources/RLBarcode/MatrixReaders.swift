@@ -10,6 +10,9 @@ struct BarArea {
     var box: PixelRect
     var ux: Double
     var uy: Double
+    /// Whether a scan line through the region crossed a PDF417 start or
+    /// stop pattern.
+    var crossesPattern = false
 }
 
 /// The matrix (2D) symbologies of a scanner: each finds its symbols in the
@@ -99,7 +102,8 @@ final class MatrixReaders {
         // Video frames share out the costlier searches: Aztec Code in one
         // frame of four, Data Matrix in the next, PDF417 in the next (a code
         // in view stays there for many frames: each is looked for seven
-        // times a second at 30 fps); still pictures, and a scanner's first
+        // times a second at 30 fps; PDF417 in every frame where the linear
+        // stage's lines crossed its start or stop pattern); still pictures, and a scanner's first
         // frame, get every one. HD video frames (720 lines or more) look
         // for Aztec Code and Data Matrix in every frame instead, in a
         // half-size copy (``readHalf(_:bounds:wanted:into:)``): their
@@ -113,7 +117,10 @@ final class MatrixReaders {
             lastCandidateCount += aztecReader.lastCandidateCount
         }
         // PDF417: its own search for start and stop patterns.
-        if wanted.contains(.pdf417) && (everything || videoTurn == 2) && !late() {
+        // Video frames search the regions of bars whose lines crossed a
+        // start or stop pattern in every frame, the others in one of four.
+        let pdf417Turn = everything || videoTurn == 2
+        if wanted.contains(.pdf417) && (pdf417Turn || barAreas.contains(where: \.crossesPattern)) && !late() {
             if thorough {
                 pdf417Reader.read(image, bounds: bounds, thorough: true, into: &out)
                 microPDF417Reader.read(image, bounds: bounds, thorough: true, into: &out)
@@ -123,7 +130,7 @@ final class MatrixReaders {
                 // address patterns along lines at many angles) would cost
                 // about as much as every other search of an HD frame
                 // together; MicroPDF417 is read in still pictures.
-                for area in barAreas {
+                for area in barAreas where pdf417Turn || area.crossesPattern {
                     pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy), into: &out)
                     lastCandidateCount += pdf417Reader.lastCandidateCount
                 }

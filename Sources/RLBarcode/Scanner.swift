@@ -105,6 +105,7 @@ public final class Scanner {
 
     deinit {
         detector.free(); edges.free(); run.free(); profile.free(); sink.free(); votes.free(); candidateRead.free()
+        candidateCrossesPDF417.free()
     }
 
     /// Per-effort settings.
@@ -133,7 +134,7 @@ public final class Scanner {
         /// A candidate whose first lines (from the middle out) read nothing
         /// is given up after this many.
         var giveUpLines = Int.max
-        /// A candidate whose first lines all cross fewer than 20 edges
+        /// A candidate whose first lines all cross fewer than `minLineEdges`
         /// (too few for any symbology) is given up after this many.
         var sparseLinesToGiveUp = Int.max
         /// With an orientation hint, read lines only in the hinted direction.
@@ -309,7 +310,12 @@ public final class Scanner {
         }
         var tried = 0
         candidateRead.reserve(detector.candidateCount)
-        for ci in 0..<detector.candidateCount { candidateRead[ci] = false }
+        candidateCrossesPDF417.reserve(detector.candidateCount)
+        for ci in 0..<detector.candidateCount { candidateRead[ci] = false; candidateCrossesPDF417[ci] = false }
+        // Video frames: the lines tell which candidates cross a PDF417
+        // start or stop pattern (still pictures search the whole frame).
+        let spotsPDF417 = !thorough && enabled.contains(.pdf417)
+        defer { spottingFor = -1 }
         for pass in 0..<(focus == nil ? 1 : 2) {
             for ci in 0..<detector.candidateCount {
                 let c = detector.candidates[ci]
@@ -328,8 +334,9 @@ public final class Scanner {
                 // From the middle outwards; a candidate whose code several lines
                 // have read needs no more.
                 var reading = 0
-                // Lines so far that crossed fewer than 20 edges.
+                // Lines so far that crossed fewer than minLineEdges edges.
                 var sparseLines = 0
+                spottingFor = spotsPDF417 ? ci : -1
                 let rowsBefore = rows.count
                 let fragmentsBefore = fragmentsRead
                 for j in 0..<lines {
@@ -350,13 +357,13 @@ public final class Scanner {
                         candidateRead[ci] = true
                         if reading >= plan.enoughReadings && !votes.latestWantsMoreLines { break }
                     } else {
-                        if lineEdges < 20 { sparseLines += 1 }
+                        if lineEdges < Scanner.minLineEdges { sparseLines += 1 }
                         if reading == 0 && rows.count == rowsBefore
                             && (j + 1 >= plan.giveUpLines
                                 || (sparseLines == j + 1 && sparseLines >= plan.sparseLinesToGiveUp)) {
                             // The middle lines read nothing, not even a row of a
                             // stacked symbol: not a code we can read. Lines that
-                            // cross fewer than 20 edges, too few for any
+                            // cross fewer than minLineEdges edges, too few for any
                             // symbology, tell it sooner.
                             break
                         }
@@ -436,15 +443,25 @@ public final class Scanner {
     /// Whether each of the frame's candidates read a linear code (such a
     /// region of bars is not searched for PDF417).
     private var candidateRead = ScratchBuffer<Bool>(capacity: 64)
+    /// Whether a line through each of the frame's candidates crossed a
+    /// PDF417 start or stop pattern.
+    private var candidateCrossesPDF417 = ScratchBuffer<Bool>(capacity: 64)
+    /// The candidate whose lines are read (-1: none), when they look for
+    /// PDF417 start and stop patterns.
+    private var spottingFor = -1
 
     /// Fills ``barAreas`` from the linear stage's candidates that read no
-    /// linear code, largest first.
+    /// linear code: those whose lines crossed a PDF417 start or stop
+    /// pattern first, then the largest.
     private func collectBarAreas(_ image: LumaView) {
         barAreas.removeAll(keepingCapacity: true)
         var picked: (Int, Int, Int) = (-1, -1, -1)
-        func cells(_ k: Int) -> Int { k < 0 ? -1 : detector.candidates[k].cells }
+        // A crossed pattern counts for more than any size.
+        func cells(_ k: Int) -> Int {
+            k < 0 ? -1 : detector.candidates[k].cells + (candidateCrossesPDF417[k] ? 1 << 30 : 0)
+        }
         for k in 0..<detector.candidateCount where !candidateRead[k] {
-            let n = detector.candidates[k].cells
+            let n = cells(k)
             if n > cells(picked.0) { picked = (k, picked.0, picked.1) }
             else if n > cells(picked.1) { picked = (picked.0, k, picked.1) }
             else if n > cells(picked.2) { picked.2 = k }
@@ -458,7 +475,9 @@ public final class Scanner {
             let hy = (abs(c.uy) * c.lengthU + abs(c.ux) * c.lengthV) * 0.58 + margin
             let box = PixelRect(x0: max(0, Int(c.cx - hx)), y0: max(0, Int(c.cy - hy)),
                                 x1: min(image.width, Int(c.cx + hx)), y1: min(image.height, Int(c.cy + hy)))
-            if box.width >= 16 && box.height >= 8 { barAreas.append(BarArea(box: box, ux: c.ux, uy: c.uy)) }
+            if box.width >= 16 && box.height >= 8 {
+                barAreas.append(BarArea(box: box, ux: c.ux, uy: c.uy, crossesPattern: candidateCrossesPDF417[k]))
+            }
         }
     }
 
@@ -492,6 +511,10 @@ public final class Scanner {
         }
     }
 
+    /// The fewest edges a scan line must cross to be read: fewer hold no
+    /// symbol of the lengths the linear readers accept.
+    private static let minLineEdges = 20
+
     /// Samples one line and runs the readers on it.
     /// - Returns: how many readings the line gave.
     @discardableResult
@@ -509,7 +532,7 @@ public final class Scanner {
         image.sample(line, thickness: thickness ?? plan.thickness, into: profile.pointer)
         edges.extract(profile.pointer, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
         lineEdges = edges.edgeCount
-        if edges.edgeCount < 20 { return 0 }
+        if edges.edgeCount < Scanner.minLineEdges { return 0 }
         var hits = readRuns(line, plan: plan, enabled: enabled)
         if plan.refine {
             // The same edges at local halfway levels: they read other blurred codes.
@@ -520,10 +543,10 @@ public final class Scanner {
             // Without the weak bumps that texture leaves inside wide elements.
             let before = edges.edgeCount
             edges.prune(profile.pointer, count: n, fraction: plan.prune)
-            if edges.edgeCount != before && edges.edgeCount >= 20 { hits += readRuns(line, plan: plan, enabled: enabled) }
+            if edges.edgeCount != before && edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, plan: plan, enabled: enabled) }
         }
         if !retries { return hits }
-        if plan.area && hits == 0 && edges.edgeCount >= 20 {
+        if plan.area && hits == 0 && edges.edgeCount >= Scanner.minLineEdges {
             // Bars measured by their area, for blur and blooming.
             edges.areaEdges(profile.pointer, count: n)
             hits += readRuns(line, plan: plan, enabled: enabled)
@@ -532,7 +555,7 @@ public final class Scanner {
             // Broad, shallow dips (uneven print or light) inside wide spaces.
             let before = edges.edgeCount
             edges.prune(profile.pointer, count: n, fraction: 2 * plan.prune)
-            if edges.edgeCount != before && edges.edgeCount >= 20 { hits += readRuns(line, plan: plan, enabled: enabled) }
+            if edges.edgeCount != before && edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, plan: plan, enabled: enabled) }
         }
         if plan.smooth && hits == 0 {
             // Nothing read: try again on a smoothed profile, for sensor noise.
@@ -544,9 +567,9 @@ public final class Scanner {
                 previous = current
             }
             edges.extract(p, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
-            if edges.edgeCount < 20 { return 0 }
+            if edges.edgeCount < Scanner.minLineEdges { return 0 }
             edges.prune(p, count: n, fraction: plan.prune)
-            if edges.edgeCount >= 20 { hits += readRuns(line, plan: plan, enabled: enabled) }
+            if edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, plan: plan, enabled: enabled) }
         }
         return hits
     }
@@ -581,7 +604,10 @@ public final class Scanner {
                     let sign: Double = reverse ? -1 : 1
                     if sign * (line.dx * ex + line.dy * ey) < -0.3 { continue }
                 }
-                if run.count < 20 { continue }
+                if run.count < Scanner.minLineEdges { continue }
+                if spottingFor >= 0 && !candidateCrossesPDF417[spottingFor] && PDF417Detector.crossesPattern(run) {
+                    candidateCrossesPDF417[spottingFor] = true
+                }
                 sink.reset()
                 for reader in linearReaders where !reader.symbologies.isDisjoint(with: enabled) {
                     reader.decode(run, enabled: enabled, into: &sink)

@@ -66,6 +66,22 @@ final class VideoSearchTests: XCTestCase {
         }
     }
 
+    /// A PDF417 symbol in video frames: the linear stage's lines cross its
+    /// start and stop patterns, so it is looked for and read in every
+    /// frame, not only in its turn among the frames (one in four).
+    func testPDF417ReadInEveryVideoFrame() throws {
+        guard let z = try ZintPDF417.make("PDF417 in every frame", arguments: ["--cols=3"]) else { return }
+        var frame = QRPicture(width: 640, height: 360)
+        frame.draw(matrix: z.matrix(rowHeight: 3), QRPicture.Placement(cx: 320, cy: 180, module: 4, angle: 4, quietZone: 2))
+        let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced))
+        frame.picture.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: 640, height: 360, stride: frame.picture.stride)
+            for k in 0..<5 {
+                XCTAssertEqual(scanner.scan(view).map(\.text), ["PDF417 in every frame"], "frame \(k)")
+            }
+        }
+    }
+
     /// A DataBar Expanded symbol as wide as the frame, with modules of 8
     /// pixels: its widest elements leave stretches of cells without edges
     /// wider than the grouping of cells reaches, but it is one candidate,

@@ -99,9 +99,9 @@ struct PDF417Detector {
     /// each end of a search line.
     private static let pad = 24
 
-    /// Whether `count` widths from element `i` match `pattern`.
-    private func matches(_ run: ElementRun, _ i: Int, _ pattern: [Float]) -> Float? {
-        let w = run.widths.pointer
+    /// Whether `count` widths from element `i` match `pattern`: the
+    /// module size if they do.
+    private static func matches(_ w: UnsafeMutablePointer<Float>, _ i: Int, _ pattern: [Float]) -> Float? {
         var total: Float = 0
         for k in 0..<pattern.count { total += w[i + k] }
         let module = total / pattern.reduce(0, +)
@@ -114,6 +114,29 @@ struct PDF417Detector {
         return module
     }
 
+    /// Whether `run` crosses a start or stop pattern (ISO/IEC 15438:2015,
+    /// 5.3.3) read forwards, with some light before a start pattern or
+    /// after a stop pattern, as ``find(_:bounds:step:across:)`` looks for
+    /// them: the linear stage's scan lines tell with this which regions of
+    /// bars are worth a PDF417 search. A run read backwards holds the
+    /// patterns reversed; the scanner asks in both directions.
+    static func crossesPattern(_ run: ElementRun) -> Bool {
+        let count = run.count
+        guard count >= 11 else { return false }
+        let w = run.widths.pointer
+        var i = 1
+        while i + 9 < count {
+            // The outer bar is the widest of either pattern: 8 or 7 modules
+            // against the next bar's 1, which rules most places out at once.
+            if w[i] >= 3 * w[i + 2] {
+                if let m = matches(w, i, start), w[i - 1] >= 0.8 * m { return true }
+                if let m = matches(w, i, stop), w[i + 9] >= 0.8 * m { return true }
+            }
+            i += 2
+        }
+        return false
+    }
+
     /// Records the start and stop patterns of the current run.
     private mutating func findPatterns(_ run: ElementRun, _ line: ScanLine, inverted: Bool, reversed: Bool) {
         let count = run.count
@@ -124,10 +147,10 @@ struct PDF417Detector {
         func point(_ t: Float) -> Point { line.point(at: reversed ? length - Double(t) : Double(t)) }
         while i + 9 < count {
             // Bars are the odd elements; some light before a start pattern and after a stop pattern.
-            if let m = matches(run, i, PDF417Detector.start), w[i - 1] >= 0.8 * m {
+            if let m = PDF417Detector.matches(w, i, PDF417Detector.start), w[i - 1] >= 0.8 * m {
                 add(isStart: true, inverted: inverted, outer: point(s[i]), line, sign, Double(m))
             }
-            if let m = matches(run, i, PDF417Detector.stop), w[i + 9] >= 0.8 * m {
+            if let m = PDF417Detector.matches(w, i, PDF417Detector.stop), w[i + 9] >= 0.8 * m {
                 add(isStart: false, inverted: inverted, outer: point(s[i + 9]), line, sign, Double(m))
             }
             i += 2

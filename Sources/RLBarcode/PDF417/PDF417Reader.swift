@@ -233,8 +233,12 @@ final class PDF417Reader {
         let h = PerspectiveTransform.squareToQuadrilateral(c[0], c[1], c[2], c[3])
         let height = max(c[0].distance(to: c[3]), c[1].distance(to: c[2]))
         // Lines half a pixel apart; a quarter in symbols under 80 pixels
-        // tall, whose rows may be a pixel or two.
-        let lineCount = max(9, min(3000, Int(height / (height < 80 ? 0.25 : 0.5))))
+        // tall, whose rows may be a pixel or two; a sixth of a module in
+        // symbols of larger modules (rows are at least two modules tall, so
+        // that each still gets twelve lines or more).
+        let module = min(c[0].distance(to: c[1]), c[3].distance(to: c[2])) / width
+        let spacing = height < 80 ? 0.25 : max(0.5, module / 6)
+        let lineCount = max(9, min(3000, Int(height / spacing)))
         let perLine = columns + (compact ? 1 : 2)
         lineWords.reserve(lineCount * perLine)
         lineT.reserve(lineCount)
