@@ -5,7 +5,8 @@ import RLBarcode
 /// A code is keyed by symbology, text and approximate position, so two
 /// identical codes far apart are two codes. Each tracked code keeps a stable
 /// id, the running time it was first and last seen, and is forgotten when it
-/// went unseen for longer than `lost-after`; seen again, it is new again.
+/// went unseen for longer than `lost-after`, or sooner when a code of other
+/// content takes its place (``endFrame()``); seen again, it is new again.
 ///
 /// Owned by the streaming thread. The table is reused from frame to frame:
 /// after warm-up, tracking allocates nothing but the strings of new codes.
@@ -22,8 +23,11 @@ struct CodeTracker {
         var centerX: Double
         /// Vertical centre of the code in frame pixels.
         var centerY: Double
+        /// The code's bounding box width and height in pixels.
+        var width: Double
+        var height: Double
         /// The code's size (bounding box diagonal) in pixels.
-        var size: Double
+        var size: Double { (width * width + height * height).squareRoot() }
         /// Running time (ns) of the first sighting.
         var firstSeen: UInt64
         /// Running time (ns) of the latest sighting.
@@ -82,10 +86,12 @@ struct CodeTracker {
     ///   - text: its decoded text.
     ///   - centerX: its horizontal centre in pixels.
     ///   - centerY: its vertical centre in pixels.
-    ///   - size: its bounding-box diagonal in pixels.
+    ///   - width: its bounding box width in pixels.
+    ///   - height: its bounding box height in pixels.
     ///   - now: the frame's running time.
     mutating func observe(symbology: Symbology, text: String, centerX: Double, centerY: Double,
-                          size: Double, now: UInt64) -> Sighting {
+                          width: Double, height: Double, now: UInt64) -> Sighting {
+        let size = (width * width + height * height).squareRoot()
         // The nearest unclaimed entry with the same content, close enough to
         // be the same code having moved a little.
         var best = -1
@@ -105,7 +111,8 @@ struct CodeTracker {
         if best >= 0 {
             entries[best].centerX = centerX
             entries[best].centerY = centerY
-            entries[best].size = size
+            entries[best].width = width
+            entries[best].height = height
             entries[best].lastSeen = now
             entries[best].frames &+= 1
             entries[best].lastFrame = frameNumber
@@ -119,7 +126,44 @@ struct CodeTracker {
         let id = nextID
         nextID = nextID == UInt32.max ? 1 : nextID + 1
         entries.append(Entry(id: id, symbology: symbology, text: text, centerX: centerX, centerY: centerY,
-                             size: size, firstSeen: now, lastSeen: now, frames: 1, lastFrame: frameNumber))
+                             width: width, height: height, firstSeen: now, lastSeen: now, frames: 1,
+                             lastFrame: frameNumber))
         return Sighting(id: id, firstSeen: now, lastSeen: now, isNew: true)
+    }
+
+    /// Ends the current frame, after every code found in it was observed:
+    /// a code that the frame did not show where a code of other content now
+    /// lies (bounding boxes overlapping by half of their union or more) has
+    /// left the view, however recently it was seen. Two codes never lie one
+    /// on the other, so one taking the other's place means the first is
+    /// gone: an item replaced by another under a fixed camera, or a cut to
+    /// another scene. Seen again, it is a new appearance.
+    mutating func endFrame() {
+        var i = entries.count - 1
+        while i >= 0 {
+            if entries[i].lastFrame != frameNumber && isDisplaced(i) { entries.remove(at: i) }
+            i -= 1
+        }
+    }
+
+    /// Whether a code seen in the current frame, of other content than
+    /// entry `i`, covers half of their union or more.
+    private func isDisplaced(_ i: Int) -> Bool {
+        let e = entries[i]
+        for o in entries where o.lastFrame == frameNumber && (o.symbology != e.symbology || o.text != e.text) {
+            if CodeTracker.overlap(e, o) >= 0.5 { return true }
+        }
+        return false
+    }
+
+    /// Intersection over union of two codes' bounding boxes (0 when either
+    /// has no area).
+    static func overlap(_ a: Entry, _ b: Entry) -> Double {
+        let ix = min(a.centerX + a.width / 2, b.centerX + b.width / 2) - max(a.centerX - a.width / 2, b.centerX - b.width / 2)
+        let iy = min(a.centerY + a.height / 2, b.centerY + b.height / 2) - max(a.centerY - a.height / 2, b.centerY - b.height / 2)
+        guard ix > 0, iy > 0 else { return 0 }
+        let inter = ix * iy
+        let union = a.width * a.height + b.width * b.height - inter
+        return union > 0 ? inter / union : 0
     }
 }

@@ -427,14 +427,15 @@ final class RLBarcodeElement {
                 continue
             }
             let box = result.boundingBox(clippedTo: width, height)
-            var cx = Double(width) / 2, cy = Double(height) / 2, size = 0.0
+            var cx = Double(width) / 2, cy = Double(height) / 2, w = 0.0, h = 0.0
             if let b = box {
                 cx = Double(b.x) + Double(b.width) / 2
                 cy = Double(b.y) + Double(b.height) / 2
-                size = (Double(b.width * b.width + b.height * b.height)).squareRoot()
+                w = Double(b.width)
+                h = Double(b.height)
             }
             let sighting = state.tracker.observe(symbology: result.symbology, text: result.text,
-                                                 centerX: cx, centerY: cy, size: size, now: state.now)
+                                                 centerX: cx, centerY: cy, width: w, height: h, now: state.now)
             let unwanted = !s.unwanted.isEmpty
                 && s.unwanted.contains(UnwantedCode(symbology: result.symbology, text: result.text))
             let report = !unwanted && s.postMessages && (s.report == .everyFrame || sighting.isNew)
@@ -446,6 +447,7 @@ final class RLBarcodeElement {
                 if sighting.isNew { new += 1 }
             }
         }
+        state.tracker.endFrame()
         log(GST_LEVEL_LOG, instance, "\(results.count) code(s) at \(state.now) ns")
 
         if s.draw, !state.pending.isEmpty, let canvas = FrameCanvas(frame: frame) {

@@ -379,6 +379,27 @@ final class ElementTests: XCTestCase {
         XCTAssertEqual(cleared.messages.count, 2, "needs the engine")
     }
 
+    /// A code whose place another code takes has left the view, even
+    /// within `lost-after`: shown again, it is a new appearance. Codes side
+    /// by side do not displace each other.
+    func testCodeReplacedByAnotherAtItsPlaceIsNewAgain() throws {
+        let first = try Zint.modules(symbology: 13, data: Codes.ean13Data)
+        let second = try Zint.modules(symbology: 13, data: "978020137962")
+        var a = Canvas(width: 320, height: 300), b = Canvas(width: 320, height: 300)
+        a.drawLinear(first, x: 30, y: 30, moduleWidth: 2, barHeight: 60)
+        b.drawLinear(second, x: 30, y: 30, moduleWidth: 2, barHeight: 60)
+        let replaced = try runPipeline([a.frame("GRAY8"), b.frame("GRAY8"), a.frame("GRAY8")])
+        XCTAssertEqual(replaced.messages.compactMap { $0["symbol"]?.string },
+                       [Codes.ean13Text, "9780201379624", Codes.ean13Text], "needs the engine")
+        XCTAssertEqual(Set(replaced.messages.compactMap { $0["id"]?.uint }).count, 3)
+        // The second code below the first: both stay in view, each once.
+        var both = a, only = Canvas(width: 320, height: 300)
+        both.drawLinear(second, x: 30, y: 190, moduleWidth: 2, barHeight: 60)
+        only.drawLinear(second, x: 30, y: 190, moduleWidth: 2, barHeight: 60)
+        let apart = try runPipeline([both.frame("GRAY8"), only.frame("GRAY8"), both.frame("GRAY8")])
+        XCTAssertEqual(apart.messages.count, 2, "needs the engine")
+    }
+
     func testTwoIdenticalCodesFarApartAreTwoCodes() throws {
         var canvas = Canvas(width: 320, height: 300)
         let modules = try Zint.modules(symbology: 13, data: Codes.ean13Data)
