@@ -66,6 +66,23 @@ final class VideoSearchTests: XCTestCase {
         }
     }
 
+    /// A wide, short Data Matrix of large modules (38 pixels) in an HD
+    /// frame: the half-size copy of its texture is under 256 pixels tall,
+    /// and its modules (19 pixels there) need the search's coarse cells.
+    func testShortDataMatrixOfLargeModulesInHDFrame() throws {
+        guard let dm = try ZintMatrix.make(.dataMatrix, "WIDE 0123", arguments: ["--vers=26"]) else { return }
+        XCTAssertLessThan(dm.height, dm.width / 2, "a rectangular symbol")
+        var frame = QRPicture(width: 1280, height: 720)
+        frame.draw(matrix: dm, QRPicture.Placement(cx: 640, cy: 360, module: 38, angle: 0))
+        let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced))
+        frame.picture.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: 1280, height: 720, stride: frame.picture.stride)
+            for k in 0..<2 {
+                XCTAssertEqual(scanner.scan(view).map(\.text), ["WIDE 0123"], "frame \(k)")
+            }
+        }
+    }
+
     /// A PDF417 symbol in video frames: the linear stage's lines cross its
     /// start and stop patterns, so it is looked for and read in every
     /// frame, not only in its turn among the frames (one in four).

@@ -183,13 +183,13 @@ struct MatrixRegionDetector {
 
     /// The regions of every module size: cells of 16 pixels (8 in frames
     /// under 400 pixels), from the linear stage's `cells` when they fit,
-    /// then for frames of 256 pixels or more a coarse pass of 64-pixel cells
+    /// then for frames of 128 pixels or more a coarse pass of 64-pixel cells
     /// for large modules. What the matrix readers search, found once per frame.
     mutating func findAll(_ img: LumaView, bounds: PixelRect?, cells: CellTensors? = nil) {
         let cell = min(img.width, img.height) < 400 ? 8 : 16
         find(img, bounds: bounds, cellSize: cell, margin: cell == 8 ? 4 : 2, cells: cells)
         // Large modules leave small cells with one edge or none: a coarse pass.
-        if min(img.width, img.height) >= 256 {
+        if min(img.width, img.height) >= 128 {
             find(img, bounds: bounds, cellSize: 64, margin: 1, keep: true)
         }
     }
