@@ -288,7 +288,9 @@ func emit(_ instance: UnsafeMutablePointer<GstElement>, _ signal: String, string
 ///   - properties: extra text after `rlbarcode name=bc` in the launch line.
 ///   - timestamps: give frames PTS and duration (30 fps) or none at all.
 ///   - beforeFrame: called with the element before each frame is pushed
-///     (frame index), on the test's thread.
+///     (frame index), on the test's thread, once the frames before it have
+///     come out of the element (so that what it does applies from that
+///     frame on, not to frames still queued in the source).
 ///   - whilePlaying: called once on another thread while frames flow.
 func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Bool = true,
                  beforeFrame: ((UnsafeMutablePointer<GstElement>, Int) -> Void)? = nil,
@@ -318,6 +320,28 @@ func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Boo
         let t = Thread { whilePlaying(p); done.signal() }
         t.start()
         otherThread = t
+    }
+
+    // Keeps one output buffer: its bytes and its region metadata.
+    func collect(_ sample: OpaquePointer) {
+        guard let buffer = gst_sample_get_buffer(sample) else { return }
+        var map = GstMapInfo()
+        if gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 {
+            output.outputs.append(Array(UnsafeBufferPointer(start: map.data, count: Int(map.size))))
+            gst_buffer_unmap(buffer, &map)
+        }
+        var rois: [RegionOfInterest] = []
+        var iter: gpointer?
+        while let meta = gst_buffer_iterate_meta_filtered(buffer, &iter,
+                                                            gst_video_region_of_interest_meta_api_get_type()) {
+            let roi = UnsafeMutablePointer<GstVideoRegionOfInterestMeta>(OpaquePointer(meta))
+            let params = gst_video_region_of_interest_meta_get_param(roi, "barcode").map { readStructure($0) }
+            rois.append(RegionOfInterest(type: String(cString: g_quark_to_string(roi.pointee.roi_type)),
+                                         x: Int(roi.pointee.x), y: Int(roi.pointee.y),
+                                         width: Int(roi.pointee.w), height: Int(roi.pointee.h),
+                                         id: Int(roi.pointee.id), params: params))
+        }
+        output.regions.append(rois)
     }
 
     var lastCaps = ""
@@ -351,7 +375,14 @@ func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Boo
                 }
             }
         }
-        beforeFrame?(element, i)
+        if let beforeFrame {
+            // The previous frame's output first.
+            if i > 0, let sample = gst_app_sink_try_pull_sample(sink, 10 * 1_000_000_000) {
+                collect(sample)
+                gst_sample_unref(sample)
+            }
+            beforeFrame(element, i)
+        }
         _ = emit(src, "push-buffer", buffer: buffer, returnsFlow: true)
         gst_buffer_unref(buffer)
     }
@@ -359,25 +390,8 @@ func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Boo
 
     // Pull everything until EOS (or an error stops the flow).
     while let sample = gst_app_sink_try_pull_sample(sink, 60 * 1_000_000_000) {
-        defer { gst_sample_unref(sample) }
-        guard let buffer = gst_sample_get_buffer(sample) else { continue }
-        var map = GstMapInfo()
-        if gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 {
-            output.outputs.append(Array(UnsafeBufferPointer(start: map.data, count: Int(map.size))))
-            gst_buffer_unmap(buffer, &map)
-        }
-        var rois: [RegionOfInterest] = []
-        var iter: gpointer?
-        while let meta = gst_buffer_iterate_meta_filtered(buffer, &iter,
-                                                            gst_video_region_of_interest_meta_api_get_type()) {
-            let roi = UnsafeMutablePointer<GstVideoRegionOfInterestMeta>(OpaquePointer(meta))
-            let params = gst_video_region_of_interest_meta_get_param(roi, "barcode").map { readStructure($0) }
-            rois.append(RegionOfInterest(type: String(cString: g_quark_to_string(roi.pointee.roi_type)),
-                                         x: Int(roi.pointee.x), y: Int(roi.pointee.y),
-                                         width: Int(roi.pointee.w), height: Int(roi.pointee.h),
-                                         id: Int(roi.pointee.id), params: params))
-        }
-        output.regions.append(rois)
+        collect(sample)
+        gst_sample_unref(sample)
     }
     if otherThread != nil { done.wait() }
     // Read the bus before going to NULL, which flushes it.
