@@ -204,6 +204,28 @@ final class QRDetectorTests: XCTestCase {
         }
     }
 
+    /// Light lines 3 pixels wide (creases, scratches) across the finder
+    /// patterns of a symbol of 16-pixel modules, inside their centre
+    /// squares, between rows of module centres: the checks across the
+    /// patterns take them for specks inside the runs.
+    func testCreasesAcrossFinderPatterns() throws {
+        let symbol = try QRTestSymbol.qr("creased", version: 2)
+        let module = 16.0
+        var (picture, e) = single(symbol, size: 560) { $0.module = module }
+        let n = Double(symbol.size)
+        let top = e.corners[0].y, left = e.corners[0].x
+        // Each finder pattern's seven columns, 0.75 modules below its centre.
+        for (row, column) in [(4.25, 0.0), (4.25, n - 7), (n - 2.75, 0)] {
+            let y0 = Int((top + row * module).rounded()) - 1
+            let x0 = Int((left + column * module).rounded())
+            for y in y0..<(y0 + 3) {
+                for x in x0..<(x0 + Int(7 * module)) { picture.picture.pixels[y * picture.picture.stride + x] = 255 }
+            }
+        }
+        // The outline, traced along the patterns' edges, within 3/8 of a module.
+        check(picture, [e], cornerTolerance: 6, label: "creased")
+    }
+
     func testLowContrast() throws {
         let symbol = try QRTestSymbol.qr("low contrast", version: 3)
         for (dark, light, module, angle) in [(100.0, 160.0, 4.0, 20.0), (110, 150, 3, 70)] {

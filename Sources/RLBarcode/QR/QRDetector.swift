@@ -339,11 +339,15 @@ final class QRDetector {
     /// Counts the five runs of a finder pattern through (`x`, `y`) along
     /// the step (`dx`, `dy`), from the centre outwards both ways.
     ///
+    /// Specks of the other colour up to `gap` steps long inside the centre
+    /// run (a crease, scratch or fleck across the centre square of a
+    /// pattern of large modules) count as part of it.
+    ///
     /// - Returns: the offset of the centre run's middle from (`x`, `y`) in
     ///   steps, and the module size in steps; `nil` when the runs are not in
     ///   the ratio 1:1:3:1:1.
     private func crossCheck(_ img: LumaView, x: Int, y: Int, dx: Int, dy: Int, centreDark: Bool,
-                            maxRun: Int) -> (offset: Double, module: Double)? {
+                            maxRun: Int, gap: Int) -> (offset: Double, module: Double)? {
         let w = img.width, h = img.height
         guard x >= 0, y >= 0, x < w, y < h, thresholds.isDark(img, x: x, y: y) == centreDark else { return nil }
         var counts: (Int32, Int32, Int32, Int32, Int32) = (0, 0, 1, 0, 0)
@@ -356,6 +360,24 @@ final class QRDetector {
             while px >= 0, py >= 0, px < w, py < h {
                 let d = thresholds.isDark(img, x: px, y: py)
                 let want = state == 1 ? !centreDark : centreDark
+                if d != want && gap > 0 && state == 0 {
+                    // A speck in the centre square: its colour again within `gap` steps.
+                    var j = 1
+                    var speck = false
+                    while j <= gap {
+                        let qx = px + j * dir * dx, qy = py + j * dir * dy
+                        guard qx >= 0, qy >= 0, qx < w, qy < h else { break }
+                        if thresholds.isDark(img, x: qx, y: qy) == want { speck = true; break }
+                        j += 1
+                    }
+                    if speck {
+                        len += Int32(j)
+                        if state == 0 { centreLen += j }
+                        if len > maxRun { return nil }
+                        px += j * dir * dx; py += j * dir * dy
+                        continue
+                    }
+                }
                 if d == want {
                     len += 1
                     if state == 0 { centreLen += 1 }
@@ -397,17 +419,19 @@ final class QRDetector {
             }
         }
         let maxRun = Int(5 * m) + 3
+        // Specks under a quarter of a module (none in modules under 4 pixels).
+        let gap = Int(m / 4)
         let ix = Int(x.rounded())
-        guard let v = crossCheck(img, x: ix, y: y, dx: 0, dy: 1, centreDark: centreDark, maxRun: maxRun) else { return false }
+        guard let v = crossCheck(img, x: ix, y: y, dx: 0, dy: 1, centreDark: centreDark, maxRun: maxRun, gap: gap) else { return false }
         let cy = Double(y) + v.offset
         let iy = Int(cy.rounded())
-        guard let hz = crossCheck(img, x: ix, y: iy, dx: 1, dy: 0, centreDark: centreDark, maxRun: maxRun) else { return false }
+        guard let hz = crossCheck(img, x: ix, y: iy, dx: 1, dy: 0, centreDark: centreDark, maxRun: maxRun, gap: gap) else { return false }
         let cx = Double(ix) + hz.offset
         let ratio = v.module / hz.module
         guard ratio > 0.5, ratio < 2 else { return false }
         let jx = Int(cx.rounded())
-        let d1 = crossCheck(img, x: jx, y: iy, dx: 1, dy: 1, centreDark: centreDark, maxRun: maxRun)
-        let d2 = crossCheck(img, x: jx, y: iy, dx: 1, dy: -1, centreDark: centreDark, maxRun: maxRun)
+        let d1 = crossCheck(img, x: jx, y: iy, dx: 1, dy: 1, centreDark: centreDark, maxRun: maxRun, gap: gap)
+        let d2 = crossCheck(img, x: jx, y: iy, dx: 1, dy: -1, centreDark: centreDark, maxRun: maxRun, gap: gap)
         guard d1 != nil || d2 != nil else { return false }
         let module = (v.module + hz.module) / 2
         for k in 0..<finderCount where finders[k].inverted == inverted {
@@ -480,12 +504,25 @@ final class QRDetector {
         var t = 0.0
         var state = 0  // 0 centre, 1 light ring, 2 dark ring
         var lastDark = 0.0
+        // Specks under a quarter of a module (`maxDistance` is six modules)
+        // do not change the state: a crease or fleck across the pattern.
+        let speck = maxDistance / 24 >= 1 ? maxDistance / 24 : 0
         while t < maxDistance {
             t += step
             let q = Point(x: p.x + t * ux, y: p.y + t * uy)
             // The frame's edge ends a dark ring as a light module would.
             guard QRDetector.inside(img, q) else { return state == 2 ? lastDark + step / 2 : nil }
-            let d = isDark(img, q, inverted: inverted)
+            var d = isDark(img, q, inverted: inverted)
+            if speck > 0 && d != (state != 1) {
+                // The state's colour again within `speck` pixels: a speck.
+                var e = step
+                while e <= speck {
+                    let r = Point(x: q.x + e * ux, y: q.y + e * uy)
+                    guard QRDetector.inside(img, r) else { break }
+                    if isDark(img, r, inverted: inverted) == (state != 1) { d = state != 1; break }
+                    e += step
+                }
+            }
             switch state {
             case 0: if !d { state = 1 }
             case 1: if d { state = 2; lastDark = t }
