@@ -146,6 +146,8 @@ final class DMDetector {
     private var points = ScratchBuffer<Point>(capacity: 1024)
     private var hull = ScratchBuffer<Point>(capacity: 1024)
     private var edge = ScratchBuffer<Point>(capacity: 512)
+    /// The ink thickness met at each point of ``edge`` while fitting it.
+    private var edgeThickness = ScratchBuffer<Double>(capacity: 512)
     private var profile = ScratchBuffer<UInt8>(capacity: 2048)
     /// Module-centre lumas of a grid being sampled.
     private var gridLuma = ScratchBuffer<Double>(capacity: 4096)
@@ -163,6 +165,7 @@ final class DMDetector {
         rx0.free(); rx1.free(); ry.free(); rdark.free(); parent.free(); nextRun.free()
         area.free(); minX.free(); maxX.free(); minY.free(); maxY.free(); head.free()
         candidates.free(); points.free(); hull.free(); edge.free(); profile.free(); gridLuma.free()
+        edgeThickness.free()
     }
 
     /// Finds and decodes symbols: first the areas with matrix-code texture,
@@ -636,9 +639,11 @@ final class DMDetector {
         // line pairs below, which still find the clock track's line.
         let samples = max(dashed ? 32 : 8, min(options.thorough ? 160 : 80, Int(len / 1.2)))
         edge.reserveKeeping(samples)
+        edgeThickness.reserveKeeping(samples)
         var count = 0
-        var thick: [Double] = []
-        thick.reserveCapacity(samples)
+        // The thickness of each point's ink, while they stay aligned with `edge`.
+        let thick = edgeThickness.pointer
+        var thickCount = 0
         for s in 0..<samples {
             let t = 0.03 + 0.94 * (Double(s) + 0.5) / Double(samples)
             if dashed && outward {
@@ -658,7 +663,8 @@ final class DMDetector {
             let e = d0 - 0.25
             edge[count] = Point(x: start.x + n.x * e, y: start.y + n.y * e)
             count += 1
-            thick.append(d1 - d0)
+            thick[thickCount] = d1 - d0
+            thickCount += 1
         }
         trace?("fitEdge \(a) \(b) dashed \(dashed): \(count) of \(samples) points")
         guard count >= 4 else { return nil }
@@ -716,7 +722,7 @@ final class DMDetector {
         for round in 0..<3 {
             let limit = dashed ? max(0.75, 0.5 * module) : max(1.0, (round < 2 ? 1.0 : 0.5) * module)
             var kept = 0
-            let aligned = thick.count == count
+            let aligned = thickCount == count
             for i in 0..<count where abs(l.distance(edge[i])) < limit {
                 edge[kept] = edge[i]
                 // The thickness only of the points on the edge (not of specks outside).
@@ -724,7 +730,7 @@ final class DMDetector {
                 kept += 1
             }
             guard kept >= 4 else { break }
-            if aligned { thick.removeLast(thick.count - kept) }
+            if aligned { thickCount = kept }
             count = kept
             guard var f = DMLine.fit(UnsafeBufferPointer(start: edge.pointer, count: count)) else { break }
             if f.a * n.x + f.b * n.y < 0 { f = DMLine(a: -f.a, b: -f.b, c: -f.c) }
@@ -732,8 +738,9 @@ final class DMDetector {
         }
         // The finder is one module thick where the module next to it is
         // light: a low quantile of the thickness met.
-        thick.sort()
-        return (l, thick.isEmpty ? module : thick[thick.count / 5])
+        var sorted = UnsafeMutableBufferPointer(start: thick, count: thickCount)
+        sorted.sort()
+        return (l, thickCount == 0 ? module : thick[thickCount / 5])
     }
 
     /// The inward unit normal of side `a`→`b` towards `c`.
