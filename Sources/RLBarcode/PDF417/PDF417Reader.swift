@@ -245,8 +245,13 @@ final class PDF417Reader {
         for l in 0..<lineCount {
             let t = (Double(l) + 0.5) / Double(lineCount)
             lineT[l] = t
+            // Only the row indicators count here: in symbols of rows of
+            // several pixels, only the ends of the line are read (in
+            // smaller ones, whose rows the indicators place less surely,
+            // the whole line, so that each indicator's place follows the
+            // codewords before it).
             readLine(image, h, t: t, width: width, count: perLine, inverted: inverted,
-                     into: lineWords.pointer + l * perLine)
+                     into: lineWords.pointer + l * perLine, indicatorsOnly: height >= 80, rightIndicator: !compact)
         }
         let layout: Layout
         switch indicators(lineCount: lineCount, columns: columns, compact: compact) {
@@ -342,9 +347,14 @@ final class PDF417Reader {
     /// With `positions`, writes there where each codeword read starts.
     /// With a `cluster` (the line's row known), widths that round to no
     /// codeword of that cluster are read as its nearest codeword.
+    /// With `indicatorsOnly`, only the two ends of the line are sampled and
+    /// read: the left row indicator, and the right one unless
+    /// `rightIndicator` is false (compact PDF417 has none); the other
+    /// codewords stay unread.
     private func readLine(_ image: LumaView, _ h: PerspectiveTransform, t: Double, width: Double, count perLine: Int,
                           inverted: Bool, into words: UnsafeMutablePointer<Int32>,
-                          positions: UnsafeMutablePointer<Point>? = nil, cluster: Int = -1) {
+                          positions: UnsafeMutablePointer<Point>? = nil, cluster: Int = -1,
+                          indicatorsOnly: Bool = false, rightIndicator: Bool = true) {
         for k in 0..<perLine { words[k] = -1 }
         let p0 = h.map(0, t), p1 = h.map(1, t)
         let length = p0.distance(to: p1)
@@ -353,42 +363,56 @@ final class PDF417Reader {
         let m0 = p0.distance(to: h.map(17 / width, t)) / 17
         let m1 = p1.distance(to: h.map(1 - 17 / width, t)) / 17
         let step = min(1, max(0.25, min(m0, m1) / 3))
-        let origin = Point(x: p0.x - 3 * m0 * ux, y: p0.y - 3 * m0 * uy)
-        let total = length + 3 * m0 + 3 * m1
-        let n = Int(total / step)
-        guard n >= 20 else { return }
-        let line = ScanLine(origin: origin, dx: ux * step, dy: uy * step, length: n)
-        profile.reserve(n)
-        image.sample(line, thickness: 1, into: profile.pointer)
-        edges.extract(profile.pointer, count: n, relative: 0.1, floor: 2)
-        guard edges.edgeCount >= 16 else { return }
-        run.fill(from: edges, lineLength: n, inverted: inverted)
-        let count = run.count
-        let w = run.widths.pointer, s = run.starts.pointer
-        var i = 1
-        var drift: Float = 0
-        for k in 0..<perLine {
-            let x0 = Double(17 + 17 * k) / width, x1 = Double(34 + 17 * k) / width
-            let e0 = h.map(x0, t), e1 = h.map(x1, t)
-            let pe = Float(((e0.x - origin.x) * ux + (e0.y - origin.y) * uy) / step) + drift
-            let mk = Float(e0.distance(to: e1) / 17 / step)
-            // The bar edge nearest the expected place.
-            while i + 2 < count && abs(s[i + 2] - pe) <= abs(s[i] - pe) { i += 2 }
-            guard i + 8 <= count, abs(s[i] - pe) <= 2 * mk else { continue }
-            var sum: Float = 0
-            for j in 0..<8 { sum += w[i + j] }
-            guard sum > 14 * mk, sum < 20 * mk else { continue }
-            var read = PDF417Codewords.decode(w + i)
-            var soft: Int32 = 0
-            if cluster >= 0, read?.cluster != cluster, let v = PDF417Codewords.nearest(w + i, cluster: cluster) {
-                read = (cluster, v)
-                soft = PDF417Reader.softRead
+        // Reads codewords `first ... last` from the part of the line between
+        // `a` and `b` pixels from its start (`p0`).
+        func window(_ a: Double, _ b: Double, _ first: Int, _ last: Int) {
+            let origin = Point(x: p0.x + a * ux, y: p0.y + a * uy)
+            let n = Int((b - a) / step)
+            guard n >= 20 else { return }
+            let line = ScanLine(origin: origin, dx: ux * step, dy: uy * step, length: n)
+            profile.reserve(n)
+            image.sample(line, thickness: 1, into: profile.pointer)
+            edges.extract(profile.pointer, count: n, relative: 0.1, floor: 2)
+            guard edges.edgeCount >= (last > first ? 16 : 8) else { return }
+            run.fill(from: edges, lineLength: n, inverted: inverted)
+            let count = run.count
+            let w = run.widths.pointer, s = run.starts.pointer
+            var i = 1
+            var drift: Float = 0
+            for k in first...last {
+                let x0 = Double(17 + 17 * k) / width, x1 = Double(34 + 17 * k) / width
+                let e0 = h.map(x0, t), e1 = h.map(x1, t)
+                let pe = Float(((e0.x - origin.x) * ux + (e0.y - origin.y) * uy) / step) + drift
+                let mk = Float(e0.distance(to: e1) / 17 / step)
+                // The bar edge nearest the expected place.
+                while i + 2 < count && abs(s[i + 2] - pe) <= abs(s[i] - pe) { i += 2 }
+                guard i + 8 <= count, abs(s[i] - pe) <= 2 * mk else { continue }
+                var sum: Float = 0
+                for j in 0..<8 { sum += w[i + j] }
+                guard sum > 14 * mk, sum < 20 * mk else { continue }
+                var read = PDF417Codewords.decode(w + i)
+                var soft: Int32 = 0
+                if cluster >= 0, read?.cluster != cluster, let v = PDF417Codewords.nearest(w + i, cluster: cluster) {
+                    read = (cluster, v)
+                    soft = PDF417Reader.softRead
+                }
+                if let d = read {
+                    words[k] = Int32(d.cluster << 12 | d.value) | soft
+                    drift = s[i] - (pe - drift)
+                    positions?[k] = line.point(at: Double(s[i]))
+                }
             }
-            if let d = read {
-                words[k] = Int32(d.cluster << 12 | d.value) | soft
-                drift = s[i] - (pe - drift)
-                positions?[k] = line.point(at: Double(s[i]))
+        }
+        if indicatorsOnly && perLine > 2 {
+            // The left row indicator with the start pattern before it, half
+            // a codeword of margin after; the right one likewise.
+            window(-3 * m0, p0.distance(to: h.map(min(1, 42.5 / width), t)), 0, 0)
+            if rightIndicator {
+                let k = perLine - 1
+                window(p0.distance(to: h.map(max(0, (Double(17 + 17 * k) - 8.5) / width), t)), length + 3 * m1, k, k)
             }
+        } else {
+            window(-3 * m0, length + 3 * m1, 0, perLine - 1)
         }
     }
 
