@@ -103,8 +103,8 @@ final class MatrixReaders {
         // frame of four, Data Matrix in the next, PDF417 in the next (a code
         // in view stays there for many frames: each is looked for seven
         // times a second at 30 fps; PDF417 in every frame where the linear
-        // stage's lines crossed its start or stop pattern); still pictures, and a scanner's first
-        // frame, get every one. HD video frames (720 lines or more) look
+        // stage's lines crossed its start or stop pattern); still pictures,
+        // and a scanner's first frame, get every one. HD video frames (720 lines or more) look
         // for Aztec Code and Data Matrix in every frame instead, in a
         // half-size copy (``readHalf(_:bounds:wanted:into:)``): their
         // modules are rarely under 2 pixels there.

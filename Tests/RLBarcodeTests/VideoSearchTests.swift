@@ -74,13 +74,7 @@ final class VideoSearchTests: XCTestCase {
         XCTAssertLessThan(dm.height, dm.width / 2, "a rectangular symbol")
         var frame = QRPicture(width: 1280, height: 720)
         frame.draw(matrix: dm, QRPicture.Placement(cx: 640, cy: 360, module: 38, angle: 0))
-        let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced))
-        frame.picture.pixels.withUnsafeBufferPointer { p in
-            let view = LumaView(base: p.baseAddress!, width: 1280, height: 720, stride: frame.picture.stride)
-            for k in 0..<2 {
-                XCTAssertEqual(scanner.scan(view).map(\.text), ["WIDE 0123"], "frame \(k)")
-            }
-        }
+        assertRead(frame, frames: 2, ["WIDE 0123"])
     }
 
     /// A PDF417 symbol in video frames: the linear stage's lines cross its
@@ -90,11 +84,19 @@ final class VideoSearchTests: XCTestCase {
         guard let z = try ZintPDF417.make("PDF417 in every frame", arguments: ["--cols=3"]) else { return }
         var frame = QRPicture(width: 640, height: 360)
         frame.draw(matrix: z.matrix(rowHeight: 3), QRPicture.Placement(cx: 320, cy: 180, module: 4, angle: 4, quietZone: 2))
+        assertRead(frame, frames: 5, ["PDF417 in every frame"])
+    }
+
+    /// Scans `frame` as that many video frames in a row (every symbology,
+    /// `balanced`) and checks that each reads `texts`.
+    private func assertRead(_ frame: QRPicture, frames: Int, _ texts: [String],
+                            file: StaticString = #filePath, line: UInt = #line) {
         let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced))
-        frame.picture.pixels.withUnsafeBufferPointer { p in
-            let view = LumaView(base: p.baseAddress!, width: 640, height: 360, stride: frame.picture.stride)
-            for k in 0..<5 {
-                XCTAssertEqual(scanner.scan(view).map(\.text), ["PDF417 in every frame"], "frame \(k)")
+        let picture = frame.picture
+        picture.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
+            for k in 0..<frames {
+                XCTAssertEqual(scanner.scan(view).map(\.text), texts, "frame \(k)", file: file, line: line)
             }
         }
     }

@@ -372,7 +372,7 @@ final class QRDetector {
                     }
                     if speck {
                         len += Int32(j)
-                        if state == 0 { centreLen += j }
+                        centreLen += j
                         if len > maxRun { return nil }
                         px += j * dir * dx; py += j * dir * dy
                         continue
