@@ -68,9 +68,9 @@ struct BlockThreshold {
                 var y = ys
                 if xe - xs == 16 {
                     // Whole blocks: a row of the block at a time.
-                    (mn, mx) = BlockThreshold.extremes(SIMD16<UInt8>.self, base + xs, stride: stride, rows: ys..<ye)
+                    (mn, mx) = BlockThreshold.extremes(base + xs, wide: true, stride: stride, rows: ys..<ye)
                 } else if xe - xs == 8 {
-                    (mn, mx) = BlockThreshold.extremes(SIMD8<UInt8>.self, base + xs, stride: stride, rows: ys..<ye)
+                    (mn, mx) = BlockThreshold.extremes(base + xs, wide: false, stride: stride, rows: ys..<ye)
                 } else {
                     while y < ye {
                         let row = base + y &* stride
@@ -138,16 +138,78 @@ struct BlockThreshold {
         }
     }
 
-    /// The darkest and lightest of the pixels `base[y * stride ..< y *
-    /// stride + V.scalarCount]` on every other row `y` of `rows`.
+    /// Whether a comparison mask read as a 64-bit word holds lane `k` in
+    /// its byte `k` (little-endian machines); elsewhere rows are compared
+    /// a pixel at a time.
+    #if _endian(little)
+    private static let masksInLaneOrder = true
+    #else
+    private static let masksInLaneOrder = false
+    #endif
+
+    /// The colour changes of `row[x0 ..< x1]` a pixel at a time, as in
+    /// ``rowRuns(_:y:x0:x1:runs:firstDark:)``. No data-dependent branch:
+    /// every pixel writes its position as the start of the next run, and the
+    /// count advances only where the colour changes.
     @inline(__always)
-    private static func extremes<V: SIMD>(_: V.Type, _ base: UnsafePointer<UInt8>, stride: Int,
-                                          rows: Range<Int>) -> (UInt8, UInt8) where V.Scalar == UInt8 {
-        var vmn = V(repeating: 255), vmx = V(repeating: 0)
+    private func pixelRuns(_ row: UnsafePointer<UInt8>, _ x0: Int, _ x1: Int, _ trow: UnsafePointer<UInt8>,
+                           dark: inout Bool, runs: UnsafeMutablePointer<Int32>, count: inout Int) {
+        var x = x0
+        while x < x1 {
+            var bx = (x >> shift) &- bx0
+            if bx < 0 { bx = 0 } else if bx >= cols { bx = cols &- 1 }
+            let t = trow[bx]
+            let end = min(x1, ((x >> shift) &+ 1) << shift)
+            while x < end {
+                let d = row[x] < t
+                runs[count &+ 1] = Int32(truncatingIfNeeded: x)
+                count &+= d != dark ? 1 : 0
+                dark = d
+                x &+= 1
+            }
+        }
+    }
+
+    /// Records the colour changes among 8 pixels from `x` whose comparison
+    /// mask is `word` (byte `k` all ones where pixel `x + k` is dark), after
+    /// a run of colour `dark`: each change starts run `count + 1` there.
+    /// Costs one step per change, not per pixel.
+    @inline(__always)
+    private static func changes(_ word: UInt64, at x: Int, dark: inout Bool, runs: UnsafeMutablePointer<Int32>,
+                                count: inout Int) {
+        // Byte k of `previous` is the mask of pixel k - 1.
+        let previous = word << 8 | (dark ? 0xFF : 0)
+        var changed = (word ^ previous) & 0x8080_8080_8080_8080
+        while changed != 0 {
+            count &+= 1
+            runs[count] = Int32(truncatingIfNeeded: x &+ changed.trailingZeroBitCount >> 3)
+            changed &= changed &- 1
+        }
+        dark = word >> 63 != 0
+    }
+
+    /// The darkest and lightest of the pixels `base[y * stride ..< y *
+    /// stride + (wide ? 16 : 8)]` on every other row `y` of `rows`.
+    ///
+    /// (Concrete vector types and `replace(with:where:)`: the loop then
+    /// compiles to one vector min and max a row. A generic version, or
+    /// `pointwiseMin` and `pointwiseMax`, compile to calls.)
+    @inline(__always)
+    private static func extremes(_ base: UnsafePointer<UInt8>, wide: Bool, stride: Int,
+                                 rows: Range<Int>) -> (UInt8, UInt8) {
+        var vmn = SIMD16<UInt8>(repeating: 255), vmx = SIMD16<UInt8>(repeating: 0)
         var y = rows.lowerBound
         while y < rows.upperBound {
-            let v = UnsafeRawPointer(base + y &* stride).loadUnaligned(as: V.self)
-            vmn = pointwiseMin(vmn, v); vmx = pointwiseMax(vmx, v)
+            let p = UnsafeRawPointer(base + y &* stride)
+            let v: SIMD16<UInt8>
+            if wide {
+                v = p.loadUnaligned(as: SIMD16<UInt8>.self)
+            } else {
+                // Eight pixels, twice: the extremes are the same.
+                let half = p.loadUnaligned(as: SIMD8<UInt8>.self)
+                v = SIMD16(lowHalf: half, highHalf: half)
+            }
+            vmn.replace(with: v, where: v .< vmn); vmx.replace(with: v, where: v .> vmx)
             y &+= 2
         }
         return (vmn.min(), vmx.max())
@@ -180,9 +242,9 @@ struct BlockThreshold {
     /// returns how many runs there are; `firstDark` tells the colour of
     /// the first run.
     ///
-    /// The inner loop has no data-dependent branch: every pixel writes its
-    /// position as the start of the next run, and the count advances only
-    /// where the colour changes, so textured rows cost no more than flat ones.
+    /// Whole blocks are compared with their threshold 8 or 16 pixels at a
+    /// time and cost a step per colour change; the pixels before the first
+    /// and after the last whole block are taken one at a time.
     ///
     /// - Precondition: `runs` holds at least `x1 - x0 + 2` entries.
     func rowRuns(_ img: LumaView, y: Int, x0: Int, x1: Int, runs: UnsafeMutablePointer<Int32>,
@@ -197,19 +259,32 @@ struct BlockThreshold {
         // Run starts first, lengths after.
         runs[0] = Int32(x0)
         var count = 0
-        var x = x0
-        while x < x1 {
-            var bx = (x >> shift) &- bx0
-            if bx < 0 { bx = 0 } else if bx >= cols { bx = cols &- 1 }
-            let t = trow[bx]
-            let end = min(x1, ((x >> shift) &+ 1) << shift)
-            while x < end {
-                let d = row[x] < t
-                runs[count &+ 1] = Int32(truncatingIfNeeded: x)
-                count &+= d != dark ? 1 : 0
-                dark = d
-                x &+= 1
+        // Whole blocks, inside the prepared grid: compared 8 or 16 pixels
+        // at a time, then only their colour changes visited.
+        let wholeFrom = min(x1, ((x0 &+ blockSize &- 1) >> shift) << shift), wholeTo = (x1 >> shift) << shift
+        let firstBlock = (wholeFrom >> shift) &- bx0, endBlock = (wholeTo >> shift) &- bx0
+        if BlockThreshold.masksInLaneOrder && (blockSize == 8 || blockSize == 16)
+            && wholeFrom < wholeTo && firstBlock >= 0 && endBlock <= cols {
+            pixelRuns(row, x0, wholeFrom, trow, dark: &dark, runs: runs, count: &count)
+            var x = wholeFrom
+            for bx in firstBlock..<endBlock {
+                let t = trow[bx]
+                let p = UnsafeRawPointer(row + x)
+                if blockSize == 16 {
+                    let m = unsafeBitCast(p.loadUnaligned(as: SIMD16<UInt8>.self) .< SIMD16<UInt8>(repeating: t),
+                                          to: SIMD2<UInt64>.self)
+                    BlockThreshold.changes(m[0], at: x, dark: &dark, runs: runs, count: &count)
+                    BlockThreshold.changes(m[1], at: x &+ 8, dark: &dark, runs: runs, count: &count)
+                } else {
+                    let m = unsafeBitCast(p.loadUnaligned(as: SIMD8<UInt8>.self) .< SIMD8<UInt8>(repeating: t),
+                                          to: UInt64.self)
+                    BlockThreshold.changes(m, at: x, dark: &dark, runs: runs, count: &count)
+                }
+                x &+= blockSize
             }
+            pixelRuns(row, wholeTo, x1, trow, dark: &dark, runs: runs, count: &count)
+        } else {
+            pixelRuns(row, x0, x1, trow, dark: &dark, runs: runs, count: &count)
         }
         runs[count &+ 1] = Int32(truncatingIfNeeded: x1)
         for i in 0...count { runs[i] = runs[i &+ 1] &- runs[i] }

@@ -14,18 +14,19 @@ extension LumaView {
         precondition(w >= 1 && h >= 1 && rect.x0 >= 0 && rect.y0 >= 0 && rect.x1 <= width && rect.y1 <= height)
         buffer.reserve(w * h)
         let out = buffer.pointer
-        let two = SIMD16<UInt16>(repeating: 2)
+        let two = SIMD16<UInt16>(repeating: 2), low = SIMD16<UInt16>(repeating: 0xFF)
         for y in 0..<h {
             let top = base + (rect.y0 + 2 * y) * stride + rect.x0
             let bottom = top + stride
             let row = out + y * w
             var x = 0
-            // 16 output pixels at a time from 32 of each row.
-            while x + 16 <= w {
-                let a = UnsafeRawPointer(top + 2 * x).loadUnaligned(as: SIMD32<UInt8>.self)
-                let b = UnsafeRawPointer(bottom + 2 * x).loadUnaligned(as: SIMD32<UInt8>.self)
-                let sum = SIMD16<UInt16>(truncatingIfNeeded: a.evenHalf) &+ SIMD16<UInt16>(truncatingIfNeeded: a.oddHalf)
-                    &+ SIMD16<UInt16>(truncatingIfNeeded: b.evenHalf) &+ SIMD16<UInt16>(truncatingIfNeeded: b.oddHalf)
+            // 16 output pixels at a time from 32 of each row. Each 16-bit
+            // lane loaded holds a pixel pair, the left one in its low byte
+            // (little-endian machines only).
+            while HalfScale.pairsAtOnce && x + 16 <= w {
+                let a = UnsafeRawPointer(top + 2 * x).loadUnaligned(as: SIMD16<UInt16>.self)
+                let b = UnsafeRawPointer(bottom + 2 * x).loadUnaligned(as: SIMD16<UInt16>.self)
+                let sum = (a & low) &+ (a &>> 8) &+ (b & low) &+ (b &>> 8)
                 UnsafeMutableRawPointer(row + x).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: (sum &+ two) &>> 2),
                                                             as: SIMD16<UInt8>.self)
                 x += 16
@@ -44,4 +45,15 @@ extension LumaView {
     static func fromHalf(_ p: Point, of rect: PixelRect) -> Point {
         Point(x: Double(rect.x0) + 2 * p.x + 0.5, y: Double(rect.y0) + 2 * p.y + 0.5)
     }
+}
+
+/// Constants of ``LumaView/halved(_:into:)``.
+private enum HalfScale {
+    /// Whether pixel pairs are loaded as 16-bit lanes (the left pixel in
+    /// the low byte: little-endian machines).
+    #if _endian(little)
+    static let pairsAtOnce = true
+    #else
+    static let pairsAtOnce = false
+    #endif
 }
