@@ -126,3 +126,33 @@ extension DataMatrixHardPictureTests {
         XCTAssertEqual(failures, [])
     }
 }
+
+extension DataMatrixHardPictureTests {
+    /// A symbol of large modules on paper that bends a little: the bottom
+    /// arm of its finder runs straight for half its length, then bows down
+    /// by a third of a module. The line between the outline's corners then
+    /// runs below the arm's middle stretch, outside its ink.
+    func testFinderArmBowedByBentPaper() throws {
+        let text = "http://example.com/m"
+        let m = try symbol(text, ["--vers=6"])
+        XCTAssertEqual(m.width, 20)
+        var failures: [String] = []
+        for (module, bow) in [(11.0, 4.0), (12.0, 5.0), (10.0, 3.5)] {
+            let n = Double(m.width)
+            let size = Int((n + 8) * module)
+            var pic = QRPicture(width: size, height: size)
+            let half = Double(size) / 2, span = n * module
+            pic.draw(matrix: m, quietZone: 3) { x, y in
+                // Past the middle the paper bends away: the modules there
+                // lie lower the further right, by `bow` pixels at the edge.
+                let t = max(0, (x - half) / (span / 2))
+                let drop = bow * t * t
+                return Point(x: (x - half) / module + n / 2, y: (y - half - drop) / module + n / 2)
+            }
+            pic.picture.blur(radius: 1, passes: 1)
+            let r = pic.scanDataMatrix(thorough: false)
+            if r.first?.text != text { failures.append("module \(module) bow \(bow): \(r.map(\.text))") }
+        }
+        XCTAssertEqual(failures, [])
+    }
+}

@@ -138,15 +138,6 @@ struct BlockThreshold {
         }
     }
 
-    /// Whether a comparison mask read as a 64-bit word holds lane `k` in
-    /// its byte `k` (little-endian machines); elsewhere rows are compared
-    /// a pixel at a time.
-    #if _endian(little)
-    private static let masksInLaneOrder = true
-    #else
-    private static let masksInLaneOrder = false
-    #endif
-
     /// The colour changes of `row[x0 ..< x1]` a pixel at a time, as in
     /// ``rowRuns(_:y:x0:x1:runs:firstDark:)``. No data-dependent branch:
     /// every pixel writes its position as the start of the next run, and the
@@ -263,7 +254,7 @@ struct BlockThreshold {
         // at a time, then only their colour changes visited.
         let wholeFrom = min(x1, ((x0 &+ blockSize &- 1) >> shift) << shift), wholeTo = (x1 >> shift) << shift
         let firstBlock = (wholeFrom >> shift) &- bx0, endBlock = (wholeTo >> shift) &- bx0
-        if BlockThreshold.masksInLaneOrder && (blockSize == 8 || blockSize == 16)
+        if ByteOrder.isLittleEndian && (blockSize == 8 || blockSize == 16)
             && wholeFrom < wholeTo && firstBlock >= 0 && endBlock <= cols {
             pixelRuns(row, x0, wholeFrom, trow, dark: &dark, runs: runs, count: &count)
             var x = wholeFrom

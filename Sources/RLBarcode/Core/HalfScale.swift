@@ -23,7 +23,7 @@ extension LumaView {
             // 16 output pixels at a time from 32 of each row. Each 16-bit
             // lane loaded holds a pixel pair, the left one in its low byte
             // (little-endian machines only).
-            while HalfScale.pairsAtOnce && x + 16 <= w {
+            while ByteOrder.isLittleEndian && x + 16 <= w {
                 let a = UnsafeRawPointer(top + 2 * x).loadUnaligned(as: SIMD16<UInt16>.self)
                 let b = UnsafeRawPointer(bottom + 2 * x).loadUnaligned(as: SIMD16<UInt16>.self)
                 let sum = (a & low) &+ (a &>> 8) &+ (b & low) &+ (b &>> 8)
@@ -45,15 +45,4 @@ extension LumaView {
     static func fromHalf(_ p: Point, of rect: PixelRect) -> Point {
         Point(x: Double(rect.x0) + 2 * p.x + 0.5, y: Double(rect.y0) + 2 * p.y + 0.5)
     }
-}
-
-/// Constants of ``LumaView/halved(_:into:)``.
-private enum HalfScale {
-    /// Whether pixel pairs are loaded as 16-bit lanes (the left pixel in
-    /// the low byte: little-endian machines).
-    #if _endian(little)
-    static let pairsAtOnce = true
-    #else
-    static let pairsAtOnce = false
-    #endif
 }

@@ -558,6 +558,11 @@ final class DMDetector {
         let mid = Point(x: (v.x + p.x) / 2, y: (v.y + p.y) / 2)
         if n.x * (centre.x - mid.x) + n.y * (centre.y - mid.y) < 0 { n = Point(x: -n.x, y: -n.y) }
         var inside = inkFraction(img, v, p, normal: n, inset: 1.5, dark: dark)
+        // A long arm on bent paper bows away from the line between its
+        // ends (the outline's corners), by a pixel or two per hundred.
+        if inside < 0.4 && len >= 100 {
+            inside = inkFraction(img, v, p, normal: n, inset: 0.015 * len, dark: dark)
+        }
         // Far from solid: not an arm (the common case, decided with one line).
         if inside < 0.4 { return inside }
         if inside <= 0.95 {

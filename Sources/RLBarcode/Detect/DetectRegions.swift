@@ -105,7 +105,7 @@ struct RegionDetector {
                     let xs = max(1, cx * cellSize), xe = min(img.width - 1, (cx + 1) * cellSize)
                     var activity = 0, coarse = 0
                     var y = ys + 1
-                    if RegionDetector.wholeCellsAtOnce && xe - xs == 16 && xs + 17 <= img.width {
+                    if ByteOrder.isLittleEndian && xe - xs == 16 && xs + 17 <= img.width {
                         // A whole 16-pixel cell: 4 samples a row at once.
                         (activity, coarse) = RegionDetector.activity16(base + xs, stride: stride, rows: y..<ye)
                         y = ye
@@ -137,7 +137,7 @@ struct RegionDetector {
                 let xs = max(1, cx * cellSize), xe = min(img.width - 1, (cx + 1) * cellSize)
                 var axx = 0, ayy = 0, axy = 0
                 var y = ys
-                if RegionDetector.wholeCellsAtOnce && xe - xs == 16 && xs + 17 <= img.width {
+                if ByteOrder.isLittleEndian && xe - xs == 16 && xs + 17 <= img.width {
                     // A whole 16-pixel cell row at a time (its even columns).
                     (axx, ayy, axy) = RegionDetector.tensor16(base + xs, stride: stride, rows: ys..<ye)
                     y = ye
@@ -158,14 +158,6 @@ struct RegionDetector {
             }
         }
     }
-
-    /// Whether 16-pixel cells are measured a row at a time (the vector
-    /// loads pick pixels by byte order: little-endian machines only).
-    #if _endian(little)
-    private static let wholeCellsAtOnce = true
-    #else
-    private static let wholeCellsAtOnce = false
-    #endif
 
     /// The sum of gx² + gy² (central differences) at columns 1, 5, 9 and
     /// 13 of the 16-pixel rows from `base` on every fourth row of `rows`,
