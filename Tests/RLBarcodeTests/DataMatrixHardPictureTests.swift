@@ -156,3 +156,42 @@ extension DataMatrixHardPictureTests {
         XCTAssertEqual(failures, [])
     }
 }
+
+extension DataMatrixHardPictureTests {
+    /// A symbol with a line of print a module or so above it (a label's
+    /// caption): the likeliest outer edge of the top clock track is the
+    /// caption's lower edge, which gives a grid a little off the symbol's.
+    /// Video frames then also try the runner-up edges.
+    func testCaptionJustAboveTheClockTrack() throws {
+        let text = "tec-it"
+        let m = try symbol(text, ["--vers=6"])
+        XCTAssertEqual(m.width, 20)
+        var failures: [String] = []
+        for (module, angle, gap) in [(8.0, 6.0, 1.5), (8.5, -4.0, 2.0), (9.0, 3.0, 2.5)] {
+            let n = Double(m.width)
+            let size = Int((n + 10) * module)
+            var pic = QRPicture(width: size, height: size)
+            let a = angle * Double.pi / 180, c = Double(size) / 2
+            let toModules = { (x: Double, y: Double) -> Point? in
+                let px = x - c, py = y - c
+                return Point(x: (px * cos(a) + py * sin(a)) / module + n / 2,
+                             y: (-px * sin(a) + py * cos(a)) / module + n / 2)
+            }
+            pic.draw(matrix: m, quietZone: 1, toModules: toModules)
+            // The caption: letters a module or so wide with narrower gaps,
+            // 2.5 modules tall, `gap` modules above the symbol.
+            for y in 0..<size {
+                for x in 0..<size {
+                    guard let p = toModules(Double(x), Double(y)),
+                          p.y < -gap, p.y > -gap - 2.5, p.x > -0.5, p.x < n + 0.5 else { continue }
+                    let phase = (p.x * 0.73).truncatingRemainder(dividingBy: 1)
+                    if phase < 0.7 { pic.picture.pixels[y * size + x] = 30 }
+                }
+            }
+            pic.picture.blur(radius: 1, passes: 1)
+            let r = pic.scanDataMatrix(thorough: false)
+            if r.first?.text != text { failures.append("module \(module) angle \(angle) gap \(gap): \(r.map(\.text))") }
+        }
+        XCTAssertEqual(failures, [])
+    }
+}

@@ -219,6 +219,13 @@ final class DMDetector {
     private var candidateCount = 0
     /// Components that may still be examined in this frame.
     private var examineBudget = Int.max
+    /// The best finder and clock pattern score of the grids sampled for
+    /// the component being located (0 to 1).
+    private var bestPattern = 0.0
+    /// A pattern score that a grid misplaced by a module or so reaches, and
+    /// other shapes rarely do: video frames then try the runners-up among
+    /// the clock tracks' edges.
+    private static let nearlyAGrid = 0.65
     /// Components examined per video frame (``Options/thorough`` off).
     static let videoExamineBudget = 4
     /// Rows between labelled rows.
@@ -794,8 +801,13 @@ final class DMDetector {
         let reach = 0.2 * min(tl.distance(to: bl), br.distance(to: bl))
         // The clock tracks; for still pictures, when the likeliest edges do
         // not give a symbol, the runners-up.
-        let picks = options.thorough ? [(0, 0), (1, 0), (0, 1), (1, 1)] : [(0, 0)]
-        for (pt, pr) in picks {
+        // Video frames: the runners-up too when the likeliest edges gave a
+        // grid close to a symbol's (the edge of a label's text above the
+        // symbol taken for its clock track, say).
+        bestPattern = 0
+        let picks = options.thorough ? [(0, 0), (1, 0), (0, 1), (1, 1)] : [(0, 0), (1, 0), (0, 1)]
+        for (k, (pt, pr)) in picks.enumerated() {
+            if !options.thorough && k > 0 && bestPattern < DMDetector.nearlyAGrid { break }
             if let c = finishLocate(img, bl: bl, tl: tl, br: br, leftLine: leftLine, bottomLine: bottomLine,
                                     module: module, reach: reach, dark: dark, pickTop: pt, pickRight: pr) { return c }
         }
@@ -1006,6 +1018,7 @@ final class DMDetector {
                                du: shift.0, dv: shift.1, guides: method >= 2 ? (gu, gv) : (nil, nil))
                 let score = patternScore(m)
                 if k == 0 && method == 0 {
+                    bestPattern = max(bestPattern, score)
                     trace?("try \(v.rows)x\(v.columns) mirrored \(mirrored): pattern \(score)")
                     if trace != nil {
                         for y in 0..<m.height { trace?(String((0..<m.width).map { m[$0, y] ? "#" : "." })) }
