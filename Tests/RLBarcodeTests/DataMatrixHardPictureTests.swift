@@ -10,6 +10,27 @@ final class DataMatrixHardPictureTests: XCTestCase {
         return m
     }
 
+    /// Picture to module coordinates of an `n`-module symbol of `module`-
+    /// pixel modules centred on (`cx`, `cy`), turned by `angle` degrees.
+    private static func turned(cx: Double, cy: Double, angle: Double, module: Double,
+                               n: Double) -> (Double, Double) -> Point? {
+        let a = angle * Double.pi / 180
+        return { x, y in
+            let px = x - cx, py = y - cy
+            return Point(x: (px * cos(a) + py * sin(a)) / module + n / 2, y: (-px * sin(a) + py * cos(a)) / module + n / 2)
+        }
+    }
+
+    /// The cases whose picture, scanned as a still picture or as a video
+    /// frame, does not read `text` alone first, each with what it read.
+    private func misreadings<Case>(_ cases: [Case], _ text: String, thorough: Bool = true,
+                                   _ picture: (Case) -> QRPicture) -> [String] {
+        cases.compactMap { c in
+            let r = picture(c).scanDataMatrix(thorough: thorough)
+            return r.first?.text == text ? nil : "\(c): \(r.map(\.text))"
+        }
+    }
+
     /// A clock track whose modules narrow from 1.4 to 0.6 of the mean
     /// width, read with soft edges: the fitted centres land on the modules,
     /// and the true count fits better than its neighbours.
@@ -63,12 +84,8 @@ extension DataMatrixHardPictureTests {
                 for y in by..<min(height, by + 4) { for x in bx..<min(width, bx + 4) { pic.picture.pixels[y * width + x] = g } }
             }
         }
-        let a = angle * Double.pi / 180, n = Double(m.width)
-        let cx = Double(width) / 2, cy = Double(height) / 2
-        let toModules = { (x: Double, y: Double) -> Point? in
-            let px = x - cx, py = y - cy
-            return Point(x: (px * cos(a) + py * sin(a)) / module + n / 2, y: (-px * sin(a) + py * cos(a)) / module + n / 2)
-        }
+        let n = Double(m.width)
+        let toModules = Self.turned(cx: Double(width) / 2, cy: Double(height) / 2, angle: angle, module: module, n: n)
         for y in 0..<height {
             for x in 0..<width {
                 guard let p = toModules(Double(x), Double(y)) else { continue }
@@ -109,8 +126,8 @@ extension DataMatrixHardPictureTests {
         let text = "Curved surface 0123456789 ABCDEFGHIJKLMNOP"
         let m = try symbol(text, ["--vers=9"])
         XCTAssertEqual(m.width, 26)
-        var failures: [String] = []
-        for (radius, module, passes) in [(42.0, 3.0, 1), (45.0, 2.8, 1), (48.0, 2.6, 1), (40.0, 3.2, 1)] {
+        let cases = [(radius: 42.0, module: 3.0, blur: 1), (45.0, 2.8, 1), (48.0, 2.6, 1), (40.0, 3.2, 1)]
+        XCTAssertEqual(misreadings(cases, text) { (radius, module, passes) in
             var pic = QRPicture(width: 200, height: 200)
             let n = Double(m.width)
             pic.draw(matrix: m, quietZone: 3) { x, y in
@@ -121,9 +138,8 @@ extension DataMatrixHardPictureTests {
                 return Point(x: s / module + n / 2, y: (y - 100) / module + n / 2)
             }
             pic.picture.blur(radius: 1, passes: passes)
-            if pic.scanDataMatrix().first?.text != text { failures.append("radius \(radius) module \(module) blur \(passes)") }
-        }
-        XCTAssertEqual(failures, [])
+            return pic
+        }, [])
     }
 }
 
@@ -136,8 +152,8 @@ extension DataMatrixHardPictureTests {
         let text = "http://example.com/m"
         let m = try symbol(text, ["--vers=6"])
         XCTAssertEqual(m.width, 20)
-        var failures: [String] = []
-        for (module, bow) in [(11.0, 4.0), (12.0, 5.0), (10.0, 3.5)] {
+        let cases = [(module: 11.0, bow: 4.0), (12.0, 5.0), (10.0, 3.5)]
+        XCTAssertEqual(misreadings(cases, text, thorough: false) { (module, bow) in
             let n = Double(m.width)
             let size = Int((n + 8) * module)
             var pic = QRPicture(width: size, height: size)
@@ -150,10 +166,8 @@ extension DataMatrixHardPictureTests {
                 return Point(x: (x - half) / module + n / 2, y: (y - half - drop) / module + n / 2)
             }
             pic.picture.blur(radius: 1, passes: 1)
-            let r = pic.scanDataMatrix(thorough: false)
-            if r.first?.text != text { failures.append("module \(module) bow \(bow): \(r.map(\.text))") }
-        }
-        XCTAssertEqual(failures, [])
+            return pic
+        }, [])
     }
 }
 
@@ -166,17 +180,13 @@ extension DataMatrixHardPictureTests {
         let text = "tec-it"
         let m = try symbol(text, ["--vers=6"])
         XCTAssertEqual(m.width, 20)
-        var failures: [String] = []
-        for (module, angle, gap) in [(8.0, 6.0, 1.5), (8.5, -4.0, 2.0), (9.0, 3.0, 2.5)] {
+        let cases = [(module: 8.0, angle: 6.0, gap: 1.5), (8.5, -4.0, 2.0), (9.0, 3.0, 2.5)]
+        XCTAssertEqual(misreadings(cases, text, thorough: false) { (module, angle, gap) in
             let n = Double(m.width)
             let size = Int((n + 10) * module)
             var pic = QRPicture(width: size, height: size)
-            let a = angle * Double.pi / 180, c = Double(size) / 2
-            let toModules = { (x: Double, y: Double) -> Point? in
-                let px = x - c, py = y - c
-                return Point(x: (px * cos(a) + py * sin(a)) / module + n / 2,
-                             y: (-px * sin(a) + py * cos(a)) / module + n / 2)
-            }
+            let c = Double(size) / 2
+            let toModules = Self.turned(cx: c, cy: c, angle: angle, module: module, n: n)
             pic.draw(matrix: m, quietZone: 1, toModules: toModules)
             // The caption: letters a module or so wide with narrower gaps,
             // 2.5 modules tall, `gap` modules above the symbol.
@@ -189,9 +199,7 @@ extension DataMatrixHardPictureTests {
                 }
             }
             pic.picture.blur(radius: 1, passes: 1)
-            let r = pic.scanDataMatrix(thorough: false)
-            if r.first?.text != text { failures.append("module \(module) angle \(angle) gap \(gap): \(r.map(\.text))") }
-        }
-        XCTAssertEqual(failures, [])
+            return pic
+        }, [])
     }
 }

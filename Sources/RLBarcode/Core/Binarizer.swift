@@ -66,11 +66,9 @@ struct BlockThreshold {
                 let xs = max(x0, (bx0 + bx) << shift), xe = min(x1, (bx0 + bx + 1) << shift)
                 var mn: UInt8 = 255, mx: UInt8 = 0
                 var y = ys
-                if xe - xs == 16 {
+                if xe - xs == 16 || xe - xs == 8 {
                     // Whole blocks: a row of the block at a time.
-                    (mn, mx) = BlockThreshold.extremes(base + xs, wide: true, stride: stride, rows: ys..<ye)
-                } else if xe - xs == 8 {
-                    (mn, mx) = BlockThreshold.extremes(base + xs, wide: false, stride: stride, rows: ys..<ye)
+                    (mn, mx) = BlockThreshold.extremes(base + xs, wide: xe - xs == 16, stride: stride, rows: ys..<ye)
                 } else {
                     while y < ye {
                         let row = base + y &* stride
@@ -261,6 +259,8 @@ struct BlockThreshold {
             for bx in firstBlock..<endBlock {
                 let t = trow[bx]
                 let p = UnsafeRawPointer(row + x)
+                // (Unrolled by block size: a loop over 8-pixel words costs
+                // half as much again.)
                 if blockSize == 16 {
                     let m = unsafeBitCast(p.loadUnaligned(as: SIMD16<UInt8>.self) .< SIMD16<UInt8>(repeating: t),
                                           to: SIMD2<UInt64>.self)

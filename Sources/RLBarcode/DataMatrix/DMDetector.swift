@@ -226,6 +226,10 @@ final class DMDetector {
     /// other shapes rarely do: video frames then try the runners-up among
     /// the clock tracks' edges.
     private static let nearlyAGrid = 0.65
+    /// Which of the top and right clock tracks' edges to take, in turn:
+    /// the likeliest (0) or the runner-up (1); video frames stop after
+    /// the third.
+    private static let clockPicks = [(0, 0), (1, 0), (0, 1), (1, 1)]
     /// Components examined per video frame (``Options/thorough`` off).
     static let videoExamineBudget = 4
     /// Rows between labelled rows.
@@ -805,9 +809,8 @@ final class DMDetector {
         // grid close to a symbol's (the edge of a label's text above the
         // symbol taken for its clock track, say).
         bestPattern = 0
-        let picks = options.thorough ? [(0, 0), (1, 0), (0, 1), (1, 1)] : [(0, 0), (1, 0), (0, 1)]
-        for (k, (pt, pr)) in picks.enumerated() {
-            if !options.thorough && k > 0 && bestPattern < DMDetector.nearlyAGrid { break }
+        for (k, (pt, pr)) in DMDetector.clockPicks.enumerated() {
+            if !options.thorough && (k == 3 || (k > 0 && bestPattern < DMDetector.nearlyAGrid)) { break }
             if let c = finishLocate(img, bl: bl, tl: tl, br: br, leftLine: leftLine, bottomLine: bottomLine,
                                     module: module, reach: reach, dark: dark, pickTop: pt, pickRight: pr) { return c }
         }
