@@ -21,6 +21,7 @@ enum Property: guint, CaseIterable {
     case outlineColor
     case unwantedColor
     case paused
+    case nThreads
 
     /// The name users type.
     var name: String {
@@ -40,6 +41,7 @@ enum Property: guint, CaseIterable {
         case .outlineColor: "outline-color"
         case .unwantedColor: "unwanted-color"
         case .paused: "paused"
+        case .nThreads: "n-threads"
         }
     }
 }
@@ -292,6 +294,12 @@ private func installProperties(_ objectClass: UnsafeMutablePointer<GObjectClass>
                                      0, guint.max, Settings.defaultUnwantedColor, flags)
         case .paused:
             spec = g_param_spec_boolean(name, "Paused", "Pass frames through without analysis", 0, flags)
+        case .nThreads:
+            spec = g_param_spec_uint(name, "Threads",
+                                     "Threads one frame's analysis may use: 0 = one per processor, at most 2 "
+                                         + "(the matrix codes' searches beside the linear ones); 1 = the streaming "
+                                         + "thread only; more than 2 counts as 2",
+                                     0, guint(Int32.max), 0, flags)
         }
         if let spec { g_object_class_install_property(objectClass, property.rawValue, spec) }
     }

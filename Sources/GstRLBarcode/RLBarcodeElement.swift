@@ -165,6 +165,7 @@ final class RLBarcodeElement {
         case .outlineColor: update(property, \.outlineColor, UInt32(g_value_get_uint(value))) { hex($0) }
         case .unwantedColor: update(property, \.unwantedColor, UInt32(g_value_get_uint(value))) { hex($0) }
         case .paused: update(property, \.paused, g_value_get_boolean(value) != 0) { "\($0)" }
+        case .nThreads: update(property, \.threads, Int(g_value_get_uint(value))) { "\($0)" }
         }
     }
 
@@ -187,6 +188,7 @@ final class RLBarcodeElement {
         case .outlineColor: g_value_set_uint(value, s.outlineColor)
         case .unwantedColor: g_value_set_uint(value, s.unwantedColor)
         case .paused: g_value_set_boolean(value, s.paused ? 1 : 0)
+        case .nThreads: g_value_set_uint(value, guint(s.threads))
         }
     }
 

@@ -69,6 +69,8 @@ struct Settings: Sendable {
     var unwantedColor = Settings.defaultUnwantedColor
     /// `paused`: frames pass without analysis.
     var paused = false
+    /// `n-threads`: 0 = one per processor (at most 2), else how many.
+    var threads = 0
 
     /// Bumped by `clear-results`; the streaming thread clears its table
     /// when it sees a new value.
@@ -79,6 +81,6 @@ struct Settings: Sendable {
     /// The scanner options these settings ask for.
     var scanOptions: ScanOptions {
         ScanOptions(symbologies: symbologies, activeRegion: activeRegion, regionOnly: regionOnly,
-                    orientation: orientation, effort: effort)
+                    orientation: orientation, effort: effort, threads: threads)
     }
 }

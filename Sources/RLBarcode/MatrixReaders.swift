@@ -63,102 +63,195 @@ final class MatrixReaders {
     static let symbologies: Symbology = [.qrCode, .dataMatrix, .aztec, .pdf417]
 
     /// How many symbol-like places (finder patterns grouped into symbols)
-    /// the last ``read(_:bounds:enabled:into:)`` saw, read or not.
-    private(set) var lastCandidateCount = 0
+    /// the last read saw, read or not (its parts together when they were
+    /// called apart).
+    var lastCandidateCount: Int { qrCandidateCount + gridCandidateCount + pdf417CandidateCount }
+    /// Candidates of the last QR Code task, of the last Data Matrix and
+    /// Aztec Code task, and of the last PDF417 search: each written by the
+    /// thread that ran it.
+    private var qrCandidateCount = 0
+    private var gridCandidateCount = 0
+    private var pdf417CandidateCount = 0
     /// When the frame's analysis must stop (``MonotonicClock/now``); `.max`: never.
     /// Checked before each symbology's search.
     var deadline: UInt64 = .max
-    /// Whether the last ``read(_:bounds:enabled:thorough:cells:barAreas:into:)``
-    /// left out a search because the deadline had passed.
-    private(set) var timedOut = false
-    /// True (and ``timedOut`` set) once the deadline has passed.
-    private func late() -> Bool {
-        if !timedOut && deadline != .max && MonotonicClock.now >= deadline { timedOut = true }
-        return timedOut
+    /// Whether the last read left out a search because the deadline had passed.
+    var timedOut: Bool { qrTimedOut || gridTimedOut || pdf417TimedOut }
+    /// Set apart by the searches that may run on two threads at once.
+    private var qrTimedOut = false
+    private var gridTimedOut = false
+    private var pdf417TimedOut = false
+    /// True (and `flag` set) once the deadline has passed.
+    private func late(_ flag: inout Bool) -> Bool {
+        if !flag && deadline != .max && MonotonicClock.now >= deadline { flag = true }
+        return flag
     }
 
     /// Finds and decodes the enabled matrix codes inside `bounds` and
-    /// appends them to `out`.
+    /// appends them to `out`, every step on the calling thread:
+    /// ``readPDF417(_:bounds:enabled:thorough:barAreas:into:)``, then
+    /// ``prepareSquare(_:bounds:enabled:thorough:cells:)``, every
+    /// ``SquareTask`` and ``finishSquare(into:)``.
+    func read(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool = true,
+              cells: CellTensors? = nil, barAreas: [BarArea] = [], into out: inout [BarcodeResult]) {
+        readPDF417(image, bounds: bounds, enabled: enabled, thorough: thorough, barAreas: barAreas, into: &out)
+        prepareSquare(image, bounds: bounds, enabled: enabled, thorough: thorough, cells: cells)
+        for task in SquareTask.allCases { run(task) }
+        finishSquare(into: &out)
+    }
+
+    /// PDF417 (and in still pictures MicroPDF417): its own search for
+    /// start and stop patterns. Touches none of the state of the
+    /// ``SquareTask``s, so it may run at the same time as one of them.
+    ///
+    /// `barAreas` are where video frames look for PDF417 (the largest
+    /// regions of bars the linear stage found); still pictures search the
+    /// whole of `bounds`. Video frames search the regions of bars whose
+    /// lines crossed a start or stop pattern in every frame, the others in
+    /// one frame of four (a code in view stays there for many frames);
+    /// still pictures, and a scanner's first frame, every time.
+    func readPDF417(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
+                    barAreas: [BarArea], into out: inout [BarcodeResult]) {
+        pdf417CandidateCount = 0
+        pdf417TimedOut = false
+        guard enabled.contains(.pdf417), image.width >= 10, image.height >= 10 else { return }
+        let pdf417Turn = thorough || frames < 2 || videoTurn == 2
+        guard pdf417Turn || barAreas.contains(where: \.crossesPattern), !late(&pdf417TimedOut) else { return }
+        if thorough {
+            pdf417Reader.read(image, bounds: bounds, thorough: true, into: &out)
+            microPDF417Reader.read(image, bounds: bounds, thorough: true, into: &out)
+            pdf417CandidateCount += pdf417Reader.lastCandidateCount + microPDF417Reader.lastCandidateCount
+        } else {
+            // Video frames: PDF417 only. The MicroPDF417 search (row
+            // address patterns along lines at many angles) would cost
+            // about as much as every other search of an HD frame
+            // together; MicroPDF417 is read in still pictures.
+            for area in barAreas where pdf417Turn || area.crossesPattern {
+                pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy), into: &out)
+                pdf417CandidateCount += pdf417Reader.lastCandidateCount
+            }
+        }
+    }
+
+    /// The searches for QR Code, Data Matrix and Aztec Code, after
+    /// ``prepareSquare(_:bounds:enabled:thorough:cells:)``. Each touches
+    /// readers and memory of its own, so two threads may run one each at
+    /// the same time; their results wait for ``finishSquare(into:)``.
+    enum SquareTask: Int, CaseIterable {
+        /// Data Matrix and Aztec Code: in the frame itself in the frames
+        /// whose turn it is, and in the half-size copy of HD video frames
+        /// (the costlier of the two tasks, handed out first).
+        case grid
+        /// QR Code (and Micro QR).
+        case qr
+    }
+
+    /// What ``prepareSquare(_:bounds:enabled:thorough:cells:)`` set for the
+    /// tasks of the frame.
+    private struct SquarePlan {
+        var image: LumaView
+        var bounds: PixelRect?
+        var wanted: Symbology
+        var thorough: Bool
+        var aztecTurn: Bool
+        var dataMatrixTurn: Bool
+        var halfScale: Bool
+    }
+    private var squarePlan: SquarePlan?
+    /// Each task's results, reused from frame to frame.
+    private var gridResults: [BarcodeResult] = []
+    private var qrResults: [BarcodeResult] = []
+
+    /// Readies the searches for QR Code, Data Matrix and Aztec Code inside
+    /// `bounds` (the whole frame when nil): finds the frame's areas with 2D
+    /// texture, which every one of them searches, and decides which
+    /// searches this frame gets.
     /// With `thorough` (still pictures), symbols that fail to decode are
     /// sampled again in other ways; video frames skip that cost.
     /// `cells`, when given, are the frame's gradient cells as the linear
-    /// stage measured them: the search for matrix-code regions reuses them.
-    /// `barAreas` are where video frames look for PDF417 (the largest
-    /// regions of bars the linear stage found); still pictures search the
-    /// whole of `bounds`.
-    func read(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool = true,
-              cells: CellTensors? = nil, barAreas: [BarArea] = [], into out: inout [BarcodeResult]) {
+    /// stage measured them: the search for matrix-code regions reuses them
+    /// (they must stay unchanged until the tasks are done).
+    func prepareSquare(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
+                       cells: CellTensors?) {
+        qrCandidateCount = 0
+        gridCandidateCount = 0
+        qrTimedOut = false
+        gridTimedOut = false
+        gridResults.removeAll(keepingCapacity: true)
+        qrResults.removeAll(keepingCapacity: true)
+        squarePlan = nil
+        let wanted = enabled.intersection([.qrCode, .dataMatrix, .aztec])
+        guard !wanted.isEmpty, image.width >= 10, image.height >= 10 else { return }
         qrDetector.options.rescueFailedSymbols = thorough
         // Video frames: every third row (every fourth in HD frames, whose
         // codes are rarely under 2 pixels a module), which still crosses the
         // centre of a finder pattern of 2-pixel modules (6 pixels tall).
         qrDetector.options.rowStep = thorough ? 2 : min(image.width, image.height) >= 720 ? 4 : 3
-        lastCandidateCount = 0
-        timedOut = false
-        let wanted = enabled.intersection(MatrixReaders.symbologies)
-        guard !wanted.isEmpty, image.width >= 10, image.height >= 10 else { return }
         // The areas with 2D texture, once for every matrix reader.
         regionFinder.findAll(image, bounds: bounds, cells: cells)
         // Video frames share out the costlier searches: Aztec Code in one
-        // frame of four, Data Matrix in the next, PDF417 in the next (a code
-        // in view stays there for many frames: each is looked for seven
-        // times a second at 30 fps; PDF417 in every frame where the linear
-        // stage's lines crossed its start or stop pattern); still pictures,
-        // and a scanner's first frame, get every one. HD video frames (720 lines or more) look
-        // for Aztec Code and Data Matrix in every frame instead, in a
-        // half-size copy (``readHalf(_:bounds:wanted:into:)``): their
-        // modules are rarely under 2 pixels there.
+        // frame of four, Data Matrix in the next (a code in view stays
+        // there for many frames: each is looked for seven times a second at
+        // 30 fps); still pictures, and a scanner's first frame, get every
+        // one. HD video frames (720 lines or more) look for Aztec Code and
+        // Data Matrix in every frame instead, in a half-size copy
+        // (``readHalf(_:bounds:wanted:into:)``): their modules are rarely
+        // under 2 pixels there.
         let everything = thorough || frames < 2
         let halfScale = !thorough && min(image.width, image.height) >= 720
-        let aztecTurn = everything || (!halfScale && videoTurn == 0)
-        let dataMatrixTurn = everything || (!halfScale && videoTurn == 1)
-        if wanted.contains(.aztec) && aztecTurn && !late() {
+        squarePlan = SquarePlan(image: image, bounds: bounds, wanted: wanted, thorough: thorough,
+                                aztecTurn: everything || (!halfScale && videoTurn == 0),
+                                dataMatrixTurn: everything || (!halfScale && videoTurn == 1),
+                                halfScale: halfScale)
+    }
+
+    /// Runs one search of the frame (nothing when the frame wants none).
+    func run(_ task: SquareTask) {
+        guard let plan = squarePlan else { return }
+        switch task {
+        case .grid: readGrid(plan, into: &gridResults)
+        case .qr: readQR(plan, into: &qrResults)
+        }
+    }
+
+    /// Appends the results of the frame's tasks to `out`, in the same
+    /// order whichever thread ran them: Data Matrix and Aztec Code, then QR Code.
+    func finishSquare(into out: inout [BarcodeResult]) {
+        out.append(contentsOf: gridResults)
+        out.append(contentsOf: qrResults)
+    }
+
+    /// Data Matrix and Aztec Code (``SquareTask/grid``).
+    private func readGrid(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
+        let image = plan.image, bounds = plan.bounds, thorough = plan.thorough
+        if plan.wanted.contains(.aztec) && plan.aztecTurn && !late(&gridTimedOut) {
             aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder, into: &out)
-            lastCandidateCount += aztecReader.lastCandidateCount
+            gridCandidateCount += aztecReader.lastCandidateCount
         }
-        // PDF417: its own search for start and stop patterns.
-        // Video frames search the regions of bars whose lines crossed a
-        // start or stop pattern in every frame, the others in one of four.
-        let pdf417Turn = everything || videoTurn == 2
-        if wanted.contains(.pdf417) && (pdf417Turn || barAreas.contains(where: \.crossesPattern)) && !late() {
-            if thorough {
-                pdf417Reader.read(image, bounds: bounds, thorough: true, into: &out)
-                microPDF417Reader.read(image, bounds: bounds, thorough: true, into: &out)
-                lastCandidateCount += pdf417Reader.lastCandidateCount + microPDF417Reader.lastCandidateCount
-            } else {
-                // Video frames: PDF417 only. The MicroPDF417 search (row
-                // address patterns along lines at many angles) would cost
-                // about as much as every other search of an HD frame
-                // together; MicroPDF417 is read in still pictures.
-                for area in barAreas where pdf417Turn || area.crossesPattern {
-                    pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy), into: &out)
-                    lastCandidateCount += pdf417Reader.lastCandidateCount
-                }
-            }
+        if plan.wanted.contains(.dataMatrix) && plan.dataMatrixTurn && !late(&gridTimedOut) {
+            // Video frames examine a few components each: none inside the
+            // codes read already.
+            dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder,
+                                  skipping: thorough ? [] : out[...], into: &out)
+            gridCandidateCount += dataMatrixReader.lastCandidateCount
         }
-        // Data Matrix after QR Code, whatever way this function returns.
-        defer {
-            if wanted.contains(.dataMatrix) && dataMatrixTurn && !late() {
-                // Video frames examine a few components each: none inside
-                // the codes read already.
-                dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder,
-                                      skipping: thorough ? [] : out[...], into: &out)
-                lastCandidateCount += dataMatrixReader.lastCandidateCount
-            }
-            if halfScale { readHalf(image, bounds: bounds, wanted: wanted, into: &out) }
-        }
-        guard wanted.contains(.qrCode), image.width >= 21, image.height >= 21, !late() else { return }
+        if plan.halfScale { readHalf(image, bounds: bounds, wanted: plan.wanted, into: &out) }
+    }
+
+    /// QR Code and Micro QR (``SquareTask/qr``).
+    private func readQR(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
+        let image = plan.image, bounds = plan.bounds
+        guard plan.wanted.contains(.qrCode), image.width >= 21, image.height >= 21, !late(&qrTimedOut) else { return }
         qrCandidates.removeAll(keepingCapacity: true)
         qrDetector.scan(image, in: bounds, regions: regionFinder, into: &qrCandidates)
-        lastCandidateCount += qrCandidates.count
-        let first = out.count
+        qrCandidateCount += qrCandidates.count
         for c in qrCandidates {
             let decoded = c.decodeTried ? c.decoded : QRDetector.decodeFirst(c)
             guard let d = decoded else { continue }
             // The same symbol found twice (both polarities, two finder triples).
             let centre = Point(x: (c.topLeft.x + c.bottomRight.x) / 2, y: (c.topLeft.y + c.bottomRight.y) / 2)
             var duplicate = false
-            for k in first..<out.count where out[k].symbology == .qrCode && out[k].bytes == d.bytes {
+            for k in out.indices where out[k].bytes == d.bytes {
                 let o = out[k].corners
                 let oc = Point(x: (o[0].x + o[2].x) / 2, y: (o[0].y + o[2].y) / 2)
                 if oc.distance(to: centre) < 4 * max(c.moduleSize, 1) { duplicate = true; break }
@@ -168,7 +261,7 @@ final class MatrixReaders {
         }
         // A still picture that is one symbol and nothing else, which the
         // finder pattern search can miss (no quiet zone, 1-pixel modules).
-        if thorough && out.count == first && bounds == nil, let c = QRPureSymbol.read(image), let d = c.decoded {
+        if plan.thorough && out.isEmpty && bounds == nil, let c = QRPureSymbol.read(image), let d = c.decoded {
             out.append(MatrixReaders.result(d, c))
         }
     }
@@ -185,18 +278,18 @@ final class MatrixReaders {
         let limit = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
         let rect = PixelRect(x0: max(limit.x0, box.x0 - 16) & ~1, y0: max(limit.y0, box.y0 - 16) & ~1,
                              x1: min(limit.x1, box.x1 + 16), y1: min(limit.y1, box.y1 + 16))
-        guard rect.width >= 40, rect.height >= 40, !late() else { return }
+        guard rect.width >= 40, rect.height >= 40, !late(&gridTimedOut) else { return }
         let half = image.halved(rect, into: &halfPixels)
         halfRegions.findAll(half, bounds: nil)
         let first = out.count
         if wanted.contains(.aztec) {
             aztecReader.read(half, bounds: nil, thorough: false, regions: halfRegions, into: &out)
-            lastCandidateCount += aztecReader.lastCandidateCount
+            gridCandidateCount += aztecReader.lastCandidateCount
         }
-        if wanted.contains(.dataMatrix) && !late() {
+        if wanted.contains(.dataMatrix) && !late(&gridTimedOut) {
             dataMatrixReader.read(half, bounds: nil, thorough: false, regions: halfRegions, skipping: out[first...],
                                   into: &out)
-            lastCandidateCount += dataMatrixReader.lastCandidateCount
+            gridCandidateCount += dataMatrixReader.lastCandidateCount
         }
         var k = first
         while k < out.count {

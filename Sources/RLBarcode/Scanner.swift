@@ -23,7 +23,12 @@ import Darwin
 /// A scanner owns all its scratch memory, sized for the largest frame seen
 /// and reused for every frame, so scanning a stream allocates nothing per
 /// frame except the results themselves. A scanner is not thread-safe: use
-/// one per streaming thread.
+/// one per streaming thread. With ``ScanOptions/threads`` above 1 it runs
+/// the searches for QR Code, Data Matrix and Aztec Code on a helper thread
+/// of its own, started beside the linear stage once the detection pass is
+/// done; the calling thread takes the searches the helper has not begun
+/// when its own work is done, and ``scan(_:)`` returns once both are
+/// finished, with the same results as on one thread.
 ///
 /// ```swift
 /// let scanner = Scanner(options: ScanOptions(symbologies: [.ean13, .upcA]))
@@ -104,6 +109,7 @@ public final class Scanner {
     }
 
     deinit {
+        helper?.stop()
         detector.free(); edges.free(); run.free(); profile.free(); sink.free(); votes.free(); candidateRead.free()
         candidateCrossesPDF417.free()
     }
@@ -300,6 +306,18 @@ public final class Scanner {
         }
         lastCandidateCount = detector.candidateCount
 
+        // The matrix codes' own searches (QR Code, Data Matrix, Aztec Code)
+        // need nothing of the linear stage but its cells: with a helper
+        // thread they start there meanwhile, and this thread joins in
+        // when its own work is done. (Frames too thin for cells have none.)
+        let square = SquareJob(image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
+                               cells: detector.tensors)
+        let helper = image.height >= 8 && image.width >= 8 ? squareHelper() : nil
+        if let helper {
+            squareJob = square
+            helper.start()
+        }
+
         // Stage 2: decode across each candidate's bars; with an active
         // region, the candidates inside it come first.
         var focus: PixelRect? = nil
@@ -429,11 +447,68 @@ public final class Scanner {
         // Codes wider than the frame, from parts of this frame and earlier ones.
         if plan.partials { partials.assemble(enabled: enabled, into: &out) }
         // Matrix codes: their own detection (finder patterns), then decoding.
+        // PDF417 in video frames where the linear stage found bars.
         if !thorough { collectBarAreas(image) }
-        matrix.read(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
-                    cells: detector.tensors, barAreas: barAreas, into: &out)
+        matrix.readPDF417(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
+                          barAreas: barAreas, into: &out)
+        if let helper {
+            while let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) { matrix.run(task) }
+            helper.wait()
+            squareJob = nil
+        } else {
+            prepare(square)
+            for task in MatrixReaders.SquareTask.allCases { matrix.run(task) }
+        }
+        matrix.finishSquare(into: &out)
         lastCandidateCount += matrix.lastCandidateCount
         return out
+    }
+
+    /// What the matrix codes' searches (``MatrixReaders/prepareSquare(_:bounds:enabled:thorough:cells:)``)
+    /// are given.
+    private struct SquareJob {
+        var image: LumaView
+        var bounds: PixelRect?
+        var enabled: Symbology
+        var thorough: Bool
+        var cells: CellTensors?
+    }
+
+    /// The job handed to the helper thread, set between its start and its end.
+    private var squareJob: SquareJob?
+    /// The thread that runs the matrix codes' searches beside the linear
+    /// stage, made on first use when ``ScanOptions/threads`` allows it.
+    private var helper: HelperThread?
+    /// Whether making ``helper`` failed (then it is not tried again).
+    private var helperFailed = false
+
+    /// Readies the matrix codes' searches of the frame.
+    private func prepare(_ job: SquareJob) {
+        matrix.prepareSquare(job.image, bounds: job.bounds, enabled: job.enabled, thorough: job.thorough,
+                             cells: job.cells)
+    }
+
+    /// The helper's part of a frame: readies the matrix codes' searches,
+    /// opens them to both threads and takes them in turn until none is left.
+    private func helperRun() {
+        guard let helper else { return }
+        if let job = squareJob {
+            prepare(job)
+            helper.openTasks(MatrixReaders.SquareTask.allCases.count)
+        } else {
+            helper.openTasks(0)
+        }
+        while let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) { matrix.run(task) }
+    }
+
+    /// The helper thread when this scan may use one (made the first time).
+    private func squareHelper() -> HelperThread? {
+        guard options.threadCount > 1 else { return nil }
+        if helper == nil && !helperFailed {
+            helper = HelperThread { [unowned(unsafe) self] in self.helperRun() }
+            helperFailed = helper == nil
+        }
+        return helper
     }
 
     /// The boxes around the largest bar regions of the frame (at most

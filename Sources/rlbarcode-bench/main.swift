@@ -1,7 +1,7 @@
 // rlbarcode-bench: micro benchmarks of the decoding engine, one per
 // symbology and for frames without any code. Build and run in release:
 //
-//     swift run -c release rlbarcode-bench [--size 1280x720] [--seconds 0.5] [--effort balanced]
+//     swift run -c release rlbarcode-bench [--size 1280x720] [--seconds 0.5] [--effort balanced] [--threads 1]
 //
 // Each picture is made here: the symbol's modules come from `zint --dump`
 // (Debian's zint package), drawn onto a shaded, noisy frame. Every picture
@@ -49,6 +49,8 @@ let cases = [
 var width = 1280, height = 720
 var seconds = 0.5
 var effort = Effort.balanced
+/// `ScanOptions.threads`: 0 = one per processor (at most 2).
+var threads = 1
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -63,8 +65,11 @@ while !args.isEmpty {
         let name = args.isEmpty ? "" : args.removeFirst()
         guard let e = Effort.allCases.first(where: { $0.nick == name }) else { fatalError("--effort fast|balanced|thorough") }
         effort = e
+    case "--threads":
+        guard let n = Int(args.isEmpty ? "" : args.removeFirst()), n >= 0 else { fatalError("--threads N (0: one per processor)") }
+        threads = n
     case "-h", "--help":
-        print("usage: rlbarcode-bench [--size WxH] [--seconds S] [--effort fast|balanced|thorough]")
+        print("usage: rlbarcode-bench [--size WxH] [--seconds S] [--effort fast|balanced|thorough] [--threads N]")
         exit(0)
     default:
         FileHandle.standardError.write("rlbarcode-bench: unknown argument \(a)\n".data(using: .utf8)!)
@@ -166,7 +171,7 @@ struct Random {
 
 /// Scans `px` for at least `seconds` (and 5 times); returns the mean seconds per scan and the texts read.
 @MainActor func time(_ px: [UInt8]) -> (Double, [String]) {
-    let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: effort))
+    let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: effort, threads: threads))
     return px.withUnsafeBufferPointer { buf in
         let view = LumaView(base: buf.baseAddress!, width: width, height: height, stride: width)
         // A scanner's first frame runs every search (later video frames
@@ -191,7 +196,7 @@ struct Random {
           + String(format: "%10.1f %9.3f %8.2f  ", 1 / seconds, seconds * 1000, seconds * 1e9 / pixels) + read)
 }
 
-print("# rlbarcode-bench: \(width)x\(height), effort \(effort.nick), every symbology enabled")
+print("# rlbarcode-bench: \(width)x\(height), effort \(effort.nick), every symbology enabled, threads \(threads)")
 print("picture            pictures/s  ms/pic  ns/pixel  read")
 for (name, px) in [("no code: flat", [UInt8](repeating: 180, count: width * height)),
                    ("no code: noise", background(seed: 1)), ("no code: text", textFrame())] {
@@ -223,7 +228,7 @@ func residentBytes() -> Int? {
 // must not grow after the first round.
 var pictures: [[UInt8]] = [textFrame(), background(seed: 2)]
 for c in cases { if let rows = modules(c) { pictures.append(picture(c, rows)) } }
-let memoryScanner = Scanner(options: ScanOptions(symbologies: .all, effort: effort))
+let memoryScanner = Scanner(options: ScanOptions(symbologies: .all, effort: effort, threads: threads))
 @MainActor func round() {
     for px in pictures {
         px.withUnsafeBufferPointer {

@@ -50,6 +50,9 @@ Options:
   --effort LEVEL          fast, balanced or thorough; default: thorough for
                           still pictures, the element's default (balanced)
                           for video files
+  --threads N             threads one picture or frame may use: 0 (default)
+                          one per processor, at most 2; 1 the main thread
+                          only (the element's n-threads for video files)
   --no-progress           no progress bar for video files (a bar with the
                           time played and the percentage is drawn on standard
                           error, only when it is a terminal)
@@ -118,6 +121,8 @@ struct Arguments {
     var orientation: Orientation = .any
     /// The effort, if given; `nil` keeps the per-kind defaults.
     var effort: Effort? = nil
+    /// `--threads`: 0 = one per processor (at most 2).
+    var threads = 0
     /// Show a progress bar for videos when standard error is a terminal.
     var progress = true
     /// The paths, exactly as given.
@@ -213,6 +218,12 @@ struct Arguments {
                     throw UsageError(message: "--effort: \"\(text)\" is not one of fast, balanced, thorough")
                 }
                 args.effort = e
+            case "--threads":
+                let text = try value(name, inline)
+                guard let n = Int(text), n >= 0, n <= 64 else {
+                    throw UsageError(message: "--threads: \"\(text)\" is not a number from 0 to 64")
+                }
+                args.threads = n
             default:
                 throw UsageError(message: "unknown option \(word)")
             }
@@ -236,7 +247,7 @@ struct Arguments {
     /// The engine options for still pictures (thorough unless `--effort` says otherwise).
     var stillOptions: ScanOptions {
         ScanOptions(symbologies: symbologies, activeRegion: region, regionOnly: regionOnly,
-                    orientation: orientation, effort: effort ?? .thorough)
+                    orientation: orientation, effort: effort ?? .thorough, threads: threads)
     }
 
     /// The `rlbarcode` element properties for video files, as name/value strings.
@@ -252,6 +263,7 @@ struct Arguments {
         if regionOnly { props.append(("region-only", "true")) }
         if orientation != .any { props.append(("orientation", orientation.nick)) }
         if let effort { props.append(("effort", effort.nick)) }
+        if threads != 0 { props.append(("n-threads", String(threads))) }
         // --annotate: the element draws outlines and labels into the frames
         // and hands each reported code's frame over in its message.
         if annotate != nil { props += [("draw", "true"), ("attach-frame", "true")] }

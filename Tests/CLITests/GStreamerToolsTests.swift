@@ -8,7 +8,7 @@ final class GStreamerToolsTests: XCTestCase {
     /// The element's own properties, as the element spec names them.
     static let properties = ["symbologies", "active-region", "region-only", "orientation", "effort", "message",
                              "report", "lost-after", "attach-meta", "attach-frame", "draw", "draw-labels",
-                             "outline-color", "unwanted-color", "paused"]
+                             "outline-color", "unwanted-color", "paused", "n-threads"]
 
     /// The environment that finds the plugin under test.
     func environment() throws -> [String: String] {

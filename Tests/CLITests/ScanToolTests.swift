@@ -8,7 +8,7 @@ final class ScanToolTests: XCTestCase {
         let result = try Env.run(try Env.cli(), ["--help"])
         XCTAssertEqual(result.status, 0, result.summary)
         for word in ["Usage: rlbarcode-scan", "--jsonl", "--symbologies", "--region", "--region-only",
-                     "--orientation", "--effort", "--version", "Exit status"] {
+                     "--orientation", "--effort", "--threads", "--version", "Exit status"] {
             XCTAssertTrue(result.stdout.contains(word), "--help does not mention \(word)")
         }
     }
@@ -25,7 +25,8 @@ final class ScanToolTests: XCTestCase {
         let cli = try Env.cli()
         for args in [[], ["--bogus", "x.png"], ["--effort", "hard", "x.png"], ["--symbologies", "nope", "x.png"],
                      ["--region", "0.5,0.5,0.9,0.9", "x.png"], ["--orientation", "sideways", "x.png"],
-                     ["--region-only", "x.png"], ["--effort"]] {
+                     ["--region-only", "x.png"], ["--effort"], ["--threads", "-1", "x.png"],
+                     ["--threads", "many", "x.png"]] {
             let result = try Env.run(cli, args)
             XCTAssertEqual(result.status, 2, "\(args): \(result.summary)")
             XCTAssertFalse(result.stderr.isEmpty, "\(args): no message")
@@ -123,6 +124,38 @@ final class ScanToolTests: XCTestCase {
         XCTAssertEqual(try texts(["--region", "0.25,0,0.5,1", "--region-only"]), ["5901234123457"])
         XCTAssertEqual(try texts(["--region", "0,0,0.12,1", "--region-only"]), [], "the code is outside the region")
         XCTAssertEqual(try texts(["--region=0,0,0.12,1"]), ["5901234123457"], "without --region-only the region is a hint")
+    }
+
+    /// `--threads 1` and `--threads 2` read the same codes with the same
+    /// corners, in still pictures of linear and matrix codes and in the
+    /// demo video (where the option becomes the element's `n-threads`).
+    func testThreadsDoNotChangeWhatIsRead() throws {
+        let dir = try Env.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var paths: [String] = []
+        for (name, args) in [("ean13", ["-b", "13", "-d", "590123412345", "--scale=2"]),
+                             ("qr", ["-b", "58", "-d", "rlbarcode threads", "--scale=4"]),
+                             ("datamatrix", ["-b", "71", "-d", "rlbarcode threads", "--scale=4"]),
+                             ("aztec", ["-b", "92", "-d", "rlbarcode threads", "--scale=4"])] {
+            let picture = dir.appendingPathComponent("\(name).png")
+            try Env.zint(args, to: picture)
+            paths.append(picture.path)
+        }
+        let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4")
+        if FileManager.default.fileExists(atPath: clip.path), (try? Env.pluginFolder()) != nil { paths.append(clip.path) }
+        let cli = try Env.cli()
+        var outputs: [String] = []
+        for threads in ["1", "2"] {
+            let result = try Env.run(cli, ["--jsonl", "--no-progress", "--threads", threads] + paths, timeout: 900)
+            XCTAssertEqual(result.status, 0, result.summary)
+            let lines = Env.jsonLines(result.stdout).map { o in
+                ["file", "symbology", "text", "corners", "frame"].map { "\(o[$0] ?? "-")" }.joined(separator: " ")
+            }
+            XCTAssertEqual(Set(lines.filter { !$0.contains(".mp4") }.map { $0.split(separator: " ")[0] }).count, 4,
+                           "threads \(threads): every picture is read: \(result.summary)")
+            outputs.append(lines.joined(separator: "\n"))
+        }
+        XCTAssertEqual(outputs[0], outputs[1])
     }
 
     /// An EAN-5 add-on is reported in the `addon` field of its EAN-13.

@@ -47,6 +47,7 @@ final class ElementTests: XCTestCase {
             ("message", "true"), ("report", "new"), ("lost-after", "1000000000"), ("attach-meta", "true"),
             ("attach-frame", "false"), ("draw", "false"), ("draw-labels", "true"),
             ("outline-color", "4278255360"), ("unwanted-color", "4294901760"), ("paused", "false"),
+            ("n-threads", "0"),
         ]
         for (name, value) in expected { XCTAssertEqual(propertyText(e, name), value, name) }
         let symbologies = propertyText(e, "symbologies")
@@ -74,7 +75,7 @@ final class ElementTests: XCTestCase {
             XCTAssertNotNil(g_param_spec_get_blurb(spec), name)
             XCTAssertNotNil(g_param_spec_get_nick(spec), name)
         }
-        XCTAssertEqual(seen, 15)
+        XCTAssertEqual(seen, 16)
     }
 
     func testSettingValidValues() throws {
@@ -85,6 +86,7 @@ final class ElementTests: XCTestCase {
             ("orientation", "left"), ("effort", "thorough"), ("message", "false"), ("report", "every-frame"),
             ("lost-after", "5000"), ("attach-meta", "false"), ("attach-frame", "true"), ("draw", "true"),
             ("draw-labels", "false"), ("outline-color", "4278190335"), ("unwanted-color", "0"), ("paused", "true"),
+            ("n-threads", "1"),
         ]
         for (name, value) in cases {
             setProperty(e, name, value)

@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A second thread that runs one fixed job for its owner, on request, and
+/// shares a list of tasks with it.
+///
+/// ``start()`` wakes the thread to run the job once; ``wait()`` returns when
+/// that run has finished. Handing a run over allocates nothing (a mutex and
+/// a condition variable made once), so a scanner can split every frame's
+/// work between its caller's thread and this one. The job reads what it
+/// needs from its owner, which must not touch that state between
+/// ``start()`` and ``wait()``; the mutex orders every write before
+/// ``start()`` and every write of the job before ``wait()`` returns.
+///
+/// Work that either thread may do is numbered: the job calls
+/// ``openTasks(_:)`` once it has prepared them, and then both threads call
+/// ``nextTask()`` until it returns nil, so that whichever is free first
+/// takes the next one.
+///
+/// ``stop()`` ends the thread; call it before the owner goes away (the
+/// thread keeps only the helper itself alive, not its owner).
+final class HelperThread: @unchecked Sendable {
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private let changed: UnsafeMutablePointer<pthread_cond_t>
+    /// A run requested and not yet finished.
+    private var pending = false
+    /// ``pending`` for ``wait()``'s short spin, which reads it without the lock.
+    private let busy = Atomic<Bool>(false)
+    private var quitting = false
+    private var running = false
+    /// The tasks of this run: whether they are open, how many, the next.
+    private var tasksOpen = false
+    private var taskCount = 0
+    private var nextIndex = 0
+    private var thread = pthread_t()
+    private let job: () -> Void
+
+    /// Starts the thread, which then waits for ``start()``; nil when the
+    /// system would not create one (the owner then does all the work itself).
+    init?(job: @escaping () -> Void) {
+        self.job = job
+        lock = .allocate(capacity: 1)
+        changed = .allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        pthread_cond_init(changed, nil)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        guard pthread_create(&thread, nil, helperThreadMain, context) == 0 else {
+            Unmanaged<HelperThread>.fromOpaque(context).release()
+            return nil
+        }
+        running = true
+    }
+
+    deinit {
+        pthread_cond_destroy(changed)
+        pthread_mutex_destroy(lock)
+        changed.deallocate()
+        lock.deallocate()
+    }
+
+    /// Runs the job once on the thread. Must be followed by ``wait()``
+    /// before the next call.
+    func start() {
+        pthread_mutex_lock(lock)
+        pending = true
+        busy.store(true, ordering: .releasing)
+        tasksOpen = false
+        taskCount = 0
+        nextIndex = 0
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(lock)
+    }
+
+    /// Returns once the run that ``start()`` asked for has finished
+    /// (at once when none was asked for). Spins for up to
+    /// ``spinNanoseconds`` before it sleeps: a run that ends within that
+    /// time is seen at once, without the delay of waking a sleeping thread.
+    func wait() {
+        if busy.load(ordering: .acquiring) {
+            let until = MonotonicClock.now &+ HelperThread.spinNanoseconds
+            while busy.load(ordering: .acquiring) && MonotonicClock.now < until {}
+            if !busy.load(ordering: .acquiring) { return }
+        }
+        pthread_mutex_lock(lock)
+        while pending { pthread_cond_wait(changed, lock) }
+        pthread_mutex_unlock(lock)
+    }
+
+    /// How long ``wait()`` spins before it sleeps: 0.2 ms.
+    static let spinNanoseconds: UInt64 = 200_000
+
+    /// Opens tasks `0..<count` of this run to both threads (called by the
+    /// job, once).
+    func openTasks(_ count: Int) {
+        pthread_mutex_lock(lock)
+        taskCount = count
+        nextIndex = 0
+        tasksOpen = true
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(lock)
+    }
+
+    /// The next task no thread has taken yet, waiting until the job has
+    /// opened them; nil when every task is taken (or the run ended without
+    /// opening any).
+    func nextTask() -> Int? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        while pending && !tasksOpen { pthread_cond_wait(changed, lock) }
+        guard tasksOpen, nextIndex < taskCount else { return nil }
+        nextIndex += 1
+        return nextIndex - 1
+    }
+
+    /// Waits for a run in progress, then ends the thread and joins it.
+    func stop() {
+        guard running else { return }
+        wait()
+        pthread_mutex_lock(lock)
+        quitting = true
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(lock)
+        pthread_join(thread, nil)
+        running = false
+    }
+
+    /// The thread's life: wait for a request, run the job, say it is done.
+    fileprivate func loop() {
+        pthread_mutex_lock(lock)
+        while true {
+            while !pending && !quitting { pthread_cond_wait(changed, lock) }
+            if quitting { break }
+            pthread_mutex_unlock(lock)
+            job()
+            pthread_mutex_lock(lock)
+            pending = false
+            tasksOpen = false
+            busy.store(false, ordering: .releasing)
+            pthread_cond_broadcast(changed)
+        }
+        pthread_mutex_unlock(lock)
+    }
+}
+
+#if canImport(Darwin)
+private func helperThreadMain(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    Unmanaged<HelperThread>.fromOpaque(context).takeRetainedValue().loop()
+    return nil
+}
+#else
+private func helperThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let context else { return nil }
+    Unmanaged<HelperThread>.fromOpaque(context).takeRetainedValue().loop()
+    return nil
+}
+#endif

@@ -1,0 +1,120 @@
+import XCTest
+@testable import RLBarcode
+
+/// A scan split between the calling thread and the scanner's helper thread
+/// (``ScanOptions/threads``): the hand-over of tasks, and results that do
+/// not depend on the number of threads.
+final class ThreadedScanTests: XCTestCase {
+    /// Over many runs, every task a run opens is taken exactly once, by
+    /// one thread or the other, and ``HelperThread/wait()`` returns only
+    /// once all of them are done; both threads take some.
+    func testEveryTaskRunsOnceAndBeforeWaitReturns() throws {
+        let tasks = 40, runs = 300
+        let done = UnsafeMutablePointer<Int>.allocate(capacity: tasks)
+        let byHelper = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        defer { done.deallocate(); byHelper.deallocate() }
+        byHelper.pointee = 0
+        // Each task spins a little, so that neither thread takes them all.
+        func work(_ k: Int) {
+            var x = UInt64(k)
+            for _ in 0..<2_000 { x = x &* 6364136223846793005 &+ 1442695040888963407 }
+            done[k] += x == 0 ? 2 : 1
+        }
+        var helper: HelperThread?
+        helper = HelperThread { [byHelper] in
+            guard let h = helper else { return }
+            h.openTasks(tasks)
+            while let k = h.nextTask() { work(k); byHelper.pointee += 1 }
+        }
+        let h = try XCTUnwrap(helper)
+        var byCaller = 0
+        for run in 0..<runs {
+            done.initialize(repeating: 0, count: tasks)
+            h.start()
+            while let k = h.nextTask() { work(k); byCaller += 1 }
+            h.wait()
+            let counts = (0..<tasks).map { done[$0] }
+            XCTAssertEqual(counts, [Int](repeating: 1, count: tasks), "run \(run)")
+            if counts != [Int](repeating: 1, count: tasks) { break }
+        }
+        h.stop()
+        XCTAssertEqual(byCaller + byHelper.pointee, tasks * runs)
+        XCTAssertGreaterThan(byHelper.pointee, 0, "the helper took no task")
+        XCTAssertGreaterThan(byCaller, 0, "the calling thread took no task")
+        // Waiting with no run asked for, and stopping twice, return at once.
+        h.wait()
+        h.stop()
+        helper = nil
+    }
+
+    /// An HD frame with a linear code, a QR Code, a Data Matrix and an
+    /// Aztec symbol: scanned with one thread, two, or one per processor,
+    /// frame after frame, the results are the same codes in the same
+    /// order with the same corners.
+    func testResultsDoNotDependOnTheNumberOfThreads() throws {
+        guard let dm = try ZintMatrix.make(.dataMatrix, "Threads DM 2026"),
+              let aztec = try ZintAztec.make("Threads Aztec", arguments: ["--vers=4"]) else { return }
+        let row = try ZintRow.make(.eanx, "590123412345")
+        guard !row.modules.isEmpty else { return }
+        var frame = QRPicture(width: 1280, height: 720)
+        frame.draw(matrix: dm, QRPicture.Placement(cx: 300, cy: 200, module: 10, angle: 12))
+        let az = QRTestSymbol(modules: (0..<aztec.height).map { y in (0..<aztec.width).map { aztec[$0, y] } })
+        frame.draw(az, QRPicture.Placement(cx: 950, cy: 200, module: 8, angle: -20))
+        frame.draw(try QRTestSymbol.qr("Threads QR"), QRPicture.Placement(cx: 950, cy: 540, module: 6, angle: 30))
+        var bars = BitMatrix(width: row.modules.count, height: 60)
+        for y in 0..<60 { for (x, m) in row.modules.enumerated() where m { bars[x, y] = true } }
+        frame.draw(matrix: bars, QRPicture.Placement(cx: 330, cy: 540, module: 3, angle: -8, quietZone: 12))
+        let picture = frame.picture
+        var readings: [Int: [String]] = [:]
+        picture.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
+            for threads in [1, 2, 0] {
+                let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced, threads: threads))
+                var all: [String] = []
+                for k in 0..<3 {
+                    for r in scanner.scan(view) {
+                        let corners = r.corners.map { "\(Int($0.x.rounded())),\(Int($0.y.rounded()))" }
+                        all.append("\(k)|\(r.symbology)|\(r.text)|\(corners.joined(separator: " "))")
+                    }
+                }
+                readings[threads] = all
+            }
+        }
+        let one = try XCTUnwrap(readings[1])
+        for k in 0..<3 {
+            let texts = one.filter { $0.hasPrefix("\(k)|") }.map { String($0.split(separator: "|")[2]) }
+            XCTAssertEqual(texts.sorted(), ["5901234123457", "Threads Aztec", "Threads DM 2026", "Threads QR"],
+                           "frame \(k): \(one)")
+        }
+        XCTAssertEqual(readings[2], one)
+        XCTAssertEqual(readings[0], one)
+    }
+
+    /// Scanners that used a helper thread end it when they go away: the
+    /// process has no more threads after a hundred of them than before.
+    func testHelperThreadsEndWithTheirScanners() throws {
+        func threadCount() -> Int? {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.count
+        }
+        guard let before = threadCount() else { throw XCTSkip("no /proc/self/task on this system") }
+        let pixels = [UInt8](repeating: 200, count: 64 * 48)
+        pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: 64, height: 48, stride: 64)
+            for _ in 0..<100 {
+                let scanner = Scanner(options: ScanOptions(threads: 2))
+                XCTAssertTrue(scanner.scan(view).isEmpty)
+            }
+        }
+        XCTAssertEqual(threadCount(), before)
+    }
+
+    /// Out-of-range thread counts resolve to 1 or 2.
+    func testThreadCountsResolve() {
+        XCTAssertEqual(ScanOptions(threads: -5).threadCount, 1)
+        XCTAssertEqual(ScanOptions(threads: 1).threadCount, 1)
+        XCTAssertEqual(ScanOptions(threads: 2).threadCount, 2)
+        XCTAssertEqual(ScanOptions(threads: 64).threadCount, 2)
+        XCTAssertEqual(ScanOptions(threads: 0).threadCount, min(2, onlineProcessors))
+        XCTAssertEqual(ScanOptions().threads, 1)
+    }
+}
