@@ -207,6 +207,34 @@ final class DataBarStackedTests: XCTestCase {
         }
     }
 
+    /// Rows whose outer guard bars touch a dark surround: no light module
+    /// outside the guard bars (the guard spaces painted over, no quiet zone),
+    /// as on a label cut at the symbol's edge. DataBar needs no quiet zone,
+    /// so every row still reads at video effort, the symbol whole, with its
+    /// outline on the symbol and not on the surround.
+    func testExpandedStackedAgainstADarkSurround() throws {
+        let data = "[01]98898765432106[3202]012345[15]991231"
+        // A pair a row, and the one-row symbol (DataBar Expanded).
+        for cols in [1, 0] {
+            var s = cols == 0 ? try stack(31, data) : try stack(Self.expandedStacked, data, arguments: ["--cols=\(cols)"])
+            guard s.dataRows.count >= (cols == 0 ? 1 : 2) else { continue }
+            for k in s.rows.indices where !s.rows[k].isSeparator {
+                s.rows[k].modules[0] = true
+                if s.rows[k].modules.count == s.width { s.rows[k].modules[s.width - 1] = true }
+            }
+            let module = 3.0
+            let pw = Int(Double(s.width) * module) + 160, ph = Int(s.height * module) + 120
+            var pic = TestPicture(width: pw, height: ph, background: 20)
+            pic.draw(s, .init(cx: Double(pw) / 2, cy: Double(ph) / 2, module: module, quietZone: 0))
+            let r = scan(pic)
+            XCTAssertEqual(r.map(\.text), [raw(data)], "cols \(cols)")
+            guard let box = r.first?.corners else { continue }
+            let left = Double(pw) / 2 - Double(s.width) * module / 2
+            XCTAssertGreaterThan(box.map(\.x).min() ?? 0, left - 3 * module, "cols \(cols): \(box)")
+            XCTAssertLessThan(box.map(\.x).max() ?? 0, left + Double(s.width) * module + 3 * module, "cols \(cols): \(box)")
+        }
+    }
+
     func testExpandedStackedEveryFifteenDegrees() throws {
         let data = "[01]98898765432106[3202]012345[15]991231[10]ABCDEF"
         let s = try stack(Self.expandedStacked, data, arguments: ["--cols=2"])

@@ -147,6 +147,37 @@ final class DataBarExpandedReader: StackedLinearReader {
         }
     }
 
+    /// Whether an outer guard bar of `width` modules (the left guard's bar,
+    /// the right guard's bar) can be one: a third of a module to two
+    /// modules; wider when it is the right guard and the last bar of the
+    /// line (`atLineEnd`). A DataBar symbol needs no quiet zone (ISO/IEC
+    /// 24724, 4.2), so the outer side of a guard bar printed against a dark
+    /// surround (a row of a stacked symbol at the label's edge, a picture
+    /// cut at the symbol's border) merges with it, and the line crosses
+    /// nothing but that surround beyond. (A line that starts inside such a
+    /// surround has lost the left guard in its first element: the readings
+    /// with a cut left guard serve there.) Inside a line, and as a left
+    /// guard after a space, a wide bar is not a guard: rows of stacked
+    /// symbols would be read at wrong places.
+    static func isOuterGuardBar(_ width: Float, atLineEnd: Bool) -> Bool {
+        width > 0.35 && (width < 2.0 || atLineEnd)
+    }
+
+    /// Where the left guard bar at element `b` begins: its last module
+    /// when it has merged with a dark surround.
+    private func guardStart(_ w: UnsafePointer<Float>, _ starts: UnsafePointer<Float>, _ b: Int, module m: Float) -> Float {
+        starts[b] + max(0, w[b] - m)
+    }
+
+    /// Where a symbol or row whose left guard was lost in the line's first
+    /// element begins (within the line): the guard bar's module before the
+    /// rebuilt width of element 0, or with `oddStart` the guard bar and
+    /// space before element 1.
+    private func cutStart(_ w: UnsafePointer<Float>, _ starts: UnsafePointer<Float>, module m: Float,
+                          oddStart: Bool = false) -> Float {
+        max(starts[0], oddStart ? starts[1] - 2 * m : starts[1] - w[0] - m)
+    }
+
     /// The finder value of five elements from `first` read with `step`, and its error.
     @inline(__always)
     private func finder(_ w: UnsafePointer<Float>, _ first: Int, step: Int) -> (value: Int, error: Float)? {
@@ -220,8 +251,7 @@ final class DataBarExpandedReader: StackedLinearReader {
         for k in 8...12 { fw += w[s0 + k] }
         var m = fw / 15
         if b >= 0 {
-            let g = w[b] / m
-            guard g > 0.35, g < 2.0, b == 1 || w[b - 1] > 0.5 * m else { return }
+            guard DataBarExpandedReader.isOuterGuardBar(w[b] / m, atLineEnd: false), b == 1 || w[b - 1] > 0.5 * m else { return }
             if oddStart { guard w[b + 1] / m > 0.35, w[b + 1] / m < 2.0 else { return } }
         }
         var count = 0, pairs = 0
@@ -268,7 +298,7 @@ final class DataBarExpandedReader: StackedLinearReader {
         if guardBar == n {
             guardBar = n - 1
         } else {
-            guard guardBar < n, w[guardBar] / m > 0.35, w[guardBar] / m < 2.0 else { return }
+            guard guardBar < n, DataBarExpandedReader.isOuterGuardBar(w[guardBar] / m, atLineEnd: guardBar >= n - 2) else { return }
             if guardBar + 2 < n { guard w[guardBar + 1] > 0.5 * m else { return } }
         }
         // Its finders must occur in one of the standard's sequences, at a
@@ -288,9 +318,10 @@ final class DataBarExpandedReader: StackedLinearReader {
         rowValues[1] = Int32(pairs)
         rowValues[2] = Int32(count)
         let starts = run.starts.pointer
-        let first = max(b, 0)
         sink.appendFragment(.dataBarExpanded, values: UnsafeBufferPointer(start: rowValues, count: 3 + 5 * pairs),
-                            start: starts[first], end: starts[guardBar] + w[guardBar],
+                            start: b >= 0 ? guardStart(w, starts, b, module: m)
+                                : cutStart(w, starts, module: m, oddStart: oddStart),
+                            end: starts[guardBar] + min(w[guardBar], m),
                             error: min(2, 3 * errorSum / Float(count)))
     }
 
@@ -482,8 +513,7 @@ final class DataBarExpandedReader: StackedLinearReader {
         for k in 9...13 { fw += w[b + k] }
         var m = fw / 15
         if b >= 0 {
-            let g = w[b] / m
-            guard g > 0.35, g < 2.0, b == 1 || w[b - 1] > 0.5 * m else { return 0 }
+            guard DataBarExpandedReader.isOuterGuardBar(w[b] / m, atLineEnd: false), b == 1 || w[b - 1] > 0.5 * m else { return 0 }
         }
         var count = 0, finders = 0
         var errorSum: Float = 0
@@ -526,7 +556,7 @@ final class DataBarExpandedReader: StackedLinearReader {
         if guardBar == n {
             guardBar = n - 1
         } else {
-            guard guardBar < n, w[guardBar] / m > 0.35, w[guardBar] / m < 2.0 else { return 0 }
+            guard guardBar < n, DataBarExpandedReader.isOuterGuardBar(w[guardBar] / m, atLineEnd: guardBar >= n - 2) else { return 0 }
             if guardBar + 2 < n { guard w[guardBar + 1] > 0.5 * m else { return 0 } }
         }
         // A symbol with an odd character count cannot end on a right character and vice versa.
@@ -548,8 +578,9 @@ final class DataBarExpandedReader: StackedLinearReader {
         guard values[0] == 211 * (count - 4) + sum % 211 else { return 0 }
         let starts = run.starts.pointer
         let error = min(2, 3 * errorSum / Float(count))
-        guard appendElementString(count: count, firstElement: max(b, 0), lastElement: guardBar, start: starts[max(b, 0)],
-                                  end: starts[guardBar] + w[guardBar], error: error, into: &sink) else { return 0 }
+        guard appendElementString(count: count, firstElement: max(b, 0), lastElement: guardBar,
+                                  start: b >= 0 ? guardStart(w, starts, b, module: m) : cutStart(w, starts, module: m),
+                                  end: starts[guardBar] + min(w[guardBar], m), error: error, into: &sink) else { return 0 }
         return guardBar - b
     }
 
