@@ -214,8 +214,9 @@ final class DataBarStackedTests: XCTestCase {
     /// outline on the symbol and not on the surround.
     func testExpandedStackedAgainstADarkSurround() throws {
         let data = "[01]98898765432106[3202]012345[15]991231"
-        // A pair a row, and the one-row symbol (DataBar Expanded).
-        for cols in [1, 0] {
+        // One and two pairs a row (rows printed right to left among them),
+        // and the one-row symbol (DataBar Expanded).
+        for cols in [1, 2, 0] {
             var s = cols == 0 ? try stack(31, data) : try stack(Self.expandedStacked, data, arguments: ["--cols=\(cols)"])
             guard s.dataRows.count >= (cols == 0 ? 1 : 2) else { continue }
             for k in s.rows.indices where !s.rows[k].isSeparator {

@@ -163,6 +163,37 @@ final class DataBarExpandedReader: StackedLinearReader {
         width > 0.35 && (width < 2.0 || atLineEnd)
     }
 
+    /// The right guard after the content's last element `end`: a narrow
+    /// bar, after a narrow space when the content ends with a bar. Returns
+    /// the index of its last element and where the symbol ends along the
+    /// line; nil when there is no such guard.
+    ///
+    /// A guard bar cut off by the line's end counts. So does one merged
+    /// with a dark surround (see ``isOuterGuardBar(_:atLineEnd:)``): where
+    /// the line ends inside it, a run read backwards holds that dark part
+    /// within its last element, after the guard space (``ElementRun`` keeps
+    /// a bar cut by the line's start inside its first space).
+    private func rightGuard(_ run: borrowing ElementRun, _ w: UnsafePointer<Float>, after end: Int,
+                            module m: Float) -> (last: Int, end: Float)? {
+        let n = run.count, cut = run.cutBarAtEnd
+        let starts = run.starts.pointer
+        var guardBar = end + 1
+        if guardBar % 2 == 0 {
+            guard guardBar < n else { return nil }
+            if guardBar == n - 1 && cut > 0 && w[guardBar] >= 2 * m {
+                let space = w[guardBar] - cut
+                guard space > 0.35 * m, space < 2 * m else { return nil }
+                return (guardBar, starts[guardBar] + space + m)
+            }
+            guard w[guardBar] / m > 0.35, w[guardBar] / m < 2.0 else { return nil }
+            guardBar += 1
+        }
+        if guardBar == n { return (n - 1, starts[n - 1] + w[n - 1]) }
+        guard DataBarExpandedReader.isOuterGuardBar(w[guardBar] / m, atLineEnd: guardBar >= n - 2) else { return nil }
+        if guardBar + 2 < n { guard w[guardBar + 1] > 0.5 * m else { return nil } }
+        return (guardBar, starts[guardBar] + min(w[guardBar], m))
+    }
+
     /// Where the left guard bar at element `b` begins: its last module
     /// when it has merged with a dark surround.
     private func guardStart(_ w: UnsafePointer<Float>, _ starts: UnsafePointer<Float>, _ b: Int, module m: Float) -> Float {
@@ -290,17 +321,7 @@ final class DataBarExpandedReader: StackedLinearReader {
         }
         guard pairs >= 1, count < 24 else { return }
         // The right guard, as for a whole symbol.
-        var guardBar = end + 1
-        if guardBar % 2 == 0 {
-            guard guardBar < n, w[guardBar] / m > 0.35, w[guardBar] / m < 2.0 else { return }
-            guardBar += 1
-        }
-        if guardBar == n {
-            guardBar = n - 1
-        } else {
-            guard guardBar < n, DataBarExpandedReader.isOuterGuardBar(w[guardBar] / m, atLineEnd: guardBar >= n - 2) else { return }
-            if guardBar + 2 < n { guard w[guardBar + 1] > 0.5 * m else { return } }
-        }
+        guard let (_, rowEnd) = rightGuard(run, w, after: end, module: m) else { return }
         // Its finders must occur in one of the standard's sequences, at a
         // position of the first pair's parity.
         var fits = false
@@ -321,8 +342,7 @@ final class DataBarExpandedReader: StackedLinearReader {
         sink.appendFragment(.dataBarExpanded, values: UnsafeBufferPointer(start: rowValues, count: 3 + 5 * pairs),
                             start: b >= 0 ? guardStart(w, starts, b, module: m)
                                 : cutStart(w, starts, module: m, oddStart: oddStart),
-                            end: starts[guardBar] + min(w[guardBar], m),
-                            error: min(2, 3 * errorSum / Float(count)))
+                            end: rowEnd, error: min(2, 3 * errorSum / Float(count)))
     }
 
     /// Character `c`'s share of the modulo-211 checksum: its module widths
@@ -545,20 +565,7 @@ final class DataBarExpandedReader: StackedLinearReader {
             j += 1
         }
         guard count >= 4, finders >= 2 else { return 0 }
-        // The right guard: a narrow bar, after a narrow space when the
-        // content ends with a bar; a guard bar cut off by the line's end
-        // counts.
-        var guardBar = end + 1
-        if guardBar % 2 == 0 {
-            guard guardBar < n, w[guardBar] / m > 0.35, w[guardBar] / m < 2.0 else { return 0 }
-            guardBar += 1
-        }
-        if guardBar == n {
-            guardBar = n - 1
-        } else {
-            guard guardBar < n, DataBarExpandedReader.isOuterGuardBar(w[guardBar] / m, atLineEnd: guardBar >= n - 2) else { return 0 }
-            if guardBar + 2 < n { guard w[guardBar + 1] > 0.5 * m else { return 0 } }
-        }
+        guard let (guardBar, symbolEnd) = rightGuard(run, w, after: end, module: m) else { return 0 }
         // A symbol with an odd character count cannot end on a right character and vice versa.
         // Finder sequence.
         let sequence = DataBarExpandedReader.sequences[finders - 2]
@@ -580,7 +587,7 @@ final class DataBarExpandedReader: StackedLinearReader {
         let error = min(2, 3 * errorSum / Float(count))
         guard appendElementString(count: count, firstElement: max(b, 0), lastElement: guardBar,
                                   start: b >= 0 ? guardStart(w, starts, b, module: m) : cutStart(w, starts, module: m),
-                                  end: starts[guardBar] + min(w[guardBar], m), error: error, into: &sink) else { return 0 }
+                                  end: symbolEnd, error: error, into: &sink) else { return 0 }
         return guardBar - b
     }
 
