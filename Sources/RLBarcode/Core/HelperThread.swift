@@ -26,10 +26,10 @@ import Synchronization
 final class HelperThread: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
     private let changed: UnsafeMutablePointer<pthread_cond_t>
-    /// A run requested and not yet finished.
-    private var pending = false
-    /// ``pending`` for ``wait()``'s short spin, which reads it without the lock.
+    /// A run requested and not yet finished. Written under the lock; read
+    /// under it too, except by ``wait()``'s short spin.
     private let busy = Atomic<Bool>(false)
+    private var pending: Bool { busy.load(ordering: .acquiring) }
     private var quitting = false
     private var running = false
     /// The tasks of this run: whether they are open, how many, the next.
@@ -66,7 +66,6 @@ final class HelperThread: @unchecked Sendable {
     /// before the next call.
     func start() {
         pthread_mutex_lock(lock)
-        pending = true
         busy.store(true, ordering: .releasing)
         tasksOpen = false
         taskCount = 0
@@ -80,10 +79,10 @@ final class HelperThread: @unchecked Sendable {
     /// ``spinNanoseconds`` before it sleeps: a run that ends within that
     /// time is seen at once, without the delay of waking a sleeping thread.
     func wait() {
-        if busy.load(ordering: .acquiring) {
+        if pending {
             let until = MonotonicClock.now &+ HelperThread.spinNanoseconds
-            while busy.load(ordering: .acquiring) && MonotonicClock.now < until {}
-            if !busy.load(ordering: .acquiring) { return }
+            while pending && MonotonicClock.now < until {}
+            if !pending { return }
         }
         pthread_mutex_lock(lock)
         while pending { pthread_cond_wait(changed, lock) }
@@ -137,7 +136,6 @@ final class HelperThread: @unchecked Sendable {
             pthread_mutex_unlock(lock)
             job()
             pthread_mutex_lock(lock)
-            pending = false
             tasksOpen = false
             busy.store(false, ordering: .releasing)
             pthread_cond_broadcast(changed)

@@ -147,32 +147,23 @@ final class DataBarExpandedReader: StackedLinearReader {
         }
     }
 
-    /// Whether an outer guard bar of `width` modules (the left guard's bar,
-    /// the right guard's bar) can be one: a third of a module to two
-    /// modules; wider when it is the right guard and the last bar of the
-    /// line (`atLineEnd`). A DataBar symbol needs no quiet zone (ISO/IEC
-    /// 24724, 4.2), so the outer side of a guard bar printed against a dark
-    /// surround (a row of a stacked symbol at the label's edge, a picture
-    /// cut at the symbol's border) merges with it, and the line crosses
-    /// nothing but that surround beyond. (A line that starts inside such a
-    /// surround has lost the left guard in its first element: the readings
-    /// with a cut left guard serve there.) Inside a line, and as a left
-    /// guard after a space, a wide bar is not a guard: rows of stacked
-    /// symbols would be read at wrong places.
-    static func isOuterGuardBar(_ width: Float, atLineEnd: Bool) -> Bool {
-        width > 0.35 && (width < 2.0 || atLineEnd)
-    }
-
     /// The right guard after the content's last element `end`: a narrow
     /// bar, after a narrow space when the content ends with a bar. Returns
     /// the index of its last element and where the symbol ends along the
     /// line; nil when there is no such guard.
     ///
     /// A guard bar cut off by the line's end counts. So does one merged
-    /// with a dark surround (see ``isOuterGuardBar(_:atLineEnd:)``): where
-    /// the line ends inside it, a run read backwards holds that dark part
-    /// within its last element, after the guard space (``ElementRun`` keeps
-    /// a bar cut by the line's start inside its first space).
+    /// with a dark surround: a DataBar symbol needs no quiet zone (ISO/IEC
+    /// 24724, 4.2), so the outer side of a guard bar printed against a dark
+    /// edge (a row of a stacked symbol at the label's edge, a picture cut
+    /// at the symbol's border) joins it. As the line's last bar it may then
+    /// be of any width; where the line ends inside it, a run read backwards
+    /// holds that dark part within its last element, after the guard space
+    /// (``ElementRun`` keeps a bar cut by the line's start inside its first
+    /// space). Inside a line a wide bar is no guard: rows of stacked symbols
+    /// would be read at wrong places. (The left guard stays narrow: a line
+    /// that starts inside a dark surround has lost it in its first element,
+    /// which the readings with a cut left guard handle.)
     private func rightGuard(_ run: borrowing ElementRun, _ w: UnsafePointer<Float>, after end: Int,
                             module m: Float) -> (last: Int, end: Float)? {
         let n = run.count, cut = run.cutBarAtEnd
@@ -189,15 +180,10 @@ final class DataBarExpandedReader: StackedLinearReader {
             guardBar += 1
         }
         if guardBar == n { return (n - 1, starts[n - 1] + w[n - 1]) }
-        guard DataBarExpandedReader.isOuterGuardBar(w[guardBar] / m, atLineEnd: guardBar >= n - 2) else { return nil }
+        let g = w[guardBar] / m
+        guard g > 0.35, g < 2.0 || guardBar >= n - 2 else { return nil }
         if guardBar + 2 < n { guard w[guardBar + 1] > 0.5 * m else { return nil } }
         return (guardBar, starts[guardBar] + min(w[guardBar], m))
-    }
-
-    /// Where the left guard bar at element `b` begins: its last module
-    /// when it has merged with a dark surround.
-    private func guardStart(_ w: UnsafePointer<Float>, _ starts: UnsafePointer<Float>, _ b: Int, module m: Float) -> Float {
-        starts[b] + max(0, w[b] - m)
     }
 
     /// Where a symbol or row whose left guard was lost in the line's first
@@ -282,7 +268,8 @@ final class DataBarExpandedReader: StackedLinearReader {
         for k in 8...12 { fw += w[s0 + k] }
         var m = fw / 15
         if b >= 0 {
-            guard DataBarExpandedReader.isOuterGuardBar(w[b] / m, atLineEnd: false), b == 1 || w[b - 1] > 0.5 * m else { return }
+            let g = w[b] / m
+            guard g > 0.35, g < 2.0, b == 1 || w[b - 1] > 0.5 * m else { return }
             if oddStart { guard w[b + 1] / m > 0.35, w[b + 1] / m < 2.0 else { return } }
         }
         var count = 0, pairs = 0
@@ -340,8 +327,7 @@ final class DataBarExpandedReader: StackedLinearReader {
         rowValues[2] = Int32(count)
         let starts = run.starts.pointer
         sink.appendFragment(.dataBarExpanded, values: UnsafeBufferPointer(start: rowValues, count: 3 + 5 * pairs),
-                            start: b >= 0 ? guardStart(w, starts, b, module: m)
-                                : cutStart(w, starts, module: m, oddStart: oddStart),
+                            start: b >= 0 ? starts[b] : cutStart(w, starts, module: m, oddStart: oddStart),
                             end: rowEnd, error: min(2, 3 * errorSum / Float(count)))
     }
 
@@ -533,7 +519,8 @@ final class DataBarExpandedReader: StackedLinearReader {
         for k in 9...13 { fw += w[b + k] }
         var m = fw / 15
         if b >= 0 {
-            guard DataBarExpandedReader.isOuterGuardBar(w[b] / m, atLineEnd: false), b == 1 || w[b - 1] > 0.5 * m else { return 0 }
+            let g = w[b] / m
+            guard g > 0.35, g < 2.0, b == 1 || w[b - 1] > 0.5 * m else { return 0 }
         }
         var count = 0, finders = 0
         var errorSum: Float = 0
@@ -586,7 +573,7 @@ final class DataBarExpandedReader: StackedLinearReader {
         let starts = run.starts.pointer
         let error = min(2, 3 * errorSum / Float(count))
         guard appendElementString(count: count, firstElement: max(b, 0), lastElement: guardBar,
-                                  start: b >= 0 ? guardStart(w, starts, b, module: m) : cutStart(w, starts, module: m),
+                                  start: b >= 0 ? starts[b] : cutStart(w, starts, module: m),
                                   end: symbolEnd, error: error, into: &sink) else { return 0 }
         return guardBar - b
     }
