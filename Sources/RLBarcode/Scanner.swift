@@ -395,10 +395,17 @@ public final class Scanner {
                 // the candidate's direction.
                 // Not when lines read the candidate's code whole often enough:
                 // no row of a stacked symbol reads as a whole symbol.
-                if fragmentsRead - fragmentsBefore >= 2 && reading < plan.enoughReadings {
+                // Only when a row was read alike twice, or rows were read on
+                // more than half of the lines: the rows of a stacked symbol
+                // meet most lines across it, whereas a pair read by chance
+                // in text or other bars (common, and these lines are
+                // costly) meets a few.
+                let fragments = fragmentsRead - fragmentsBefore
+                let repeated = fragments >= 2 && rows.hasRepeatedRow(since: rowsBefore)
+                if fragments >= 2 && reading < plan.enoughReadings && (repeated || 2 * fragments > lines) {
                     // Turned lines only once a row was read alike twice:
                     // stray fragments of other codes or text are common.
-                    let variants = rows.hasRepeatedRow(since: rowsBefore) ? 5 : 1
+                    let variants = repeated ? 5 : 1
                     let stackedEnabled = enabled.intersection([.dataBar, .dataBarExpanded])
                     for k in 0..<(lines - 1) {
                         let t = (Double(k + 1) / Double(lines) - 0.5) * spread

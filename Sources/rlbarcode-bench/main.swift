@@ -3,6 +3,14 @@
 //
 //     swift run -c release rlbarcode-bench [--size 1280x720] [--seconds 0.5] [--effort balanced] [--threads 1]
 //
+// or, to time the engine on the frames of a raw video (I420, NV12 or grey:
+// the luma plane comes first in each frame) as the element would see them,
+// one scanner for the whole clip, optionally with an active region or some
+// symbologies only:
+//
+//     swift run -c release rlbarcode-bench --clip clip.i420 --size 1920x1080 [--region x,y,w,h [--region-only]]
+//         [--symbologies ean-13+qr-code] [--rounds 3]
+//
 // Each picture is made here: the symbol's modules come from `zint --dump`
 // (Debian's zint package), drawn onto a shaded, noisy frame. Every picture
 // is scanned repeatedly for at least the given time; the table gives the
@@ -51,6 +59,14 @@ var seconds = 0.5
 var effort = Effort.balanced
 /// `ScanOptions.threads`: 0 = one per processor (at most 2).
 var threads = 1
+/// A raw clip to time instead of the made pictures, its frame size in bytes
+/// (0: I420/NV12), the active region and the rounds through it.
+var clipPath: String? = nil
+var clipFrameBytes = 0
+var region: NormalizedRect? = nil
+var regionOnly = false
+var clipSymbologies = Symbology.all
+var rounds = 3
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -68,14 +84,79 @@ while !args.isEmpty {
     case "--threads":
         guard let n = Int(args.isEmpty ? "" : args.removeFirst()), n >= 0 else { fatalError("--threads N (0: one per processor)") }
         threads = n
+    case "--clip":
+        clipPath = args.isEmpty ? nil : args.removeFirst()
+    case "--grey":
+        clipFrameBytes = -1
+    case "--region":
+        switch NormalizedRect.parse(args.isEmpty ? "" : args.removeFirst()) {
+        case .success(let r): region = r
+        case .failure(let e): fatalError("--region x,y,w,h: \(e)")
+        }
+    case "--symbologies":
+        guard let set = Symbology(parsing: args.isEmpty ? "" : args.removeFirst()) else {
+            fatalError("--symbologies ean-13+qr-code+... (the element's nicks)")
+        }
+        clipSymbologies = set
+    case "--region-only":
+        regionOnly = true
+    case "--rounds":
+        guard let n = Int(args.isEmpty ? "" : args.removeFirst()), n >= 1 else { fatalError("--rounds N (1 or more)") }
+        rounds = n
     case "-h", "--help":
         print("usage: rlbarcode-bench [--size WxH] [--seconds S] [--effort fast|balanced|thorough] [--threads N]")
+        print("       rlbarcode-bench --clip FILE --size WxH [--grey] [--region x,y,w,h [--region-only]] [--symbologies S] [--rounds N] [--effort E] [--threads N]")
         exit(0)
     default:
         FileHandle.standardError.write("rlbarcode-bench: unknown argument \(a)\n".data(using: .utf8)!)
         exit(2)
     }
 }
+
+// MARK: - A raw clip
+
+/// Times one scanner through the clip's frames, `rounds` times, as a video
+/// (every frame once, in order); prints the milliseconds per frame (median,
+/// 90th and 99th percentile, mean) and the frames where something was read.
+@MainActor func timeClip(_ path: String) -> Int32 {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        FileHandle.standardError.write("rlbarcode-bench: cannot read \(path)\n".data(using: .utf8)!)
+        return 1
+    }
+    let frameBytes = clipFrameBytes < 0 ? width * height : width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
+    let frames = data.count / frameBytes
+    guard frames > 0 else {
+        FileHandle.standardError.write("rlbarcode-bench: \(path) holds no whole \(width)x\(height) frame\n".data(using: .utf8)!)
+        return 1
+    }
+    let scanner = Scanner(options: ScanOptions(symbologies: clipSymbologies, activeRegion: region, regionOnly: regionOnly, effort: effort, threads: threads))
+    var times: [Double] = []
+    times.reserveCapacity(frames * rounds)
+    var found = 0
+    data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+        let base = raw.bindMemory(to: UInt8.self).baseAddress!
+        for round in 0..<rounds {
+            for f in 0..<frames {
+                let view = LumaView(base: base + f * frameBytes, width: width, height: height, stride: width)
+                let start = DispatchTime.now().uptimeNanoseconds
+                let results = scanner.scan(view)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                if round == 0 && !results.isEmpty { found += 1 }
+            }
+        }
+    }
+    let sorted = times.sorted()
+    func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))] }
+    let mean = times.reduce(0, +) / Double(times.count)
+    let regionText = region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "whole frame"
+    print("# rlbarcode-bench: \(path), \(frames) frames of \(width)x\(height), \(rounds) rounds, effort \(effort.nick), "
+          + "threads \(threads), \(clipSymbologies == .all ? "every symbology" : clipSymbologies.members.compactMap(\.nick).joined(separator: "+")), region \(regionText)\(regionOnly ? " only" : "")")
+    print(String(format: "clip median_ms=%.3f p90_ms=%.3f p99_ms=%.3f mean_ms=%.3f frames_read=%d of %d",
+                 percentile(0.5), percentile(0.9), percentile(0.99), mean, found, frames))
+    return 0
+}
+
+if let clipPath { exit(timeClip(clipPath)) }
 
 // MARK: - Pictures
 
