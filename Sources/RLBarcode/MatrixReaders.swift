@@ -65,21 +65,24 @@ final class MatrixReaders {
     /// How many symbol-like places (finder patterns grouped into symbols)
     /// the last read saw, read or not (its parts together when they were
     /// called apart).
-    var lastCandidateCount: Int { qrCandidateCount + gridCandidateCount + pdf417CandidateCount }
-    /// Candidates of the last QR Code task, of the last Data Matrix and
-    /// Aztec Code task, and of the last PDF417 search: each written by the
-    /// thread that ran it.
+    var lastCandidateCount: Int {
+        qrCandidateCount + aztecCandidateCount + dataMatrixCandidateCount + pdf417CandidateCount
+    }
+    /// Candidates of the last QR Code, Aztec Code and Data Matrix tasks
+    /// and of the last PDF417 search: each written by the thread that ran it.
     private var qrCandidateCount = 0
-    private var gridCandidateCount = 0
+    private var aztecCandidateCount = 0
+    private var dataMatrixCandidateCount = 0
     private var pdf417CandidateCount = 0
     /// When the frame's analysis must stop (``MonotonicClock/now``); `.max`: never.
     /// Checked before each symbology's search.
     var deadline: UInt64 = .max
     /// Whether the last read left out a search because the deadline had passed.
-    var timedOut: Bool { qrTimedOut || gridTimedOut || pdf417TimedOut }
+    var timedOut: Bool { qrTimedOut || aztecTimedOut || dataMatrixTimedOut || pdf417TimedOut }
     /// Set apart by the searches that may run on two threads at once.
     private var qrTimedOut = false
-    private var gridTimedOut = false
+    private var aztecTimedOut = false
+    private var dataMatrixTimedOut = false
     private var pdf417TimedOut = false
     /// True (and `flag` set) once the deadline has passed.
     private func late(_ flag: inout Bool) -> Bool {
@@ -135,15 +138,18 @@ final class MatrixReaders {
 
     /// The searches for QR Code, Data Matrix and Aztec Code, after
     /// ``prepareSquare(_:bounds:enabled:thorough:cells:)``. Each touches
-    /// readers and memory of its own, so two threads may run one each at
-    /// the same time; their results wait for ``finishSquare(into:)``.
+    /// a reader and memory of its own (what the preparation made they only
+    /// read), so two threads may run one each at the same time; their
+    /// results wait for ``finishSquare(into:)``. Handed out in this order,
+    /// the costliest first, so that the two threads end close together.
     enum SquareTask: Int, CaseIterable {
-        /// Data Matrix and Aztec Code: in the frame itself in the frames
-        /// whose turn it is, and in the half-size copy of HD video frames
-        /// (the costlier of the two tasks, handed out first).
-        case grid
+        /// Data Matrix: in the frame itself in the frames whose turn it is,
+        /// and in the half-size copy of HD video frames.
+        case dataMatrix
         /// QR Code (and Micro QR).
         case qr
+        /// Aztec Code, as Data Matrix.
+        case aztec
     }
 
     /// What ``prepareSquare(_:bounds:enabled:thorough:cells:)`` set for the
@@ -155,11 +161,14 @@ final class MatrixReaders {
         var thorough: Bool
         var aztecTurn: Bool
         var dataMatrixTurn: Bool
-        var halfScale: Bool
+        /// The half-size copy of `half`'s rectangle of the frame, which HD
+        /// video frames search for Data Matrix and Aztec Code (nil: none).
+        var half: (view: LumaView, rect: PixelRect)?
     }
     private var squarePlan: SquarePlan?
     /// Each task's results, reused from frame to frame.
-    private var gridResults: [BarcodeResult] = []
+    private var dataMatrixResults: [BarcodeResult] = []
+    private var aztecResults: [BarcodeResult] = []
     private var qrResults: [BarcodeResult] = []
 
     /// Readies the searches for QR Code, Data Matrix and Aztec Code inside
@@ -174,10 +183,13 @@ final class MatrixReaders {
     func prepareSquare(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
                        cells: CellTensors?) {
         qrCandidateCount = 0
-        gridCandidateCount = 0
+        aztecCandidateCount = 0
+        dataMatrixCandidateCount = 0
         qrTimedOut = false
-        gridTimedOut = false
-        gridResults.removeAll(keepingCapacity: true)
+        aztecTimedOut = false
+        dataMatrixTimedOut = false
+        dataMatrixResults.removeAll(keepingCapacity: true)
+        aztecResults.removeAll(keepingCapacity: true)
         qrResults.removeAll(keepingCapacity: true)
         squarePlan = nil
         let wanted = enabled.intersection([.qrCode, .dataMatrix, .aztec])
@@ -202,40 +214,69 @@ final class MatrixReaders {
         squarePlan = SquarePlan(image: image, bounds: bounds, wanted: wanted, thorough: thorough,
                                 aztecTurn: everything || (!halfScale && videoTurn == 0),
                                 dataMatrixTurn: everything || (!halfScale && videoTurn == 1),
-                                halfScale: halfScale)
+                                half: halfScale ? halve(image, bounds: bounds, wanted: wanted) : nil)
     }
 
     /// Runs one search of the frame (nothing when the frame wants none).
     func run(_ task: SquareTask) {
         guard let plan = squarePlan else { return }
         switch task {
-        case .grid: readGrid(plan, into: &gridResults)
+        case .dataMatrix: readDataMatrix(plan, into: &dataMatrixResults)
         case .qr: readQR(plan, into: &qrResults)
+        case .aztec: readAztec(plan, into: &aztecResults)
         }
     }
 
     /// Appends the results of the frame's tasks to `out`, in the same
-    /// order whichever thread ran them: Data Matrix and Aztec Code, then QR Code.
+    /// order whichever thread ran them: Aztec Code, Data Matrix, QR Code.
     func finishSquare(into out: inout [BarcodeResult]) {
-        out.append(contentsOf: gridResults)
+        out.append(contentsOf: aztecResults)
+        out.append(contentsOf: dataMatrixResults)
         out.append(contentsOf: qrResults)
     }
 
-    /// Data Matrix and Aztec Code (``SquareTask/grid``).
-    private func readGrid(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
-        let image = plan.image, bounds = plan.bounds, thorough = plan.thorough
-        if plan.wanted.contains(.aztec) && plan.aztecTurn && !late(&gridTimedOut) {
-            aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder, into: &out)
-            gridCandidateCount += aztecReader.lastCandidateCount
+    /// Aztec Code (``SquareTask/aztec``): in the frame itself when it is
+    /// the frame's turn, in the half-size copy of HD video frames.
+    private func readAztec(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
+        guard plan.wanted.contains(.aztec) else { return }
+        if plan.aztecTurn && !late(&aztecTimedOut) {
+            aztecReader.read(plan.image, bounds: plan.bounds, thorough: plan.thorough, regions: regionFinder,
+                             into: &out)
+            aztecCandidateCount += aztecReader.lastCandidateCount
         }
-        if plan.wanted.contains(.dataMatrix) && plan.dataMatrixTurn && !late(&gridTimedOut) {
-            // Video frames examine a few components each: none inside the
-            // codes read already.
-            dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regionFinder,
-                                  skipping: thorough ? [] : out[...], into: &out)
-            gridCandidateCount += dataMatrixReader.lastCandidateCount
+        if let half = plan.half, !late(&aztecTimedOut) {
+            let first = out.count
+            aztecReader.read(half.view, bounds: nil, thorough: false, regions: halfRegions, into: &out)
+            aztecCandidateCount += aztecReader.lastCandidateCount
+            MatrixReaders.fromHalf(&out, from: first, rect: half.rect)
         }
-        if plan.halfScale { readHalf(image, bounds: bounds, wanted: plan.wanted, into: &out) }
+    }
+
+    /// Data Matrix (``SquareTask/dataMatrix``), as Aztec Code.
+    private func readDataMatrix(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
+        guard plan.wanted.contains(.dataMatrix) else { return }
+        if plan.dataMatrixTurn && !late(&dataMatrixTimedOut) {
+            dataMatrixReader.read(plan.image, bounds: plan.bounds, thorough: plan.thorough, regions: regionFinder,
+                                  into: &out)
+            dataMatrixCandidateCount += dataMatrixReader.lastCandidateCount
+        }
+        if let half = plan.half, !late(&dataMatrixTimedOut) {
+            let first = out.count
+            dataMatrixReader.read(half.view, bounds: nil, thorough: false, regions: halfRegions, into: &out)
+            dataMatrixCandidateCount += dataMatrixReader.lastCandidateCount
+            MatrixReaders.fromHalf(&out, from: first, rect: half.rect)
+        }
+    }
+
+    /// Maps the results `out[first...]`, read in the half-size copy of
+    /// `rect`, to frame coordinates, and drops those that the search of
+    /// the frame itself read too (`out[..<first]`).
+    private static func fromHalf(_ out: inout [BarcodeResult], from first: Int, rect: PixelRect) {
+        var k = first
+        while k < out.count {
+            out[k].corners = out[k].corners.map { LumaView.fromHalf($0, of: rect) }
+            if out[..<first].contains(where: { $0.isSameCode(as: out[k]) }) { out.remove(at: k) } else { k += 1 }
+        }
     }
 
     /// QR Code and Micro QR (``SquareTask/qr``).
@@ -266,37 +307,24 @@ final class MatrixReaders {
         }
     }
 
-    /// Data Matrix and Aztec symbols in a half-size copy of `bounds` (the
-    /// whole frame when nil): HD video frames look for them there in every
-    /// frame, at a quarter of the cost of a search of the frame itself.
-    private func readHalf(_ image: LumaView, bounds: PixelRect?, wanted: Symbology, into out: inout [BarcodeResult]) {
-        guard !wanted.isDisjoint(with: [.dataMatrix, .aztec]) else { return }
-        // Only where the frame has 2D texture (the box around the areas
-        // that the frame's own search found, which include a coarse pass
-        // for large modules), so that the cost follows what is in view.
-        guard let box = regionFinder.extent else { return }
+    /// The half-size copy of `bounds` (the whole frame when nil) where HD
+    /// video frames look for Data Matrix and Aztec symbols in every frame,
+    /// at a quarter of the cost of a search of the frame itself, with its
+    /// areas of 2D texture found (``halfRegions``); nil when there is
+    /// nothing to search.
+    ///
+    /// Only where the frame has 2D texture (the box around the areas that
+    /// the frame's own search found, which include a coarse pass for large
+    /// modules), so that the cost follows what is in view.
+    private func halve(_ image: LumaView, bounds: PixelRect?, wanted: Symbology) -> (view: LumaView, rect: PixelRect)? {
+        guard !wanted.isDisjoint(with: [.dataMatrix, .aztec]), let box = regionFinder.extent else { return nil }
         let limit = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
         let rect = PixelRect(x0: max(limit.x0, box.x0 - 16) & ~1, y0: max(limit.y0, box.y0 - 16) & ~1,
                              x1: min(limit.x1, box.x1 + 16), y1: min(limit.y1, box.y1 + 16))
-        guard rect.width >= 40, rect.height >= 40, !late(&gridTimedOut) else { return }
+        guard rect.width >= 40, rect.height >= 40 else { return nil }
         let half = image.halved(rect, into: &halfPixels)
         halfRegions.findAll(half, bounds: nil)
-        let first = out.count
-        if wanted.contains(.aztec) {
-            aztecReader.read(half, bounds: nil, thorough: false, regions: halfRegions, into: &out)
-            gridCandidateCount += aztecReader.lastCandidateCount
-        }
-        if wanted.contains(.dataMatrix) && !late(&gridTimedOut) {
-            dataMatrixReader.read(half, bounds: nil, thorough: false, regions: halfRegions, skipping: out[first...],
-                                  into: &out)
-            gridCandidateCount += dataMatrixReader.lastCandidateCount
-        }
-        var k = first
-        while k < out.count {
-            out[k].corners = out[k].corners.map { LumaView.fromHalf($0, of: rect) }
-            // Found by the search of the frame itself too.
-            if out[..<first].contains(where: { $0.isSameCode(as: out[k]) }) { out.remove(at: k) } else { k += 1 }
-        }
+        return (half, rect)
     }
 
     /// The result of a decoded QR candidate.

@@ -175,12 +175,9 @@ final class DMDetector {
     ///   - shared: the regions of this frame when another reader found them
     ///     already with the same settings (QR Code's pre-pass); only read,
     ///     during this call.
-    ///   - symbols: the outlines of symbols of other kinds read in this
-    ///     frame: their parts are not examined as finders.
     func scan(_ image: LumaView, in bounds: PixelRect? = nil, regions shared: MatrixRegionDetector? = nil,
-              skipping symbols: some Sequence<[Point]> = EmptyCollection(), into out: inout [DMCandidate]) {
+              into out: inout [DMCandidate]) {
         found.removeAll(keepingCapacity: true)
-        found.append(contentsOf: symbols)
         examineBudget = options.thorough ? Int.max : DMDetector.videoExamineBudget
         if let shared {
             for k in 0..<shared.regionCount { detect(image, in: shared.regions[k], into: &out) }

@@ -25,16 +25,13 @@ final class DataMatrixReader {
     ///   - regions: the 2D-texture regions of this frame when another
     ///     reader found them already (``MatrixRegionDetector`` with the same
     ///     settings); nil to find them here.
-    ///   - symbols: the codes of other kinds read in this frame, whose
-    ///     modules are not taken for finders (video frames examine a few
-    ///     components each).
     func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
-              skipping symbols: ArraySlice<BarcodeResult> = [], into out: inout [BarcodeResult]) {
+              into out: inout [BarcodeResult]) {
         lastCandidateCount = 0
         guard image.width >= 10, image.height >= 10 else { return }
         detector.options.thorough = thorough
         candidates.removeAll(keepingCapacity: true)
-        detector.scan(image, in: bounds, regions: regions, skipping: symbols.lazy.map(\.corners), into: &candidates)
+        detector.scan(image, in: bounds, regions: regions, into: &candidates)
         lastCandidateCount = candidates.count
         let first = out.count
         for c in candidates {
