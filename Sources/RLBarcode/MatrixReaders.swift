@@ -235,35 +235,38 @@ final class MatrixReaders {
         out.append(contentsOf: qrResults)
     }
 
-    /// Aztec Code (``SquareTask/aztec``): in the frame itself when it is
-    /// the frame's turn, in the half-size copy of HD video frames.
+    /// Aztec Code (``SquareTask/aztec``).
     private func readAztec(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
         guard plan.wanted.contains(.aztec) else { return }
-        if plan.aztecTurn && !late(&aztecTimedOut) {
-            aztecReader.read(plan.image, bounds: plan.bounds, thorough: plan.thorough, regions: regionFinder,
-                             into: &out)
-            aztecCandidateCount += aztecReader.lastCandidateCount
-        }
-        if let half = plan.half, !late(&aztecTimedOut) {
-            let first = out.count
-            aztecReader.read(half.view, bounds: nil, thorough: false, regions: halfRegions, into: &out)
-            aztecCandidateCount += aztecReader.lastCandidateCount
-            MatrixReaders.fromHalf(&out, from: first, rect: half.rect)
+        readFullAndHalf(plan, turn: plan.aztecTurn, timedOut: &aztecTimedOut, candidates: &aztecCandidateCount,
+                        into: &out) { image, bounds, thorough, regions, out in
+            aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regions, into: &out)
+            return aztecReader.lastCandidateCount
         }
     }
 
-    /// Data Matrix (``SquareTask/dataMatrix``), as Aztec Code.
+    /// Data Matrix (``SquareTask/dataMatrix``).
     private func readDataMatrix(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
         guard plan.wanted.contains(.dataMatrix) else { return }
-        if plan.dataMatrixTurn && !late(&dataMatrixTimedOut) {
-            dataMatrixReader.read(plan.image, bounds: plan.bounds, thorough: plan.thorough, regions: regionFinder,
-                                  into: &out)
-            dataMatrixCandidateCount += dataMatrixReader.lastCandidateCount
+        readFullAndHalf(plan, turn: plan.dataMatrixTurn, timedOut: &dataMatrixTimedOut,
+                        candidates: &dataMatrixCandidateCount, into: &out) { image, bounds, thorough, regions, out in
+            dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regions, into: &out)
+            return dataMatrixReader.lastCandidateCount
         }
-        if let half = plan.half, !late(&dataMatrixTimedOut) {
+    }
+
+    /// One of Aztec Code and Data Matrix: `read` searches the frame itself
+    /// when it is the frame's `turn`, and the half-size copy of HD video
+    /// frames; it returns its candidate count.
+    private func readFullAndHalf(_ plan: SquarePlan, turn: Bool, timedOut: inout Bool, candidates: inout Int,
+                                 into out: inout [BarcodeResult],
+                                 read: (LumaView, PixelRect?, Bool, MatrixRegionDetector, inout [BarcodeResult]) -> Int) {
+        if turn && !late(&timedOut) {
+            candidates += read(plan.image, plan.bounds, plan.thorough, regionFinder, &out)
+        }
+        if let half = plan.half, !late(&timedOut) {
             let first = out.count
-            dataMatrixReader.read(half.view, bounds: nil, thorough: false, regions: halfRegions, into: &out)
-            dataMatrixCandidateCount += dataMatrixReader.lastCandidateCount
+            candidates += read(half.view, nil, false, halfRegions, &out)
             MatrixReaders.fromHalf(&out, from: first, rect: half.rect)
         }
     }
