@@ -399,10 +399,16 @@ public final class Scanner {
                 // more than half of the lines: the rows of a stacked symbol
                 // meet most lines across it, whereas a pair read by chance
                 // in text or other bars (common, and these lines are
-                // costly) meets a few.
+                // costly) meets a few. And not when one row was read alike
+                // by (nearly) every line: the candidate is that row alone
+                // (a one-row symbol cut short by the frame or the active
+                // region, or one tall row of a stacked symbol), which more
+                // lines would only read again.
                 let fragments = fragmentsRead - fragmentsBefore
-                let repeated = fragments >= 2 && rows.hasRepeatedRow(since: rowsBefore)
-                if fragments >= 2 && reading < plan.enoughReadings && (repeated || 2 * fragments > lines) {
+                let support = fragments >= 2 ? rows.mostSupport(since: rowsBefore) : 0
+                let repeated = support >= 2
+                if fragments >= 2 && reading < plan.enoughReadings && (repeated || 2 * fragments > lines)
+                    && support < lines - 1 {
                     // Turned lines only once a row was read alike twice:
                     // stray fragments of other codes or text are common.
                     let variants = repeated ? 5 : 1

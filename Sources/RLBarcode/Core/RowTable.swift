@@ -79,15 +79,15 @@ struct RowTable: ~Copyable {
         return ((a.p1.x - a.p0.x) * (b.p1.x - b.p0.x) + (a.p1.y - a.p0.y) * (b.p1.y - b.p0.y)) / (la * lb)
     }
 
-    /// Whether a row added at index `first` or later was read alike by
-    /// two lines at least: a stacked symbol is there, not stray readings.
-    func hasRepeatedRow(since first: Int) -> Bool {
+    /// The most lines that read any one row added at index `first` or later.
+    func mostSupport(since first: Int) -> Int {
+        var most = 0
         var i = max(0, first)
         while i < count {
-            if rows[i].support >= 2 { return true }
+            most = max(most, rows[i].support)
             i += 1
         }
-        return false
+        return most
     }
 
     /// Whether another reading of the same row (same symbology and
