@@ -649,8 +649,11 @@ final class DMDetector {
                          anchor: Double? = nil) -> (DMLine, Double)? {
         let len = a.distance(to: b)
         // Video frames: half as many points at most, and a third of the
-        // line pairs below, which still find the clock track's line.
-        let samples = max(dashed ? 32 : 8, min(options.thorough ? 160 : 80, Int(len / 1.2)))
+        // line pairs below, which still find the clock track's line; a
+        // clock track's first, rough fit (no anchor yet: its scans run
+        // deep, as far as perspective may move the track) a quarter.
+        let most = options.thorough ? 160 : dashed && anchor == nil ? 40 : 80
+        let samples = max(dashed ? 32 : 8, min(most, Int(len / 1.2)))
         edge.reserveKeeping(samples)
         edgeThickness.reserveKeeping(samples)
         var count = 0
