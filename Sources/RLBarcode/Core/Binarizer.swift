@@ -85,25 +85,28 @@ struct BlockThreshold {
                 hip[by * cols + bx] = mx
             }
         }
-        // 5x5 extremes, separable: along rows, then along columns.
+        // 5x5 extremes, separable: along rows, then along columns. Indices
+        // past the grid's edges are clamped to it (a block counted twice
+        // changes neither extreme), so the loops have no inner loop.
         let rl = rowLo.pointer, rh = rowHi.pointer
+        let lastCol = cols - 1, lastRow = rows - 1
         for by in 0..<rows {
+            let r = by &* cols
+            let lo = lop + r, hi = hip + r
             for bx in 0..<cols {
-                var mn: UInt8 = 255, mx: UInt8 = 0
-                for k in max(0, bx - 2)...min(cols - 1, bx + 2) {
-                    mn = min(mn, lop[by * cols + k]); mx = max(mx, hip[by * cols + k])
-                }
-                rl[by * cols + bx] = mn; rh[by * cols + bx] = mx
+                let a = max(bx &- 2, 0), b = max(bx &- 1, 0), d = min(bx &+ 1, lastCol), e = min(bx &+ 2, lastCol)
+                rl[r &+ bx] = min(min(min(lo[a], lo[b]), min(lo[bx], lo[d])), lo[e])
+                rh[r &+ bx] = max(max(max(hi[a], hi[b]), max(hi[bx], hi[d])), hi[e])
             }
         }
         let t = thresholds.pointer, kn = known.pointer
         for by in 0..<rows {
+            let a = max(by &- 2, 0) &* cols, b = max(by &- 1, 0) &* cols, c = by &* cols
+            let d = min(by &+ 1, lastRow) &* cols, e = min(by &+ 2, lastRow) &* cols
             for bx in 0..<cols {
-                var mn: UInt8 = 255, mx: UInt8 = 0
-                for k in max(0, by - 2)...min(rows - 1, by + 2) {
-                    mn = min(mn, rl[k * cols + bx]); mx = max(mx, rh[k * cols + bx])
-                }
-                let i = by * cols + bx
+                let mn = min(min(min(rl[a &+ bx], rl[b &+ bx]), min(rl[c &+ bx], rl[d &+ bx])), rl[e &+ bx])
+                let mx = max(max(max(rh[a &+ bx], rh[b &+ bx]), max(rh[c &+ bx], rh[d &+ bx])), rh[e &+ bx])
+                let i = c &+ bx
                 if Int(mx) - Int(mn) >= minContrast {
                     t[i] = UInt8((Int(mn) + Int(mx) + 1) >> 1)
                     kn[i] = true
