@@ -161,6 +161,11 @@ final class MatrixReaders {
         var thorough: Bool
         var aztecTurn: Bool
         var dataMatrixTurn: Bool
+        /// Data Matrix components examined in video frames: a whole
+        /// frame's four shared out by area, so that an active region and a
+        /// tile of the rest of the frame cost no more than the frame, at
+        /// least two each.
+        var dataMatrixBudget: Int
         /// The half-size copy of `half`'s rectangle of the frame, which HD
         /// video frames search for Data Matrix and Aztec Code (nil: none).
         var half: (view: LumaView, rect: PixelRect)?
@@ -214,6 +219,7 @@ final class MatrixReaders {
         squarePlan = SquarePlan(image: image, bounds: bounds, wanted: wanted, thorough: thorough,
                                 aztecTurn: everything || (!halfScale && videoTurn == 0),
                                 dataMatrixTurn: everything || (!halfScale && videoTurn == 1),
+                                dataMatrixBudget: MatrixReaders.dataMatrixBudget(bounds, of: image),
                                 half: halfScale ? halve(image, bounds: bounds, wanted: wanted) : nil)
     }
 
@@ -250,9 +256,20 @@ final class MatrixReaders {
         guard plan.wanted.contains(.dataMatrix) else { return }
         readFullAndHalf(plan, turn: plan.dataMatrixTurn, timedOut: &dataMatrixTimedOut,
                         candidates: &dataMatrixCandidateCount, into: &out) { image, bounds, thorough, regions, out in
-            dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regions, into: &out)
+            dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regions,
+                                  examineBudget: plan.dataMatrixBudget, into: &out)
             return dataMatrixReader.lastCandidateCount
         }
+    }
+
+    /// The Data Matrix components a video frame's search of `bounds` (the
+    /// whole frame when nil) examines: the whole frame's budget times the
+    /// share of the frame, rounded up, two at least.
+    static func dataMatrixBudget(_ bounds: PixelRect?, of image: LumaView) -> Int {
+        let whole = DMDetector.Options().examineBudget
+        guard let b = bounds, image.width > 0, image.height > 0 else { return whole }
+        let share = Double(max(0, b.width) * max(0, b.height)) / (Double(image.width) * Double(image.height))
+        return min(whole, max(2, Int((Double(whole) * share).rounded(.up))))
     }
 
     /// One of Aztec Code and Data Matrix: `read` searches the frame itself

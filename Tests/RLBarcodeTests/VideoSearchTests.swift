@@ -66,6 +66,48 @@ final class VideoSearchTests: XCTestCase {
         }
     }
 
+    /// Video frames examine four Data Matrix components in a whole frame,
+    /// and in part of one (an active region, a tile of the rest) its
+    /// share of the four, rounded up, two at least.
+    func testDataMatrixBudgetFollowsTheArea() {
+        var pixels = [UInt8](repeating: 0, count: 1)
+        pixels.withUnsafeMutableBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: 1920, height: 1080, stride: 1920)
+            XCTAssertEqual(MatrixReaders.dataMatrixBudget(nil, of: view), 4)
+            XCTAssertEqual(MatrixReaders.dataMatrixBudget(PixelRect(x0: 0, y0: 0, x1: 1920, y1: 1080), of: view), 4)
+            XCTAssertEqual(MatrixReaders.dataMatrixBudget(PixelRect(x0: 480, y0: 270, x1: 1440, y1: 810), of: view), 2)
+            XCTAssertEqual(MatrixReaders.dataMatrixBudget(PixelRect(x0: 0, y0: 0, x1: 480, y1: 180), of: view), 2)
+            XCTAssertEqual(MatrixReaders.dataMatrixBudget(PixelRect(x0: 0, y0: 0, x1: 1440, y1: 1080), of: view), 3)
+        }
+    }
+
+    /// A Data Matrix symbol inside the active region of HD video frames,
+    /// among look-alike components (dark L shapes) around it, is read in
+    /// every frame with the region's share of the components examined.
+    func testDataMatrixInActiveRegionOfHDFrames() throws {
+        guard let dm = try ZintMatrix.make(.dataMatrix, "Region 2026") else { return }
+        var frame = QRPicture(width: 1280, height: 720)
+        _ = frame.draw(matrix: dm, QRPicture.Placement(cx: 640, cy: 360, module: 8, angle: 8))
+        // Dark L shapes inside the region and outside it, where tiles of
+        // the rest look.
+        for (cx, cy) in [(150, 150), (1130, 570), (420, 250), (860, 470)] {
+            for y in (cy - 60)..<(cy + 60) {
+                for x in (cx - 60)..<(cx + 60) where x < cx - 45 || y > cy + 45 {
+                    frame.picture.pixels[y * frame.picture.stride + x] = 20
+                }
+            }
+        }
+        var options = ScanOptions(symbologies: .all, effort: .balanced)
+        options.activeRegion = NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
+        let scanner = Scanner(options: options)
+        frame.picture.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: 1280, height: 720, stride: frame.picture.stride)
+            for k in 0..<6 {
+                XCTAssertEqual(scanner.scan(view).map(\.text), ["Region 2026"], "frame \(k)")
+            }
+        }
+    }
+
     /// A wide, short Data Matrix of large modules (38 pixels) in an HD
     /// frame: the half-size copy of its texture is under 256 pixels tall,
     /// and its modules (19 pixels there) need the search's coarse cells.

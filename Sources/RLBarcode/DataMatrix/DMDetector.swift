@@ -116,6 +116,10 @@ final class DMDetector {
         var minArm = 12
         /// Try harder on symbols that fail (mirror images and neighbouring sizes).
         var thorough = true
+        /// Components examined per call when not ``thorough`` (video
+        /// frames): a few per frame, the largest of the strongest regions
+        /// first; the next frames see the code again.
+        var examineBudget = 4
     }
 
     var options = Options()
@@ -178,7 +182,7 @@ final class DMDetector {
     func scan(_ image: LumaView, in bounds: PixelRect? = nil, regions shared: MatrixRegionDetector? = nil,
               into out: inout [DMCandidate]) {
         found.removeAll(keepingCapacity: true)
-        examineBudget = options.thorough ? Int.max : DMDetector.videoExamineBudget
+        examineBudget = options.thorough ? Int.max : max(1, options.examineBudget)
         if let shared {
             for k in 0..<shared.regionCount { detect(image, in: shared.regions[k], into: &out) }
             return
@@ -227,8 +231,6 @@ final class DMDetector {
     /// the likeliest (0) or the runner-up (1); video frames stop after
     /// the third.
     private static let clockPicks = [(0, 0), (1, 0), (0, 1), (1, 1)]
-    /// Components examined per video frame (``Options/thorough`` off).
-    static let videoExamineBudget = 4
     /// Rows between labelled rows.
     private var labelStep = 1
 

@@ -25,11 +25,14 @@ final class DataMatrixReader {
     ///   - regions: the 2D-texture regions of this frame when another
     ///     reader found them already (``MatrixRegionDetector`` with the same
     ///     settings); nil to find them here.
+    ///   - examineBudget: without `thorough`, how many components to
+    ///     examine as finders (see ``DMDetector/Options/examineBudget``).
     func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
-              into out: inout [BarcodeResult]) {
+              examineBudget: Int = DMDetector.Options().examineBudget, into out: inout [BarcodeResult]) {
         lastCandidateCount = 0
         guard image.width >= 10, image.height >= 10 else { return }
         detector.options.thorough = thorough
+        detector.options.examineBudget = examineBudget
         candidates.removeAll(keepingCapacity: true)
         detector.scan(image, in: bounds, regions: regions, into: &candidates)
         lastCandidateCount = candidates.count
