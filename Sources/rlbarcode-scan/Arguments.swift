@@ -56,6 +56,10 @@ Options:
   --no-progress           no progress bar for video files (a bar with the
                           time played and the percentage is drawn on standard
                           error, only when it is a terminal)
+  --timing                at the end, on standard error: how many still
+                          pictures were scanned and the milliseconds their
+                          scans took (mean, median, slowest), the decoding
+                          of the files left out
   -h, --help              show this help and exit
   --version               show the version and exit
   --                      end of options: every following word is a PATH
@@ -125,6 +129,8 @@ struct Arguments {
     var threads = 0
     /// Show a progress bar for videos when standard error is a terminal.
     var progress = true
+    /// `--timing`: print how long the still pictures' scans took.
+    var timing = false
     /// The paths, exactly as given.
     var paths: [String] = []
 
@@ -193,6 +199,8 @@ struct Arguments {
                 args.regionOnly = true
             case "--no-progress":
                 args.progress = false
+            case "--timing":
+                args.timing = true
             case "--symbologies":
                 let text = try value(name, inline)
                 guard let set = Symbology(parsing: text), !set.isEmpty else {
@@ -227,7 +235,7 @@ struct Arguments {
             default:
                 throw UsageError(message: "unknown option \(word)")
             }
-            if inline != nil, ["--jsonl", "--csv", "--region-only", "--no-progress", "--"].contains(name) {
+            if inline != nil, ["--jsonl", "--csv", "--region-only", "--no-progress", "--timing", "--"].contains(name) {
                 throw UsageError(message: "\(name) takes no value")
             }
             index += 1

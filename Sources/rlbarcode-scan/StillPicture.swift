@@ -4,8 +4,8 @@ import RLBarcode
 
 /// What reading a file as a still picture gave.
 enum StillOutcome {
-    /// The picture was decoded and scanned.
-    case scanned([BarcodeResult])
+    /// The picture was decoded and scanned, in `seconds` (the scan alone).
+    case scanned([BarcodeResult], seconds: Double)
     /// The file is a video (more than one frame): scan it through the element.
     case video
     /// The file could not be read or decoded.
@@ -79,9 +79,11 @@ struct StillPictureReader {
         }
         let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
                             width: width, height: height, stride: stride)
+        let start = DispatchTime.now().uptimeNanoseconds
         let results = scanner.scan(luma)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         inspect?(luma, results)
-        return .scanned(results)
+        return .scanned(results, seconds: seconds)
     }
 
     /// Whether the decoded stream is a video: it has a frame rate and lasts

@@ -44,6 +44,8 @@ func run() -> ExitStatus {
     let reader = StillPictureReader()
     let videos = VideoScanner(properties: arguments.elementProperties, progress: arguments.progress)
     var status = ExitStatus.ran
+    /// Seconds each still picture's scan took (`--timing`).
+    var scanTimes: [Double] = []
 
     /// Prints one code in the chosen form.
     func emit(_ report: Report) {
@@ -77,7 +79,8 @@ func run() -> ExitStatus {
                 annotate(path) { $0.writeStill(path: path, luma: luma, results: results) }
             }
             switch reader.scan(path: path, with: scanner, inspect: inspect) {
-            case .scanned(let results):
+            case .scanned(let results, let seconds):
+                scanTimes.append(seconds)
                 for result in results { emit(Report(file: path, result: result)) }
             case .video:
                 isVideo = true
@@ -94,7 +97,18 @@ func run() -> ExitStatus {
             fail(path, why)
         }
     }
+    if arguments.timing { Console.err(timingLine(scanTimes)) }
     return status
+}
+
+/// The `--timing` summary of the still pictures' scan times.
+func timingLine(_ seconds: [Double]) -> String {
+    guard !seconds.isEmpty else { return "timing: 0 still pictures scanned" }
+    let ms = seconds.map { $0 * 1000 }.sorted()
+    let mean = ms.reduce(0, +) / Double(ms.count)
+    let median = ms.count % 2 == 1 ? ms[ms.count / 2] : (ms[ms.count / 2 - 1] + ms[ms.count / 2]) / 2
+    return String(format: "timing: %d still pictures scanned, mean %.3f ms, median %.3f ms, slowest %.3f ms a picture "
+                  + "(the scan alone, not the decoding of the file)", ms.count, mean, median, ms.last!)
 }
 
 exit(run().rawValue)

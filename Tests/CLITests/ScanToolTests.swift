@@ -8,7 +8,7 @@ final class ScanToolTests: XCTestCase {
         let result = try Env.run(try Env.cli(), ["--help"])
         XCTAssertEqual(result.status, 0, result.summary)
         for word in ["Usage: rlbarcode-scan", "--jsonl", "--symbologies", "--region", "--region-only",
-                     "--orientation", "--effort", "--threads", "--version", "Exit status"] {
+                     "--orientation", "--effort", "--threads", "--timing", "--version", "Exit status"] {
             XCTAssertTrue(result.stdout.contains(word), "--help does not mention \(word)")
         }
     }
@@ -201,6 +201,37 @@ final class ScanToolTests: XCTestCase {
         XCTAssertEqual(result.stdout, "", "a blank picture has no codes")
         let perPicture = result.seconds / Double(paths.count) * 1000
         print("rlbarcode-scan: \(String(format: "%.1f", perPicture)) ms per blank picture (incl. start-up)")
+    }
+
+    /// `--timing` ends the run with one line on standard error that counts
+    /// the still pictures scanned (an unreadable file is not one) and gives
+    /// their scan times; without it, no such line. The standard output is
+    /// the same either way.
+    func testTimingSummary() throws {
+        let launch = try Env.require("gst-launch-1.0", "gstreamer1.0-tools")
+        let dir = try Env.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let blank = dir.appendingPathComponent("blank.png")
+        let made = try Env.run(launch, ["-q", "videotestsrc", "pattern=white", "num-buffers=1", "!",
+                                        "video/x-raw,width=160,height=120", "!", "pngenc", "!",
+                                        "filesink", "location=\(blank.path)"])
+        XCTAssertEqual(made.status, 0, made.summary)
+        let text = dir.appendingPathComponent("notes.txt")
+        try "not a picture\n".write(to: text, atomically: true, encoding: .utf8)
+        let paths = [blank.path, text.path, blank.path, blank.path]
+        let timed = try Env.run(try Env.cli(), ["--jsonl", "--timing"] + paths)
+        XCTAssertEqual(timed.status, 1, timed.summary)
+        let lines = timed.stderr.split(separator: "\n").filter { $0.hasPrefix("rlbarcode-scan: timing: ") }
+        XCTAssertEqual(lines.count, 1, timed.summary)
+        let line = String(lines.first ?? "")
+        XCTAssertTrue(line.hasPrefix("rlbarcode-scan: timing: 3 still pictures scanned, mean "), line)
+        for word in [" ms, median ", " ms, slowest ", " ms a picture"] {
+            XCTAssertTrue(line.contains(word), "\(word) missing: \(line)")
+        }
+        let plain = try Env.run(try Env.cli(), ["--jsonl"] + paths)
+        XCTAssertFalse(plain.stderr.contains("timing: "), plain.summary)
+        XCTAssertEqual(plain.stdout, timed.stdout)
+        XCTAssertEqual(try Env.run(try Env.cli(), ["--timing=yes", blank.path]).status, 2)
     }
 
     /// The demo clip, scanned through the element, yields its codes with the
