@@ -187,14 +187,9 @@ final class ScanToolTests: XCTestCase {
     /// give nothing and exit 0 (the time per picture is printed; speed is
     /// measured by the benchmarks, not asserted here).
     func testManyPicturesInOneRun() throws {
-        let launch = try Env.require("gst-launch-1.0", "gstreamer1.0-tools")
         let dir = try Env.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let blank = dir.appendingPathComponent("blank.png")
-        let made = try Env.run(launch, ["-q", "videotestsrc", "pattern=white", "num-buffers=1", "!",
-                                        "video/x-raw,width=160,height=120", "!", "pngenc", "!",
-                                        "filesink", "location=\(blank.path)"])
-        XCTAssertEqual(made.status, 0, made.summary)
+        let blank = try blankPicture(in: dir)
         let paths = Array(repeating: blank.path, count: 120)
         let result = try Env.run(try Env.cli(), ["--jsonl"] + paths)
         XCTAssertEqual(result.status, 0, result.summary)
@@ -208,14 +203,9 @@ final class ScanToolTests: XCTestCase {
     /// their scan times; without it, no such line. The standard output is
     /// the same either way.
     func testTimingSummary() throws {
-        let launch = try Env.require("gst-launch-1.0", "gstreamer1.0-tools")
         let dir = try Env.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let blank = dir.appendingPathComponent("blank.png")
-        let made = try Env.run(launch, ["-q", "videotestsrc", "pattern=white", "num-buffers=1", "!",
-                                        "video/x-raw,width=160,height=120", "!", "pngenc", "!",
-                                        "filesink", "location=\(blank.path)"])
-        XCTAssertEqual(made.status, 0, made.summary)
+        let blank = try blankPicture(in: dir)
         let text = dir.appendingPathComponent("notes.txt")
         try "not a picture\n".write(to: text, atomically: true, encoding: .utf8)
         let paths = [blank.path, text.path, blank.path, blank.path]
@@ -290,5 +280,16 @@ final class ScanToolTests: XCTestCase {
         let objects = Env.jsonLines(result.stdout)
         XCTAssertFalse(objects.isEmpty, result.summary)
         XCTAssertTrue(objects.allSatisfy { $0["frame"] is Int }, "not scanned as a video: \(result.stdout)")
+    }
+
+    /// A small blank PNG picture made in `dir` with GStreamer.
+    private func blankPicture(in dir: URL) throws -> URL {
+        let launch = try Env.require("gst-launch-1.0", "gstreamer1.0-tools")
+        let blank = dir.appendingPathComponent("blank.png")
+        let made = try Env.run(launch, ["-q", "videotestsrc", "pattern=white", "num-buffers=1", "!",
+                                        "video/x-raw,width=160,height=120", "!", "pngenc", "!",
+                                        "filesink", "location=\(blank.path)"])
+        XCTAssertEqual(made.status, 0, made.summary)
+        return blank
     }
 }
