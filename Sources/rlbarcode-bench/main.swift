@@ -59,10 +59,10 @@ var seconds = 0.5
 var effort = Effort.balanced
 /// `ScanOptions.threads`: 0 = one per processor (at most 2).
 var threads = 1
-/// A raw clip to time instead of the made pictures, its frame size in bytes
-/// (0: I420/NV12), the active region and the rounds through it.
+/// A raw clip to time instead of the made pictures, whether its frames are
+/// luma alone (else I420/NV12), the active region and the rounds through it.
 var clipPath: String? = nil
-var clipFrameBytes = 0
+var clipGrey = false
 var region: NormalizedRect? = nil
 var regionOnly = false
 var clipSymbologies = Symbology.all
@@ -87,7 +87,7 @@ while !args.isEmpty {
     case "--clip":
         clipPath = args.isEmpty ? nil : args.removeFirst()
     case "--grey":
-        clipFrameBytes = -1
+        clipGrey = true
     case "--region":
         switch NormalizedRect.parse(args.isEmpty ? "" : args.removeFirst()) {
         case .success(let r): region = r
@@ -123,7 +123,7 @@ while !args.isEmpty {
         FileHandle.standardError.write("rlbarcode-bench: cannot read \(path)\n".data(using: .utf8)!)
         return 1
     }
-    let frameBytes = clipFrameBytes < 0 ? width * height : width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
+    let frameBytes = clipGrey ? width * height : width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
     let frames = data.count / frameBytes
     guard frames > 0 else {
         FileHandle.standardError.write("rlbarcode-bench: \(path) holds no whole \(width)x\(height) frame\n".data(using: .utf8)!)
