@@ -52,6 +52,12 @@ final class MatrixReaders {
         if frames < 2 { frames += 1 }
     }
 
+    /// Whether the next reads get every search whichever frame's turn it
+    /// is (the seldom tiles of the rest of a frame with an active region):
+    /// PDF417 in every area of bars, and below HD the full-size Data Matrix
+    /// and Aztec searches (HD frames search their half-size copy anyway).
+    var everySearch = false
+
     /// Frames started, counted up to 2: a scanner's first frame gets every
     /// search, so that a single picture scanned at video settings is read
     /// whole.
@@ -111,14 +117,15 @@ final class MatrixReaders {
     /// regions of bars the linear stage found); still pictures search the
     /// whole of `bounds`. Video frames search the regions of bars whose
     /// lines crossed a start or stop pattern in every frame, the others in
-    /// one frame of four (a code in view stays there for many frames);
-    /// still pictures, and a scanner's first frame, every time.
+    /// one frame of four and with a third of the lines (a code in view
+    /// stays there for many frames); still pictures, and a scanner's first
+    /// frame, every time.
     func readPDF417(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
                     barAreas: [BarArea], into out: inout [BarcodeResult]) {
         pdf417CandidateCount = 0
         pdf417TimedOut = false
         guard enabled.contains(.pdf417), image.width >= 10, image.height >= 10 else { return }
-        let pdf417Turn = thorough || frames < 2 || videoTurn == 2
+        let pdf417Turn = thorough || frames < 2 || everySearch || videoTurn == 2
         guard pdf417Turn || barAreas.contains(where: \.crossesPattern), !late(&pdf417TimedOut) else { return }
         if thorough {
             pdf417Reader.read(image, bounds: bounds, thorough: true, into: &out)
@@ -129,8 +136,12 @@ final class MatrixReaders {
             // address patterns along lines at many angles) would cost
             // about as much as every other search of an HD frame
             // together; MicroPDF417 is read in still pictures.
+            // After a scanner's first frame, a region whose lines crossed
+            // no start or stop pattern (most often a linear code) gets a
+            // third of the search lines.
             for area in barAreas where pdf417Turn || area.crossesPattern {
-                pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy), into: &out)
+                pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy),
+                                  lines: area.crossesPattern || frames < 2 ? 24 : 8, into: &out)
                 pdf417CandidateCount += pdf417Reader.lastCandidateCount
             }
         }
@@ -214,8 +225,8 @@ final class MatrixReaders {
         // Data Matrix in every frame instead, in a half-size copy
         // (``readHalf(_:bounds:wanted:into:)``): their modules are rarely
         // under 2 pixels there.
-        let everything = thorough || frames < 2
         let halfScale = !thorough && min(image.width, image.height) >= 720
+        let everything = thorough || frames < 2 || (everySearch && !halfScale)
         squarePlan = SquarePlan(image: image, bounds: bounds, wanted: wanted, thorough: thorough,
                                 aztecTurn: everything || (!halfScale && videoTurn == 0),
                                 dataMatrixTurn: everything || (!halfScale && videoTurn == 1),
@@ -269,7 +280,7 @@ final class MatrixReaders {
         let whole = DMDetector.Options().examineBudget
         guard let b = bounds, image.width > 0, image.height > 0 else { return whole }
         let share = Double(max(0, b.width) * max(0, b.height)) / (Double(image.width) * Double(image.height))
-        return min(whole, max(2, Int((Double(whole) * share).rounded(.up))))
+        return min(whole, max(1, Int((Double(whole) * share).rounded(.up))))
     }
 
     /// One of Aztec Code and Data Matrix: `read` searches the frame itself

@@ -73,10 +73,12 @@ public final class Scanner {
     private let matrix = MatrixReaders()
     /// Parts of codes wider than the frame, kept across video frames.
     private let partials = PartialCodes()
-    /// Counts the tiles scanned outside the active region (see ``nextTile(_:outside:)``).
+    /// The next tile of the round, and the rounds of tiles scanned outside
+    /// the active region (see ``nextTile(_:outside:)``).
     private var tileTurn = 0
+    private var tileRound = 0
     /// Counts video frames scanned with an active region: the rest of the
-    /// frame gets a tile every other one.
+    /// frame gets a tile every fourth one.
     private var restTurn = 0
     /// Counts video frames: light-on-dark codes are looked for in every
     /// other one (see ``Plan/bothPolaritiesEveryFrame``).
@@ -196,7 +198,7 @@ public final class Scanner {
     /// With an ``ScanOptions/activeRegion``: `regionOnly` scans the region
     /// alone; otherwise still pictures (``Effort/thorough``) are scanned
     /// whole with the region's candidates first, and video frames get the
-    /// region in full, and every other frame one tile of the rest of the
+    /// region in full, and every fourth frame one tile of the rest of the
     /// frame, the next tile the next time (see ``nextTile(_:outside:)``), so
     /// that a frame costs little more than its region and every part of
     /// the frame is still looked at every few dozen frames.
@@ -235,15 +237,24 @@ public final class Scanner {
         if options.effort == .thorough || !usable {
             return scanArea(image, bounds: frame, wholeFrame: true, enabled: enabled, plan: plan)
         }
-        // Video: the region in full, and every other frame one tile of the
+        // Video: the region in full, and every fourth frame one tile of the
         // rest of the frame in turn, so that the whole frame is covered over
-        // several dozen frames (a 1080p frame with a quarter for its region:
-        // 18 to 20 tiles, a round in about 40 frames).
+        // a few dozen frames (a 1080p frame with its top-left quarter for
+        // its region: 10 tiles, a round in 40 frames, then 16 smaller ones
+        // in the shifted round). A tile is looked at
+        // seldom, so it gets every search the frame's size allows: both
+        // polarities, PDF417 in every area of bars, and below HD the
+        // full-size Data Matrix and Aztec searches, whichever frame's turn
+        // it is.
         var out = scanArea(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
         let candidates = lastCandidateCount
         restTurn &+= 1
-        if restTurn % 2 == 0, let tile = nextTile(frame, outside: region) {
-            let more = scanArea(image, bounds: tile, wholeFrame: false, enabled: enabled, plan: plan)
+        if restTurn % 4 == 0, let tile = nextTile(frame, outside: region) {
+            var complete = plan
+            complete.bothPolaritiesEveryFrame = true
+            matrix.everySearch = true
+            let more = scanArea(image, bounds: tile, wholeFrame: false, enabled: enabled, plan: complete)
+            matrix.everySearch = false
             for m in more where !out.contains(where: { $0.isSameCode(as: m) }) { out.append(m) }
             lastCandidateCount += candidates
         }
@@ -253,19 +264,25 @@ public final class Scanner {
     /// The next tile, in turn, of those that cover the frame outside the
     /// active region over several frames; nil when the region covers the
     /// frame. The tiles are a grid of up to 4 columns of 320 pixels or more
-    /// and up to 6 rows of 180 pixels or more (a 1080p frame: 24 tiles of
-    /// 480 by 180), shifted by half a tile every other round so that a code
-    /// cut by one round's tile edges lies whole in a tile of the next.
+    /// and up to 3 rows of 180 pixels or more (a 1080p frame: 12 tiles of
+    /// 480 by 360); every other round the grid is shifted by half a tile,
+    /// with a column and a row more to cover the frame's edges, so that a
+    /// code cut by one round's tile edges lies whole in a tile of the next.
     private func nextTile(_ frame: PixelRect, outside region: PixelRect) -> PixelRect? {
-        let columns = min(4, max(1, frame.width / 320)), rows = min(6, max(1, frame.height / 180))
-        let count = columns * rows
+        let columns = min(4, max(1, frame.width / 320)), rows = min(3, max(1, frame.height / 180))
         let tw = (frame.width + columns - 1) / columns, th = (frame.height + rows - 1) / rows
-        for _ in 0..<(2 * count) {
-            let k = tileTurn % count
-            let shifted = (tileTurn / count) % 2 == 1
-            tileTurn &+= 1
+        // Two rounds at most (the frame's size may have changed since the last call).
+        for _ in 0..<(2 * (columns + 1) * (rows + 1) + 2) {
+            let shifted = tileRound % 2 == 1
             let ox = shifted && columns > 1 ? tw / 2 : 0, oy = shifted && rows > 1 ? th / 2 : 0
-            let cx = k % columns, cy = k / columns
+            let across = ox > 0 ? columns + 1 : columns, down = oy > 0 ? rows + 1 : rows
+            guard tileTurn < across * down else {
+                tileTurn = 0
+                tileRound &+= 1
+                continue
+            }
+            let cx = tileTurn % across, cy = tileTurn / across
+            tileTurn += 1
             let tile = PixelRect(x0: max(0, cx * tw - ox), y0: max(0, cy * th - oy),
                                  x1: min(frame.x1, (cx + 1) * tw - ox), y1: min(frame.y1, (cy + 1) * th - oy))
             guard tile.width >= 16, tile.height >= 8 else { continue }

@@ -9,7 +9,9 @@
 // symbologies only:
 //
 //     swift run -c release rlbarcode-bench --clip clip.i420 --size 1920x1080 [--region x,y,w,h [--region-only]]
-//         [--symbologies ean-13+qr-code] [--rounds 3]
+//         [--symbologies ean-13+qr-code] [--rounds 3] [--times frame-ms.txt]
+//
+// (--times writes each frame's milliseconds, a line each in scan order.)
 //
 // Each picture is made here: the symbol's modules come from `zint --dump`
 // (Debian's zint package), drawn onto a shaded, noisy frame. Every picture
@@ -67,6 +69,8 @@ var region: NormalizedRect? = nil
 var regionOnly = false
 var clipSymbologies = Symbology.all
 var rounds = 3
+/// Where to write each frame's milliseconds, a line each in scan order.
+var timesPath: String? = nil
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -103,9 +107,12 @@ while !args.isEmpty {
     case "--rounds":
         guard let n = Int(args.isEmpty ? "" : args.removeFirst()), n >= 1 else { fatalError("--rounds N (1 or more)") }
         rounds = n
+    case "--times":
+        guard !args.isEmpty else { fatalError("--times FILE") }
+        timesPath = args.removeFirst()
     case "-h", "--help":
         print("usage: rlbarcode-bench [--size WxH] [--seconds S] [--effort fast|balanced|thorough] [--threads N]")
-        print("       rlbarcode-bench --clip FILE --size WxH [--grey] [--region x,y,w,h [--region-only]] [--symbologies S] [--rounds N] [--effort E] [--threads N]")
+        print("       rlbarcode-bench --clip FILE --size WxH [--grey] [--region x,y,w,h [--region-only]] [--symbologies S] [--rounds N] [--effort E] [--threads N] [--times FILE]")
         exit(0)
     default:
         FileHandle.standardError.write("rlbarcode-bench: unknown argument \(a)\n".data(using: .utf8)!)
@@ -144,6 +151,11 @@ while !args.isEmpty {
                 if round == 0 && !results.isEmpty { found += 1 }
             }
         }
+    }
+    if let timesPath, !FileManager.default.createFile(atPath: timesPath,
+            contents: times.map { String(format: "%.4f\n", $0) }.joined().data(using: .utf8)) {
+        FileHandle.standardError.write("rlbarcode-bench: cannot write \(timesPath)\n".data(using: .utf8)!)
+        return 1
     }
     let sorted = times.sorted()
     func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))] }

@@ -56,8 +56,8 @@ final class PDF417Reader {
     /// region `bounds` holds, the only one the pattern search then takes;
     /// compact PDF417 is then looked for only in still pictures.
     func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
-              into out: inout [BarcodeResult]) {
-        for s in symbols(image, bounds: bounds, thorough: thorough, across: across) {
+              lines: Int = 24, into out: inout [BarcodeResult]) {
+        for s in symbols(image, bounds: bounds, thorough: thorough, across: across, lines: lines) {
             let r = PDF417Reader.result(s)
             if out.contains(where: { $0.isSameCode(as: r) }) { continue }
             out.append(r)
@@ -65,17 +65,18 @@ final class PDF417Reader {
     }
 
     /// The symbols found inside `bounds`.
-    func symbols(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil) -> [PDF417Symbol] {
+    func symbols(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
+                 lines: Int = 24) -> [PDF417Symbol] {
         lastCandidateCount = 0
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
-        // Video frames: lines 6 pixels apart, or about 24 lines over the
-        // height of a region of bars (its rows run the symbol's height, and
-        // the start and stop columns are followed to their ends).
+        // Video frames: lines 6 pixels apart, or about `lines` lines over
+        // the height of a region of bars (its rows run the symbol's height,
+        // and the start and stop columns are followed to their ends).
         var step = thorough ? 2 : 6
         if !thorough, let (ux, uy) = across {
             let height = abs(uy) * Double(frame.width) + abs(ux) * Double(frame.height)
-            step = max(step, Int(height / 24))
+            step = max(step, Int(height / Double(max(1, lines))))
         }
         let found = detector.find(image, bounds: frame, step: step, across: across)
         let starts = found.filter(\.isStart).sorted { $0.hits > $1.hits }
