@@ -431,7 +431,7 @@ final class DMDetector {
     private var symbolThreshold: Double? = nil
 
     @inline(__always)
-    private func isInk(_ img: LumaView, _ p: Point, dark: Bool) -> Bool {
+    fileprivate func isInk(_ img: LumaView, _ p: Point, dark: Bool) -> Bool {
         guard p.x >= 0, p.y >= 0, p.x < Double(img.width), p.y < Double(img.height) else { return false }
         var t = Double(thresholds.threshold(x: Int(p.x), y: Int(p.y)))
         if let s = symbolThreshold { t = (t + s) / 2 }
@@ -642,6 +642,96 @@ final class DMDetector {
         return lastInk >= 0 && t - lastInk >= min(quiet, minQuiet) ? lastInk : nil
     }
 
+    /// Samples along a segment inside the frame a coarse step at a time,
+    /// for the scans of video frames (``scanInk(_:_:_:length:dark:expect:)``
+    /// and ``scanOut(_:_:_:length:quiet:minQuiet:dark:)`` read in half-pixel
+    /// steps): each change of colour is placed to the half pixel by
+    /// bisection, which gives the same distances as half-pixel steps as
+    /// long as ink and light each run at least a step (the step is at most
+    /// half a module) and costs a few samples a module instead of two a
+    /// pixel.
+    private struct CoarseScan {
+        let img: LumaView
+        let from: Point, dir: Point
+        let dark: Bool
+        /// The segment's length, the step (a multiple of half a pixel, at
+        /// most half a module) and the segment's last half-pixel point.
+        let length: Double, step: Double, last: Double
+        unowned(unsafe) let detector: DMDetector
+
+        init(_ detector: DMDetector, _ img: LumaView, _ from: Point, _ dir: Point, length: Double, module: Double,
+             dark: Bool) {
+            self.detector = detector
+            self.img = img; self.from = from; self.dir = dir; self.dark = dark
+            self.length = length
+            step = max(0.5, min(6, module.rounded(.down) * 0.5))
+            last = (max(0, length) / 0.5).rounded(.down) * 0.5
+        }
+
+        /// Whether the segment lies inside the frame, where these scans apply.
+        static func fits(_ img: LumaView, _ from: Point, _ dir: Point, length: Double) -> Bool {
+            let to = Point(x: from.x + dir.x * length, y: from.y + dir.y * length)
+            return min(from.x, to.x) >= 0 && min(from.y, to.y) >= 0
+                && max(from.x, to.x) < Double(img.width) && max(from.y, to.y) < Double(img.height)
+        }
+
+        @inline(__always) func ink(_ t: Double) -> Bool {
+            detector.isInk(img, Point(x: from.x + dir.x * t, y: from.y + dir.y * t), dark: dark)
+        }
+
+        /// The first half-pixel point in `a...end` whose colour is `want`.
+        func first(from a: Double, to end: Double? = nil, _ want: Bool) -> Double? {
+            let end = min(end ?? last, last)
+            guard a <= end else { return nil }
+            if ink(a) == want { return a }
+            var lo = a
+            while lo < end {
+                let hi = min(lo + step, end)
+                if ink(hi) == want {
+                    // Bisect (lo, hi] on the half-pixel grid.
+                    var l = lo, h = hi
+                    while h - l > 0.5 {
+                        let m = l + ((h - l) / 1.0).rounded(.down) * 0.5
+                        if ink(m) == want { h = m } else { l = m }
+                    }
+                    return h
+                }
+                lo = hi
+            }
+            return nil
+        }
+    }
+
+    /// ``scanInk(_:_:_:length:dark:expect:)`` with coarse steps (see
+    /// ``CoarseScan``), for a segment inside the frame.
+    private func scanInkCoarse(_ scan: CoarseScan) -> (Double, Double)? {
+        // Ink at the start (a border, a neighbour) is passed over first.
+        guard let light = scan.first(from: 0, false), let start = scan.first(from: light + 0.5, true) else { return nil }
+        guard let end = scan.first(from: start + 0.5, false) else { return (start, scan.length) }
+        return (start, end)
+    }
+
+    /// ``scanOut(_:_:_:length:quiet:minQuiet:dark:)`` with coarse steps
+    /// (see ``CoarseScan``), for a segment inside the frame.
+    private func scanOutCoarse(_ scan: CoarseScan, quiet: Double, minQuiet: Double) -> Double? {
+        var lastInk = -1.0
+        var from = 0.0
+        while let i = scan.first(from: from, true) {
+            guard let e = scan.first(from: i + 0.5, false) else { lastInk = scan.last; break }
+            lastInk = e - 0.5
+            // The quiet zone: light up to the first half-pixel point
+            // `quiet` beyond the last ink.
+            let q = ((lastInk + quiet) / 0.5).rounded(.up) * 0.5
+            guard let next = scan.first(from: e, to: q, true) else {
+                if q <= scan.last { return lastInk }
+                break
+            }
+            from = next
+        }
+        // The window ends in light: enough for a quiet zone of a module.
+        return lastInk >= 0 && scan.last + 0.5 - lastInk >= min(quiet, minQuiet) ? lastInk : nil
+    }
+
     /// Fits a line to the outer edge along `a`→`b`, scanning inwards along
     /// `n` from `outside` pixels out, over `depth` pixels. With `dashed`,
     /// points behind the line (at light clock modules) are dropped in turns.
@@ -656,6 +746,8 @@ final class DMDetector {
         // deep, as far as perspective may move the track) a quarter.
         let most = options.thorough ? 160 : dashed && anchor == nil ? 40 : 80
         let samples = max(dashed ? 32 : 8, min(most, Int(len / 1.2)))
+        // Video frames: coarse steps where modules are two pixels or more.
+        let coarse = !options.thorough && module >= 2
         edge.reserveKeeping(samples)
         edgeThickness.reserveKeeping(samples)
         var count = 0
@@ -667,17 +759,23 @@ final class DMDetector {
             if dashed && outward {
                 // From inside outwards: the last ink before the quiet zone.
                 let inner = Point(x: a.x + (b.x - a.x) * t + n.x * depth, y: a.y + (b.y - a.y) * t + n.y * depth)
-                guard let d = scanOut(img, inner, Point(x: -n.x, y: -n.y), length: depth + outside,
-                                      quiet: max(3, 2.5 * module), minQuiet: max(1.5, module), dark: dark)
-                else { continue }
+                let out = Point(x: -n.x, y: -n.y)
+                let quiet = max(3, 2.5 * module), minQuiet = max(1.5, module)
+                let found = coarse && CoarseScan.fits(img, inner, out, length: depth + outside)
+                    ? scanOutCoarse(CoarseScan(self, img, inner, out, length: depth + outside, module: module, dark: dark),
+                                    quiet: quiet, minQuiet: minQuiet)
+                    : scanOut(img, inner, out, length: depth + outside, quiet: quiet, minQuiet: minQuiet, dark: dark)
+                guard let d = found else { continue }
                 let e = d + 0.25
                 edge[count] = Point(x: inner.x - n.x * e, y: inner.y - n.y * e)
                 count += 1
                 continue
             }
             let start = Point(x: a.x + (b.x - a.x) * t - n.x * outside, y: a.y + (b.y - a.y) * t - n.y * outside)
-            guard let (d0, d1) = scanInk(img, start, n, length: depth, dark: dark,
-                                         expect: (outside, 1.5 * module + 1)) else { continue }
+            let found = coarse && CoarseScan.fits(img, start, n, length: depth)
+                ? scanInkCoarse(CoarseScan(self, img, start, n, length: depth, module: module, dark: dark))
+                : scanInk(img, start, n, length: depth, dark: dark, expect: (outside, 1.5 * module + 1))
+            guard let (d0, d1) = found else { continue }
             let e = d0 - 0.25
             edge[count] = Point(x: start.x + n.x * e, y: start.y + n.y * e)
             count += 1
