@@ -139,8 +139,9 @@ public final class Scanner {
         var area: Bool = true
         /// Lines that must read something before a candidate is done.
         var enoughReadings: Int
-        /// How many lines of a candidate get the costlier retries (bar areas,
-        /// wider pruning, smoothing) before it has read anything.
+        /// How many lines of a candidate get the costlier retries (edges at
+        /// halfway levels, pruning, bar areas, wider pruning, smoothing)
+        /// before it has read anything.
         var retryLines = 4
         /// A candidate whose first lines (from the middle out) read nothing
         /// is given up after this many.
@@ -626,7 +627,8 @@ public final class Scanner {
     /// symbol of the lengths the linear readers accept.
     private static let minLineEdges = 20
 
-    /// Samples one line and runs the readers on it.
+    /// Samples one line and runs the readers on it; with `retries`, again
+    /// on its edges found or measured other ways.
     /// - Returns: how many readings the line gave.
     @discardableResult
     private func scanLine(_ image: LumaView, _ line: ScanLine, plan: Plan, enabled: Symbology, thickness: Int? = nil,
@@ -645,12 +647,16 @@ public final class Scanner {
         lineEdges = edges.edgeCount
         if edges.edgeCount < Scanner.minLineEdges { return 0 }
         var hits = readRuns(line, plan: plan, enabled: enabled)
-        if plan.refine {
+        // The edges read again in other ways (below) only on lines that
+        // get retries: the middle lines of a candidate, and every line of
+        // one that has proven to hold a code. The candidate's other lines
+        // (most of them cross text or texture) are read once.
+        if plan.refine && retries {
             // The same edges at local halfway levels: they read other blurred codes.
             edges.refine(profile.pointer, count: n)
             hits += readRuns(line, plan: plan, enabled: enabled)
         }
-        if plan.prune > 0 {
+        if plan.prune > 0 && retries {
             // Without the weak bumps that texture leaves inside wide elements.
             let before = edges.edgeCount
             edges.prune(profile.pointer, count: n, fraction: plan.prune)
