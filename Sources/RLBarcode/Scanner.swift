@@ -320,6 +320,11 @@ public final class Scanner {
             : PixelRect(x0: max(0, bounds.x0 - reach), y0: max(0, bounds.y0 - reach),
                         x1: min(image.width, bounds.x1 + reach), y1: min(image.height, bounds.y1 + reach))
 
+        // The helper thread (see below), woken now so that it is up when
+        // the matrix codes' searches are handed to it after stage 1.
+        let helper = image.height >= 8 && image.width >= 8 ? squareHelper() : nil
+        helper?.prewake()
+
         // Stage 1: candidates.
         if image.height >= 8 && image.width >= 8 {
             detector.measure(image, cellSize: plan.cellSize, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1,
@@ -336,7 +341,6 @@ public final class Scanner {
         // when its own work is done. (Frames too thin for cells have none.)
         let square = SquareJob(image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
                                cells: detector.tensors)
-        let helper = image.height >= 8 && image.width >= 8 ? squareHelper() : nil
         if let helper {
             squareJob = square
             helper.start()

@@ -47,6 +47,39 @@ final class ThreadedScanTests: XCTestCase {
         helper = nil
     }
 
+    /// ``HelperThread/prewake()`` before a run, long before one (the
+    /// thread spins, gives up and sleeps again), during one (ignored) and
+    /// with none after it: every run still runs its tasks once each, and
+    /// the thread stops.
+    func testPrewakeBeforeDuringAndWithoutARun() throws {
+        let tasks = 8
+        let done = UnsafeMutablePointer<Int>.allocate(capacity: tasks)
+        defer { done.deallocate() }
+        var helper: HelperThread?
+        helper = HelperThread {
+            guard let h = helper else { return }
+            h.prewake()
+            h.openTasks(tasks)
+            while let k = h.nextTask() { done[k] += 1 }
+        }
+        let h = try XCTUnwrap(helper)
+        for run in 0..<200 {
+            done.initialize(repeating: 0, count: tasks)
+            if run % 2 == 0 { h.prewake() }
+            // Past the thread's spin: it sleeps again before the start.
+            if run % 20 == 0 { usleep(2_000) }
+            h.start()
+            while let k = h.nextTask() { done[k] += 1 }
+            h.wait()
+            let counts = (0..<tasks).map { done[$0] }
+            XCTAssertEqual(counts, [Int](repeating: 1, count: tasks), "run \(run)")
+            if counts != [Int](repeating: 1, count: tasks) { break }
+        }
+        h.prewake()
+        h.stop()
+        helper = nil
+    }
+
     /// An HD frame with a linear code, a QR Code, a Data Matrix and an
     /// Aztec symbol: scanned with one thread, two, or one per processor,
     /// frame after frame, the results are the same codes in the same
