@@ -52,12 +52,6 @@ final class MatrixReaders {
         if frames < 2 { frames += 1 }
     }
 
-    /// Whether the next reads get every search whichever frame's turn it
-    /// is (the seldom tiles of the rest of a frame with an active region):
-    /// PDF417 in every area of bars, and below HD the full-size Data Matrix
-    /// and Aztec searches (HD frames search their half-size copy anyway).
-    var everySearch = false
-
     /// Frames started, counted up to 2: a scanner's first frame gets every
     /// search, so that a single picture scanned at video settings is read
     /// whole.
@@ -98,13 +92,16 @@ final class MatrixReaders {
 
     /// Finds and decodes the enabled matrix codes inside `bounds` and
     /// appends them to `out`, every step on the calling thread:
-    /// ``readPDF417(_:bounds:enabled:thorough:barAreas:into:)``, then
-    /// ``prepareSquare(_:bounds:enabled:thorough:cells:)``, every
+    /// ``readPDF417(_:bounds:enabled:thorough:everySearch:barAreas:into:)``, then
+    /// ``prepareSquare(_:bounds:enabled:thorough:everySearch:cells:)``, every
     /// ``SquareTask`` and ``finishSquare(into:)``.
     func read(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool = true,
-              cells: CellTensors? = nil, barAreas: [BarArea] = [], into out: inout [BarcodeResult]) {
-        readPDF417(image, bounds: bounds, enabled: enabled, thorough: thorough, barAreas: barAreas, into: &out)
-        prepareSquare(image, bounds: bounds, enabled: enabled, thorough: thorough, cells: cells)
+              everySearch: Bool = false, cells: CellTensors? = nil, barAreas: [BarArea] = [],
+              into out: inout [BarcodeResult]) {
+        readPDF417(image, bounds: bounds, enabled: enabled, thorough: thorough, everySearch: everySearch,
+                   barAreas: barAreas, into: &out)
+        prepareSquare(image, bounds: bounds, enabled: enabled, thorough: thorough, everySearch: everySearch,
+                      cells: cells)
         for task in SquareTask.allCases { run(task) }
         finishSquare(into: &out)
     }
@@ -118,10 +115,11 @@ final class MatrixReaders {
     /// whole of `bounds`. Video frames search the regions of bars whose
     /// lines crossed a start or stop pattern in every frame, the others in
     /// one frame of four and with a third of the lines (a code in view
-    /// stays there for many frames); still pictures, and a scanner's first
-    /// frame, every time.
+    /// stays there for many frames); still pictures, a scanner's first
+    /// frame, and with `everySearch` (the seldom tiles of the rest of a
+    /// frame with an active region), every time.
     func readPDF417(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
-                    barAreas: [BarArea], into out: inout [BarcodeResult]) {
+                    everySearch: Bool = false, barAreas: [BarArea], into out: inout [BarcodeResult]) {
         pdf417CandidateCount = 0
         pdf417TimedOut = false
         guard enabled.contains(.pdf417), image.width >= 10, image.height >= 10 else { return }
@@ -148,7 +146,7 @@ final class MatrixReaders {
     }
 
     /// The searches for QR Code, Data Matrix and Aztec Code, after
-    /// ``prepareSquare(_:bounds:enabled:thorough:cells:)``. Each touches
+    /// ``prepareSquare(_:bounds:enabled:thorough:everySearch:cells:)``. Each touches
     /// a reader and memory of its own (what the preparation made they only
     /// read), so two threads may run one each at the same time; their
     /// results wait for ``finishSquare(into:)``. Handed out in this order,
@@ -163,7 +161,7 @@ final class MatrixReaders {
         case aztec
     }
 
-    /// What ``prepareSquare(_:bounds:enabled:thorough:cells:)`` set for the
+    /// What ``prepareSquare(_:bounds:enabled:thorough:everySearch:cells:)`` set for the
     /// tasks of the frame.
     private struct SquarePlan {
         var image: LumaView
@@ -175,7 +173,7 @@ final class MatrixReaders {
         /// Data Matrix components examined in video frames: a whole
         /// frame's four shared out by area, so that an active region and a
         /// tile of the rest of the frame cost no more than the frame, at
-        /// least two each.
+        /// least one each.
         var dataMatrixBudget: Int
         /// The half-size copy of `half`'s rectangle of the frame, which HD
         /// video frames search for Data Matrix and Aztec Code (nil: none).
@@ -193,11 +191,15 @@ final class MatrixReaders {
     /// searches this frame gets.
     /// With `thorough` (still pictures), symbols that fail to decode are
     /// sampled again in other ways; video frames skip that cost.
+    /// With `everySearch` (the seldom tiles of the rest of a frame with an
+    /// active region) frames below HD get the full-size Data Matrix and
+    /// Aztec searches whichever frame's turn it is (HD frames search their
+    /// half-size copy in every frame anyway).
     /// `cells`, when given, are the frame's gradient cells as the linear
     /// stage measured them: the search for matrix-code regions reuses them
     /// (they must stay unchanged until the tasks are done).
     func prepareSquare(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
-                       cells: CellTensors?) {
+                       everySearch: Bool = false, cells: CellTensors?) {
         qrCandidateCount = 0
         aztecCandidateCount = 0
         dataMatrixCandidateCount = 0
@@ -275,7 +277,7 @@ final class MatrixReaders {
 
     /// The Data Matrix components a video frame's search of `bounds` (the
     /// whole frame when nil) examines: the whole frame's budget times the
-    /// share of the frame, rounded up, two at least.
+    /// share of the frame, rounded up, one at least.
     static func dataMatrixBudget(_ bounds: PixelRect?, of image: LumaView) -> Int {
         let whole = DMDetector.Options().examineBudget
         guard let b = bounds, image.width > 0, image.height > 0 else { return whole }

@@ -158,6 +158,10 @@ public final class Scanner {
         /// other frame only: they are rare, and a code in view stays there
         /// for many frames.
         var bothPolaritiesEveryFrame = true
+        /// Whether every matrix search runs whichever frame's turn it is
+        /// (``MatrixReaders/prepareSquare(_:bounds:enabled:thorough:everySearch:cells:)``):
+        /// the seldom tiles of the rest of a frame with an active region.
+        var everySearch = false
         /// Whether parts of codes cut by the frame's border are kept and
         /// joined across frames (video: the camera pans; still pictures
         /// have no other frame).
@@ -242,20 +246,18 @@ public final class Scanner {
         // rest of the frame in turn, so that the whole frame is covered over
         // a few dozen frames (a 1080p frame with its top-left quarter for
         // its region: 10 tiles, a round in 40 frames, then 16 smaller ones
-        // in the shifted round). A tile is looked at
-        // seldom, so it gets every search the frame's size allows: both
-        // polarities, PDF417 in every area of bars, and below HD the
-        // full-size Data Matrix and Aztec searches, whichever frame's turn
-        // it is.
+        // in the shifted round). A tile is looked at seldom, so it gets
+        // every search the frame's size allows: both polarities, PDF417 in
+        // every area of bars, and below HD the full-size Data Matrix and
+        // Aztec searches, whichever frame's turn it is.
         var out = scanArea(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
         let candidates = lastCandidateCount
         restTurn &+= 1
         if restTurn % 4 == 0, let tile = nextTile(frame, outside: region) {
             var complete = plan
             complete.bothPolaritiesEveryFrame = true
-            matrix.everySearch = true
+            complete.everySearch = true
             let more = scanArea(image, bounds: tile, wholeFrame: false, enabled: enabled, plan: complete)
-            matrix.everySearch = false
             for m in more where !out.contains(where: { $0.isSameCode(as: m) }) { out.append(m) }
             lastCandidateCount += candidates
         }
@@ -306,7 +308,7 @@ public final class Scanner {
         if enabled.isSubset(of: thorough ? MatrixReaders.symbologies : MatrixReaders.symbologies.subtracting(.pdf417)) {
             var out: [BarcodeResult] = []
             matrix.read(image, bounds: wholeFrame ? nil : bounds, enabled: enabled,
-                        thorough: options.effort == .thorough, into: &out)
+                        thorough: options.effort == .thorough, everySearch: plan.everySearch, into: &out)
             lastCandidateCount = matrix.lastCandidateCount
             return out
         }
@@ -340,7 +342,7 @@ public final class Scanner {
         // thread they start there meanwhile, and this thread joins in
         // when its own work is done. (Frames too thin for cells have none.)
         let square = SquareJob(image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
-                               cells: detector.tensors)
+                               everySearch: plan.everySearch, cells: detector.tensors)
         if let helper {
             squareJob = square
             helper.start()
@@ -491,7 +493,7 @@ public final class Scanner {
         // PDF417 in video frames where the linear stage found bars.
         if !thorough { collectBarAreas(image) }
         matrix.readPDF417(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
-                          barAreas: barAreas, into: &out)
+                          everySearch: plan.everySearch, barAreas: barAreas, into: &out)
         if let helper {
             while let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) { matrix.run(task) }
             helper.wait()
@@ -505,13 +507,14 @@ public final class Scanner {
         return out
     }
 
-    /// What the matrix codes' searches (``MatrixReaders/prepareSquare(_:bounds:enabled:thorough:cells:)``)
+    /// What the matrix codes' searches (``MatrixReaders/prepareSquare(_:bounds:enabled:thorough:everySearch:cells:)``)
     /// are given.
     private struct SquareJob {
         var image: LumaView
         var bounds: PixelRect?
         var enabled: Symbology
         var thorough: Bool
+        var everySearch: Bool
         var cells: CellTensors?
     }
 
@@ -526,7 +529,7 @@ public final class Scanner {
     /// Readies the matrix codes' searches of the frame.
     private func prepare(_ job: SquareJob) {
         matrix.prepareSquare(job.image, bounds: job.bounds, enabled: job.enabled, thorough: job.thorough,
-                             cells: job.cells)
+                             everySearch: job.everySearch, cells: job.cells)
     }
 
     /// The helper's part of a frame: readies the matrix codes' searches,

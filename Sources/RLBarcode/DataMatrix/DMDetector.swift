@@ -431,7 +431,7 @@ final class DMDetector {
     private var symbolThreshold: Double? = nil
 
     @inline(__always)
-    fileprivate func isInk(_ img: LumaView, _ p: Point, dark: Bool) -> Bool {
+    private func isInk(_ img: LumaView, _ p: Point, dark: Bool) -> Bool {
         guard p.x >= 0, p.y >= 0, p.x < Double(img.width), p.y < Double(img.height) else { return false }
         var t = Double(thresholds.threshold(x: Int(p.x), y: Int(p.y)))
         if let s = symbolThreshold { t = (t + s) / 2 }
