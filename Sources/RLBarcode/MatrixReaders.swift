@@ -92,14 +92,14 @@ final class MatrixReaders {
 
     /// Finds and decodes the enabled matrix codes inside `bounds` and
     /// appends them to `out`, every step on the calling thread:
-    /// ``readPDF417(_:bounds:enabled:thorough:everySearch:barAreas:into:)``, then
+    /// ``readPDF417(_:bounds:enabled:thorough:everySearch:barAreas:cells:into:)``, then
     /// ``prepareSquare(_:bounds:enabled:thorough:everySearch:cells:)``, every
     /// ``SquareTask`` and ``finishSquare(into:)``.
     func read(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool = true,
               everySearch: Bool = false, cells: CellTensors? = nil, barAreas: [BarArea] = [],
               into out: inout [BarcodeResult]) {
         readPDF417(image, bounds: bounds, enabled: enabled, thorough: thorough, everySearch: everySearch,
-                   barAreas: barAreas, into: &out)
+                   barAreas: barAreas, cells: cells, into: &out)
         prepareSquare(image, bounds: bounds, enabled: enabled, thorough: thorough, everySearch: everySearch,
                       cells: cells)
         for task in SquareTask.allCases { run(task) }
@@ -112,22 +112,24 @@ final class MatrixReaders {
     ///
     /// `barAreas` are where video frames look for PDF417 (the largest
     /// regions of bars the linear stage found); still pictures search the
-    /// whole of `bounds`. Video frames search the regions of bars whose
+    /// whole of `bounds`, along the lines that cross bars by the detection
+    /// pass's `cells` (every line when nil). Video frames search the regions of bars whose
     /// lines crossed a start or stop pattern in every frame, the others in
     /// one frame of four and with a third of the lines (a code in view
     /// stays there for many frames); still pictures, a scanner's first
     /// frame, and with `everySearch` (the seldom tiles of the rest of a
     /// frame with an active region), every time.
     func readPDF417(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
-                    everySearch: Bool = false, barAreas: [BarArea], into out: inout [BarcodeResult]) {
+                    everySearch: Bool = false, barAreas: [BarArea], cells: CellTensors? = nil,
+                    into out: inout [BarcodeResult]) {
         pdf417CandidateCount = 0
         pdf417TimedOut = false
         guard enabled.contains(.pdf417), image.width >= 10, image.height >= 10 else { return }
         let pdf417Turn = thorough || frames < 2 || everySearch || videoTurn == 2
         guard pdf417Turn || barAreas.contains(where: \.crossesPattern), !late(&pdf417TimedOut) else { return }
         if thorough {
-            pdf417Reader.read(image, bounds: bounds, thorough: true, into: &out)
-            microPDF417Reader.read(image, bounds: bounds, thorough: true, into: &out)
+            pdf417Reader.read(image, bounds: bounds, thorough: true, cells: cells, into: &out)
+            microPDF417Reader.read(image, bounds: bounds, thorough: true, cells: cells, into: &out)
             pdf417CandidateCount += pdf417Reader.lastCandidateCount + microPDF417Reader.lastCandidateCount
         } else {
             // Video frames: PDF417 only. The MicroPDF417 search (row

@@ -480,9 +480,11 @@ public final class Scanner {
         // Thorough: sweeps over the whole frame at several angles.
         if plan.sweeps {
             let step = max(3, min(bounds.width, bounds.height) / 100)
+            let cells = detector.tensors
             for a in 0..<12 {
                 let angle = Double(a) * Double.pi / 12
-                sweep(image, angle: angle, step: a % 6 == 0 ? step : step * 2, bounds: bounds, plan: plan, enabled: enabled)
+                sweep(image, angle: angle, step: a % 6 == 0 ? step : step * 2, bounds: bounds, plan: plan, enabled: enabled,
+                      cells: cells)
             }
         }
         assembleRows(enabled: enabled)
@@ -493,7 +495,7 @@ public final class Scanner {
         // PDF417 in video frames where the linear stage found bars.
         if !thorough { collectBarAreas(image) }
         matrix.readPDF417(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
-                          everySearch: plan.everySearch, barAreas: barAreas, into: &out)
+                          everySearch: plan.everySearch, barAreas: barAreas, cells: detector.tensors, into: &out)
         if let helper {
             while let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) { matrix.run(task) }
             helper.wait()
@@ -613,8 +615,11 @@ public final class Scanner {
         }
     }
 
-    /// Parallel lines at `angle` across `bounds`, `step` pixels apart.
-    private func sweep(_ image: LumaView, angle: Double, step: Int, bounds: PixelRect, plan: Plan, enabled: Symbology) {
+    /// Parallel lines at `angle` across `bounds`, `step` pixels apart:
+    /// those that cross bars by the detection pass's `cells` (every line
+    /// when nil).
+    private func sweep(_ image: LumaView, angle: Double, step: Int, bounds: PixelRect, plan: Plan, enabled: Symbology,
+                       cells: CellTensors?) {
         let ux = cos(angle), uy = sin(angle)
         let vx = -uy, vy = ux
         let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
@@ -624,11 +629,27 @@ public final class Scanner {
             let center = Point(x: cx + t * vx, y: cy + t * vy)
             if let line = ScanLine.clipped(center: center, dx: ux, dy: uy, halfLength: halfDiag, bounds: bounds,
                                            step: plan.sweepStep) {
-                scanLine(image, line, plan: plan, enabled: enabled)
+                // Only lines that cross bars: cells whose gradients run
+                // along the line (``CellTensors/barCellsCrossed(by:minEnergy:dominance:maxAngle:)``).
+                // A line that crosses fewer than two such cells holds no
+                // code the sweeps could read; one that crosses fewer than
+                // four is read once, without the retries, which pay on
+                // codes, not on the texture and text most lines cross.
+                let crossed = cells?.barCellsCrossed(by: line, minEnergy: 0.25 * plan.minEnergy,
+                                                     dominance: Scanner.sweepDominance) ?? .max
+                guard crossed >= 2 else { t += Double(step); continue }
+                let retries = crossed >= 4
+                scanLine(image, line, plan: plan, enabled: enabled, retries: retries)
             }
             t += Double(step)
         }
     }
+
+    /// How much stronger than across it the gradients along a sweep line
+    /// must be in a cell for the line to count as crossing bars there:
+    /// bars turned up to 19 degrees from square to the line (the sweeps
+    /// are 15 degrees apart).
+    private static let sweepDominance: Float = 8
 
     /// The fewest edges a scan line must cross to be read: fewer hold no
     /// symbol of the lengths the linear readers accept.

@@ -36,6 +36,50 @@ struct CellTensors {
     let sxy: UnsafePointer<Float>
 }
 
+extension CellTensors {
+    /// How many cells along `line` hold bars that it crosses: cells where
+    /// the mean squared gradient along the line is `minEnergy` or more and
+    /// `dominance` times that across it or more (bars square to the line
+    /// and turned by up to atan(1 / sqrt(dominance)) from square; the rows
+    /// of a stacked symbol add gradients across the line, so these want a
+    /// low `dominance`), and whose main gradient direction lies within
+    /// `maxAngle` radians of the line's.
+    func barCellsCrossed(by line: ScanLine, minEnergy: Float, dominance: Float, maxAngle: Double = .pi / 2) -> Int {
+        guard cols > 0, rows > 0, line.length > 0 else { return 0 }
+        let norm = (line.dx * line.dx + line.dy * line.dy).squareRoot()
+        guard norm > 0 else { return 0 }
+        let ux = Float(line.dx / norm), uy = Float(line.dy / norm)
+        let uxx = ux * ux, uyy = uy * uy, uxy = 2 * ux * uy
+        // cos and sin of twice the line's direction, and the least cosine
+        // of twice the angle between it and a cell's main direction.
+        let c2 = uxx - uyy, s2 = uxy
+        let limit = maxAngle >= .pi / 2 ? -2 : Float(cos(2 * maxAngle))
+        let samplesPerHalfCell = Double(cellSize) / (2 * norm)
+        var count = 0, last = -1
+        var t = 0.0
+        let end = Double(line.length - 1)
+        while t <= end {
+            let p = line.point(at: t)
+            t += samplesPerHalfCell
+            let cx = Int(p.x) / cellSize, cy = Int(p.y) / cellSize
+            guard cx >= 0, cy >= 0, cx < cols, cy < rows else { continue }
+            let i = cy * cols + cx
+            if i == last { continue }
+            last = i
+            let a = sxx[i], b = syy[i], c = sxy[i]
+            let along = uxx * a + uyy * b + uxy * c
+            let across = uyy * a + uxx * b - uxy * c
+            guard along >= minEnergy, along >= dominance * across else { continue }
+            if limit > -2 {
+                let d = a - b, r = (d * d + 4 * c * c).squareRoot()
+                guard r > 0, c2 * d + s2 * 2 * c >= limit * r else { continue }
+            }
+            count += 1
+        }
+        return count
+    }
+}
+
 /// Finds code-like regions in a frame before any decoding.
 ///
 /// One pass over the luma plane measures, in square cells, the structure

@@ -86,15 +86,21 @@ final class MicroPDF417Reader {
     /// (more in frames over 480 pixels);
     /// with `across` (video frames: the direction across the bars of a
     /// region already found) only about that direction, 4 pixels apart.
+    /// With `cells` (the detection pass's), only the lines that cross two
+    /// cells of bars or more are read: cells whose gradients run along the
+    /// line, within 6 degrees of it (the lines are 5 degrees apart), twice
+    /// as much as across it or more (the rows, two modules high or more,
+    /// add gradients across).
     func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
-              into out: inout [BarcodeResult]) {
-        let found = symbols(image, bounds: bounds, thorough: thorough, across: across).map(MicroPDF417Reader.result)
+              cells: CellTensors? = nil, into out: inout [BarcodeResult]) {
+        let found = symbols(image, bounds: bounds, thorough: thorough, across: across, cells: cells)
+            .map(MicroPDF417Reader.result)
         for r in found where !out.contains(where: { $0.isSameCode(as: r) }) { out.append(r) }
     }
 
     /// The symbols found inside `bounds`.
     func symbols(_ image: LumaView, bounds: PixelRect?, thorough: Bool,
-                 across: (Double, Double)? = nil) -> [MicroPDF417Symbol] {
+                 across: (Double, Double)? = nil, cells: CellTensors? = nil) -> [MicroPDF417Symbol] {
         lastCandidateCount = 0
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
@@ -102,7 +108,7 @@ final class MicroPDF417Reader {
         // apart in larger ones (whose symbols are rarely that small).
         let step = thorough || across == nil ? max(3, min(frame.width, frame.height) / 160) : 4
         findHits(image, bounds: frame, step: step, directions: across == nil ? (thorough ? 36 : 18) : 3,
-                 across: across)
+                 across: across, cells: cells)
         guard hitCount >= 3 else { return [] }
         // Group the crossings of one edge: same polarity, about the same
         // direction and module, near one another.
@@ -207,7 +213,8 @@ final class MicroPDF417Reader {
     /// Records the left-edge crossings of lines `step` pixels apart at
     /// `directions` angles over half a turn (each line read both ways),
     /// or about `across`.
-    private func findHits(_ image: LumaView, bounds: PixelRect, step: Int, directions: Int, across: (Double, Double)?) {
+    private func findHits(_ image: LumaView, bounds: PixelRect, step: Int, directions: Int, across: (Double, Double)?,
+                          cells: CellTensors?) {
         hitCount = 0
         let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
         let reach = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
@@ -220,7 +227,8 @@ final class MicroPDF417Reader {
             var t = -reach + Double(step) / 2
             while t < reach {
                 let centre = Point(x: cx - dy * t, y: cy + dx * t)
-                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds) {
+                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds),
+                   cells.map({ $0.barCellsCrossed(by: line, minEnergy: 25, dominance: 2, maxAngle: 0.1) >= 2 }) ?? true {
                     scan(image, line)
                 }
                 t += Double(step)

@@ -66,7 +66,12 @@ struct PDF417Detector {
     ///
     /// With `across`, the lines run only that way (a unit vector across
     /// the bars of a region already measured), not in four directions.
-    mutating func find(_ image: LumaView, bounds: PixelRect, step: Int, across: (Double, Double)? = nil) -> [PDF417Edge] {
+    /// With `cells` (the detection pass's), only the lines that cross a
+    /// cell of bars are read: a cell whose gradients run along the line
+    /// at least as much as across it (bars within 45 degrees of square to
+    /// it; the rows of a PDF417 symbol add gradients across).
+    mutating func find(_ image: LumaView, bounds: PixelRect, step: Int, across: (Double, Double)? = nil,
+                       cells: CellTensors? = nil) -> [PDF417Edge] {
         hitCount = 0
         let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
         let reach = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
@@ -77,7 +82,8 @@ struct PDF417Detector {
             var t = -reach + Double(step) / 2
             while t < reach {
                 let centre = Point(x: cx - dy * t, y: cy + dx * t)
-                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds, margin: 0) {
+                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds, margin: 0),
+                   cells.map({ $0.barCellsCrossed(by: line, minEnergy: 25, dominance: 1) >= 1 }) ?? true {
                     scan(image, line)
                 }
                 t += Double(step)

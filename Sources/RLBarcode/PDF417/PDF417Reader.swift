@@ -55,9 +55,11 @@ final class PDF417Reader {
     /// `across` (video frames): the direction across the bars of the
     /// region `bounds` holds, the only one the pattern search then takes;
     /// compact PDF417 is then looked for only in still pictures.
+    /// With `cells` (the detection pass's), the search reads only the lines
+    /// that cross bars (``PDF417Detector/find(_:bounds:step:across:cells:)``).
     func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
-              lines: Int = 24, into out: inout [BarcodeResult]) {
-        for s in symbols(image, bounds: bounds, thorough: thorough, across: across, lines: lines) {
+              lines: Int = 24, cells: CellTensors? = nil, into out: inout [BarcodeResult]) {
+        for s in symbols(image, bounds: bounds, thorough: thorough, across: across, lines: lines, cells: cells) {
             let r = PDF417Reader.result(s)
             if out.contains(where: { $0.isSameCode(as: r) }) { continue }
             out.append(r)
@@ -66,7 +68,7 @@ final class PDF417Reader {
 
     /// The symbols found inside `bounds`.
     func symbols(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
-                 lines: Int = 24) -> [PDF417Symbol] {
+                 lines: Int = 24, cells: CellTensors? = nil) -> [PDF417Symbol] {
         lastCandidateCount = 0
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
@@ -78,7 +80,7 @@ final class PDF417Reader {
             let height = abs(uy) * Double(frame.width) + abs(ux) * Double(frame.height)
             step = max(step, Int(height / Double(max(1, lines))))
         }
-        let found = detector.find(image, bounds: frame, step: step, across: across)
+        let found = detector.find(image, bounds: frame, step: step, across: across, cells: cells)
         let starts = found.filter(\.isStart).sorted { $0.hits > $1.hits }
         let stops = found.filter { !$0.isStart }
         var symbols: [PDF417Symbol] = []

@@ -1,0 +1,62 @@
+import XCTest
+@testable import RLBarcode
+
+/// Which lines the detection pass's cells say cross bars
+/// (``CellTensors/barCellsCrossed(by:minEnergy:dominance:maxAngle:)``): the
+/// test the still pictures' sweeps and PDF417 searches use to leave out the
+/// lines that cross none.
+final class BarCellTests: XCTestCase {
+    /// A 320x240 picture: light, with vertical bars 3 pixels wide every 6
+    /// pixels in x 96..<224, y 64..<176, and some noise.
+    private func withBars(_ body: (LumaView) -> Void) {
+        let w = 320, h = 240
+        var pixels = [UInt8](repeating: 200, count: w * h)
+        var seed: UInt64 = 5
+        for y in 0..<h {
+            for x in 0..<w {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                let noise = Int((seed >> 33) % 7) - 3
+                let bar = x >= 96 && x < 224 && y >= 64 && y < 176 && (x / 3) % 2 == 0
+                pixels[y * w + x] = UInt8(clamping: (bar ? 40 : 200) + noise)
+            }
+        }
+        pixels.withUnsafeBufferPointer { body(LumaView(base: $0.baseAddress!, width: w, height: h, stride: w)) }
+    }
+
+    private func line(_ cx: Double, _ cy: Double, degrees: Double) -> ScanLine {
+        let a = degrees * Double.pi / 180
+        return ScanLine.clipped(center: Point(x: cx, y: cy), dx: cos(a), dy: sin(a), halfLength: 400,
+                                bounds: PixelRect(x0: 0, y0: 0, x1: 320, y1: 240))!
+    }
+
+    func testLinesAcrossTheBarsCountTheirCellsAndOthersNone() throws {
+        withBars { image in
+            var detector = RegionDetector()
+            defer { detector.free() }
+            detector.measure(image, cellSize: 16, x0: 0, y0: 0, x1: 320, y1: 240, flatBelow: 6)
+            guard let cells = detector.tensors else { return XCTFail("no cells measured") }
+            // Across the bars: the 8 cells the bars fill (128 pixels).
+            let across = cells.barCellsCrossed(by: line(160, 120, degrees: 0), minEnergy: 6, dominance: 8)
+            XCTAssertGreaterThanOrEqual(across, 7)
+            XCTAssertLessThanOrEqual(across, 9)
+            // Along the bars: only the cells of their ends (an edge across
+            // the line) at most.
+            XCTAssertLessThanOrEqual(cells.barCellsCrossed(by: line(160, 120, degrees: 90), minEnergy: 25, dominance: 1), 2)
+            // Across the noisy light above them: none, unless the energy
+            // asked for is as low as the noise's.
+            XCTAssertEqual(cells.barCellsCrossed(by: line(160, 24, degrees: 0), minEnergy: 25, dominance: 1), 0)
+            XCTAssertGreaterThan(cells.barCellsCrossed(by: line(160, 24, degrees: 0), minEnergy: 1, dominance: 1), 0)
+            // 30 degrees from square: counted with a dominance of 2
+            // (up to 35 degrees), not with 8 (up to 19 degrees).
+            XCTAssertGreaterThan(cells.barCellsCrossed(by: line(160, 120, degrees: 30), minEnergy: 6, dominance: 2), 2)
+            XCTAssertEqual(cells.barCellsCrossed(by: line(160, 120, degrees: 30), minEnergy: 6, dominance: 8), 0)
+            // The angle limit: 4 degrees off passes 0.1 radians, 10 degrees does not.
+            XCTAssertGreaterThan(
+                cells.barCellsCrossed(by: line(160, 120, degrees: 4), minEnergy: 6, dominance: 2, maxAngle: 0.1), 2)
+            XCTAssertEqual(
+                cells.barCellsCrossed(by: line(160, 120, degrees: 10), minEnergy: 6, dominance: 2, maxAngle: 0.1), 0)
+            // Too little energy asked for nothing to count.
+            XCTAssertEqual(cells.barCellsCrossed(by: line(160, 120, degrees: 0), minEnergy: 1e9, dominance: 1), 0)
+        }
+    }
+}
