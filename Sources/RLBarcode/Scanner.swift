@@ -629,17 +629,24 @@ public final class Scanner {
             let center = Point(x: cx + t * vx, y: cy + t * vy)
             if let line = ScanLine.clipped(center: center, dx: ux, dy: uy, halfLength: halfDiag, bounds: bounds,
                                            step: plan.sweepStep) {
-                // Only lines that cross bars: cells whose gradients run
-                // along the line (``CellTensors/barCellsCrossed(by:minEnergy:dominance:maxAngle:)``).
-                // A line that crosses fewer than two such cells holds no
+                // Only lines that cross bars, and only their part over the
+                // bars and the quiet zones (``CellTensors/partOverBars(_:minCells:minEnergy:dominance:maxAngle:)``).
+                // A line that crosses fewer than two cells of bars holds no
                 // code the sweeps could read; one that crosses fewer than
                 // four is read once, without the retries, which pay on
                 // codes, not on the texture and text most lines cross.
-                let crossed = cells?.barCellsCrossed(by: line, minEnergy: 0.25 * plan.minEnergy,
-                                                     dominance: Scanner.sweepDominance) ?? .max
-                guard crossed >= 2 else { t += Double(step); continue }
-                let retries = crossed >= 4
-                scanLine(image, line, plan: plan, enabled: enabled, retries: retries)
+                var read = line, retries = true
+                if let cells {
+                    guard let part = cells.partOverBars(line, minCells: 2, minEnergy: 0.25 * plan.minEnergy,
+                                                        dominance: Scanner.sweepDominance, marginCells: 3,
+                                                        marginShare: 0.5) else {
+                        t += Double(step)
+                        continue
+                    }
+                    read = part.line
+                    retries = part.cells >= 4
+                }
+                scanLine(image, read, plan: plan, enabled: enabled, retries: retries)
             }
             t += Double(step)
         }

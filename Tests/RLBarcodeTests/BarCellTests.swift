@@ -2,7 +2,7 @@ import XCTest
 @testable import RLBarcode
 
 /// Which lines the detection pass's cells say cross bars
-/// (``CellTensors/barCellsCrossed(by:minEnergy:dominance:maxAngle:)``): the
+/// (``CellTensors/barsCrossed(by:minEnergy:dominance:maxAngle:)``): the
 /// test the still pictures' sweeps and PDF417 searches use to leave out the
 /// lines that cross none.
 final class BarCellTests: XCTestCase {
@@ -23,6 +23,17 @@ final class BarCellTests: XCTestCase {
         pixels.withUnsafeBufferPointer { body(LumaView(base: $0.baseAddress!, width: w, height: h, stride: w)) }
     }
 
+    /// The cells of ``withBars(_:)``'s picture, 16 pixels square.
+    private func withCells(_ body: (CellTensors) -> Void) {
+        withBars { image in
+            var detector = RegionDetector()
+            defer { detector.free() }
+            detector.measure(image, cellSize: 16, x0: 0, y0: 0, x1: 320, y1: 240, flatBelow: 6)
+            guard let cells = detector.tensors else { return XCTFail("no cells measured") }
+            body(cells)
+        }
+    }
+
     private func line(_ cx: Double, _ cy: Double, degrees: Double) -> ScanLine {
         let a = degrees * Double.pi / 180
         return ScanLine.clipped(center: Point(x: cx, y: cy), dx: cos(a), dy: sin(a), halfLength: 400,
@@ -30,33 +41,47 @@ final class BarCellTests: XCTestCase {
     }
 
     func testLinesAcrossTheBarsCountTheirCellsAndOthersNone() throws {
-        withBars { image in
-            var detector = RegionDetector()
-            defer { detector.free() }
-            detector.measure(image, cellSize: 16, x0: 0, y0: 0, x1: 320, y1: 240, flatBelow: 6)
-            guard let cells = detector.tensors else { return XCTFail("no cells measured") }
+        withCells { cells in
             // Across the bars: the 8 cells the bars fill (128 pixels).
-            let across = cells.barCellsCrossed(by: line(160, 120, degrees: 0), minEnergy: 6, dominance: 8)
+            let across = cells.barsCrossed(by: line(160, 120, degrees: 0), minEnergy: 6, dominance: 8).cells
             XCTAssertGreaterThanOrEqual(across, 7)
             XCTAssertLessThanOrEqual(across, 9)
             // Along the bars: only the cells of their ends (an edge across
             // the line) at most.
-            XCTAssertLessThanOrEqual(cells.barCellsCrossed(by: line(160, 120, degrees: 90), minEnergy: 25, dominance: 1), 2)
+            XCTAssertLessThanOrEqual(cells.barsCrossed(by: line(160, 120, degrees: 90), minEnergy: 25, dominance: 1).cells, 2)
             // Across the noisy light above them: none, unless the energy
             // asked for is as low as the noise's.
-            XCTAssertEqual(cells.barCellsCrossed(by: line(160, 24, degrees: 0), minEnergy: 25, dominance: 1), 0)
-            XCTAssertGreaterThan(cells.barCellsCrossed(by: line(160, 24, degrees: 0), minEnergy: 1, dominance: 1), 0)
+            XCTAssertEqual(cells.barsCrossed(by: line(160, 24, degrees: 0), minEnergy: 25, dominance: 1).cells, 0)
+            XCTAssertGreaterThan(cells.barsCrossed(by: line(160, 24, degrees: 0), minEnergy: 1, dominance: 1).cells, 0)
             // 30 degrees from square: counted with a dominance of 2
             // (up to 35 degrees), not with 8 (up to 19 degrees).
-            XCTAssertGreaterThan(cells.barCellsCrossed(by: line(160, 120, degrees: 30), minEnergy: 6, dominance: 2), 2)
-            XCTAssertEqual(cells.barCellsCrossed(by: line(160, 120, degrees: 30), minEnergy: 6, dominance: 8), 0)
+            XCTAssertGreaterThan(cells.barsCrossed(by: line(160, 120, degrees: 30), minEnergy: 6, dominance: 2).cells, 2)
+            XCTAssertEqual(cells.barsCrossed(by: line(160, 120, degrees: 30), minEnergy: 6, dominance: 8).cells, 0)
             // The angle limit: 4 degrees off passes 0.1 radians, 10 degrees does not.
             XCTAssertGreaterThan(
-                cells.barCellsCrossed(by: line(160, 120, degrees: 4), minEnergy: 6, dominance: 2, maxAngle: 0.1), 2)
+                cells.barsCrossed(by: line(160, 120, degrees: 4), minEnergy: 6, dominance: 2, maxAngle: 0.1).cells, 2)
             XCTAssertEqual(
-                cells.barCellsCrossed(by: line(160, 120, degrees: 10), minEnergy: 6, dominance: 2, maxAngle: 0.1), 0)
+                cells.barsCrossed(by: line(160, 120, degrees: 10), minEnergy: 6, dominance: 2, maxAngle: 0.1).cells, 0)
             // Too little energy asked for nothing to count.
-            XCTAssertEqual(cells.barCellsCrossed(by: line(160, 120, degrees: 0), minEnergy: 1e9, dominance: 1), 0)
+            XCTAssertEqual(cells.barsCrossed(by: line(160, 120, degrees: 0), minEnergy: 1e9, dominance: 1).cells, 0)
+        }
+    }
+
+    func testThePartOverTheBarsKeepsTheirQuietZones() throws {
+        withCells { cells in
+            let whole = line(160, 120, degrees: 0)
+            guard let part = cells.partOverBars(whole, minCells: 2, minEnergy: 25, dominance: 8) else {
+                return XCTFail("the line across the bars was left out")
+            }
+            // The bars (x 96 to 224) and two cells (32 pixels) of light
+            // either side at least, inside the line.
+            let x0 = part.line.point(at: 0).x, x1 = part.line.point(at: Double(part.line.length - 1)).x
+            XCTAssertLessThanOrEqual(x0, 96 - 32)
+            XCTAssertGreaterThanOrEqual(x1, 224 + 31)
+            XCTAssertGreaterThanOrEqual(x0, whole.point(at: 0).x)
+            XCTAssertLessThan(part.line.length, whole.length)
+            // A line over light alone has no part to read.
+            XCTAssertNil(cells.partOverBars(line(160, 24, degrees: 0), minCells: 1, minEnergy: 25, dominance: 1))
         }
     }
 }

@@ -21,6 +21,18 @@ struct ScanLine {
 
     func point(at t: Double) -> Point { Point(x: origin.x + t * dx, y: origin.y + t * dy) }
 
+    /// The part of the line over its cells of bars `crossing`, with
+    /// `margin` samples or `share` of the part's length, whichever is
+    /// more, on either side (for quiet zones); nil when under 16 samples.
+    func part(over crossing: BarCrossing, margin: Double, share: Double) -> ScanLine? {
+        let extra = max(margin, share * (crossing.last - crossing.first))
+        let t0 = max(0, (crossing.first - extra).rounded(.down))
+        let t1 = min(Double(length), (crossing.last + extra).rounded(.up))
+        let n = Int(t1 - t0)
+        guard n >= 16 else { return nil }
+        return ScanLine(origin: point(at: t0), dx: dx, dy: dy, length: n)
+    }
+
     /// Clips the infinite line through `center` with direction (dx, dy) to the
     /// pixel rectangle `bounds`, keeping at most `halfLength` pixels on each
     /// side of `center`, and a margin of one pixel from the rectangle's edges.

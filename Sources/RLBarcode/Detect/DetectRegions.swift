@@ -36,18 +36,47 @@ struct CellTensors {
     let sxy: UnsafePointer<Float>
 }
 
+/// What ``CellTensors/barsCrossed(by:minEnergy:dominance:maxAngle:)`` found
+/// along a scan line.
+struct BarCrossing {
+    /// How many cells of bars the line crosses.
+    var cells: Int
+    /// The samples of the line from the first such cell to the last
+    /// (a cell's width either side of where the line was seen in each).
+    var first: Double
+    var last: Double
+}
+
 extension CellTensors {
-    /// How many cells along `line` hold bars that it crosses: cells where
+    /// The part of `line` that crosses bars
+    /// (``barsCrossed(by:minEnergy:dominance:maxAngle:)``), with
+    /// `marginCells` cells or `marginShare` of its length, whichever is
+    /// more, of what lies either side (quiet zones, and bars the cells do
+    /// not show); nil when the line crosses fewer than `minCells` cells
+    /// of bars. Also how many it crosses.
+    func partOverBars(_ line: ScanLine, minCells: Int, minEnergy: Float, dominance: Float,
+                      maxAngle: Double = .pi / 2, marginCells: Int = 2,
+                      marginShare: Double = 0.25) -> (line: ScanLine, cells: Int)? {
+        let crossing = barsCrossed(by: line, minEnergy: minEnergy, dominance: dominance, maxAngle: maxAngle)
+        guard crossing.cells >= max(1, minCells) else { return nil }
+        let norm = (line.dx * line.dx + line.dy * line.dy).squareRoot()
+        guard let part = line.part(over: crossing, margin: Double(marginCells * cellSize) / norm,
+                                   share: marginShare) else { return nil }
+        return (part, crossing.cells)
+    }
+
+    /// Which cells along `line` hold bars that it crosses: cells where
     /// the mean squared gradient along the line is `minEnergy` or more and
     /// `dominance` times that across it or more (bars square to the line
     /// and turned by up to atan(1 / sqrt(dominance)) from square; the rows
     /// of a stacked symbol add gradients across the line, so these want a
     /// low `dominance`), and whose main gradient direction lies within
     /// `maxAngle` radians of the line's.
-    func barCellsCrossed(by line: ScanLine, minEnergy: Float, dominance: Float, maxAngle: Double = .pi / 2) -> Int {
-        guard cols > 0, rows > 0, line.length > 0 else { return 0 }
+    func barsCrossed(by line: ScanLine, minEnergy: Float, dominance: Float, maxAngle: Double = .pi / 2) -> BarCrossing {
+        var crossing = BarCrossing(cells: 0, first: 0, last: 0)
+        guard cols > 0, rows > 0, line.length > 0 else { return crossing }
         let norm = (line.dx * line.dx + line.dy * line.dy).squareRoot()
-        guard norm > 0 else { return 0 }
+        guard norm > 0 else { return crossing }
         let ux = Float(line.dx / norm), uy = Float(line.dy / norm)
         let uxx = ux * ux, uyy = uy * uy, uxy = 2 * ux * uy
         // cos and sin of twice the line's direction, and the least cosine
@@ -55,11 +84,12 @@ extension CellTensors {
         let c2 = uxx - uyy, s2 = uxy
         let limit = maxAngle >= .pi / 2 ? -2 : Float(cos(2 * maxAngle))
         let samplesPerHalfCell = Double(cellSize) / (2 * norm)
-        var count = 0, last = -1
+        var last = -1
         var t = 0.0
         let end = Double(line.length - 1)
         while t <= end {
             let p = line.point(at: t)
+            let here = t
             t += samplesPerHalfCell
             let cx = Int(p.x) / cellSize, cy = Int(p.y) / cellSize
             guard cx >= 0, cy >= 0, cx < cols, cy < rows else { continue }
@@ -74,9 +104,11 @@ extension CellTensors {
                 let d = a - b, r = (d * d + 4 * c * c).squareRoot()
                 guard r > 0, c2 * d + s2 * 2 * c >= limit * r else { continue }
             }
-            count += 1
+            if crossing.cells == 0 { crossing.first = max(0, here - 2 * samplesPerHalfCell) }
+            crossing.last = min(end, here + 2 * samplesPerHalfCell)
+            crossing.cells += 1
         }
-        return count
+        return crossing
     }
 }
 

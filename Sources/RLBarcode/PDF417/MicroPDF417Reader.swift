@@ -87,7 +87,8 @@ final class MicroPDF417Reader {
     /// with `across` (video frames: the direction across the bars of a
     /// region already found) only about that direction, 4 pixels apart.
     /// With `cells` (the detection pass's), only the lines that cross two
-    /// cells of bars or more are read: cells whose gradients run along the
+    /// cells of bars or more are read, and only over the bars and what
+    /// lies a little either side (``CellTensors/partOverBars(_:minCells:minEnergy:dominance:maxAngle:)``): cells whose gradients run along the
     /// line, within 6 degrees of it (the lines are 5 degrees apart), twice
     /// as much as across it or more (the rows, two modules high or more,
     /// add gradients across).
@@ -227,9 +228,14 @@ final class MicroPDF417Reader {
             var t = -reach + Double(step) / 2
             while t < reach {
                 let centre = Point(x: cx - dy * t, y: cy + dx * t)
-                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds),
-                   cells.map({ $0.barCellsCrossed(by: line, minEnergy: 25, dominance: 2, maxAngle: 0.1) >= 2 }) ?? true {
-                    scan(image, line)
+                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds) {
+                    if let cells {
+                        if let part = cells.partOverBars(line, minCells: 2, minEnergy: 25, dominance: 2, maxAngle: 0.1) {
+                            scan(image, part.line)
+                        }
+                    } else {
+                        scan(image, line)
+                    }
                 }
                 t += Double(step)
             }

@@ -67,7 +67,9 @@ struct PDF417Detector {
     /// With `across`, the lines run only that way (a unit vector across
     /// the bars of a region already measured), not in four directions.
     /// With `cells` (the detection pass's), only the lines that cross a
-    /// cell of bars are read: a cell whose gradients run along the line
+    /// cell of bars are read, whole (the start and stop columns are
+    /// followed to their ends, where cells at the frame's border may not
+    /// show them): a cell whose gradients run along the line
     /// at least as much as across it (bars within 45 degrees of square to
     /// it; the rows of a PDF417 symbol add gradients across).
     mutating func find(_ image: LumaView, bounds: PixelRect, step: Int, across: (Double, Double)? = nil,
@@ -83,7 +85,7 @@ struct PDF417Detector {
             while t < reach {
                 let centre = Point(x: cx - dy * t, y: cy + dx * t)
                 if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds, margin: 0),
-                   cells.map({ $0.barCellsCrossed(by: line, minEnergy: 25, dominance: 1) >= 1 }) ?? true {
+                   cells.map({ $0.barsCrossed(by: line, minEnergy: 25, dominance: 1).cells >= 1 }) ?? true {
                     scan(image, line)
                 }
                 t += Double(step)
