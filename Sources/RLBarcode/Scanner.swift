@@ -454,8 +454,10 @@ public final class Scanner {
                             let norm = (dx * dx + dy * dy).squareRoot()
                             guard let line = ScanLine.clipped(center: center, dx: dx / norm, dy: dy / norm,
                                                               halfLength: half, bounds: frame) else { continue }
-                            // Only the stacked symbologies read these lines.
-                            scanLine(image, line, plan: plan, enabled: stackedEnabled)
+                            // Only the stacked symbologies read these lines,
+                            // each once: up to five times as many lines as the
+                            // candidate's own, whose retries found the rows.
+                            scanLine(image, line, plan: plan, enabled: stackedEnabled, retries: false)
                         }
                     }
                 }

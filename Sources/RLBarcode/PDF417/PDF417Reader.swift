@@ -273,42 +273,49 @@ final class PDF417Reader {
         votes.reserve(cells * 8)
         let candidates = votes.pointer, tally = votes.pointer + cells * 4
         for k in 0..<(cells * 4) { candidates[k] = -1; tally[k] = 0 }
-        for r in 0..<rows {
-            for (o, offset) in offsets.enumerated() {
-                let t = (Double(r) + offset - layout.a) / layout.b
-                // Rows beyond the traced pattern (a start pattern cut short) too.
-                guard t > -0.5, t < 1.5 else { continue }
-                let words = lineWords.pointer + (r * offsets.count + o) * perLine
-                readLine(image, h, t: t, width: width, count: perLine, inverted: inverted, into: words, cluster: r % 3)
-                let cluster = r % 3
-                // A row indicator that names another row: the line is not in this one.
-                var elsewhere = false
-                for k in (compact ? [0] : [0, perLine - 1]) where words[k] >= 0 && Int(words[k] >> 12 & 3) == cluster {
-                    let v = Int(words[k] & 0xFFF)
-                    if v < 900 && 3 * (v / 30) + cluster != r { elsewhere = true }
-                }
-                if elsewhere { continue }
-                for j in 0..<columns {
-                    let v = words[j + 1]
-                    guard v >= 0, Int(v >> 12 & 3) == cluster else { continue }
-                    // Rounded readings count twice as much as nearest ones.
-                    PDF417Reader.vote(cell: r * columns + j, value: v & 0xFFF, weight: v & PDF417Reader.softRead == 0 ? 2 : 1,
-                         candidates, tally)
-                }
-            }
-        }
         var words = [Int](repeating: -1, count: cells)
         var margin = [Int32](repeating: 0, count: cells)
-        for cell in 0..<cells {
-            var best = -1, most: Int32 = 0, second: Int32 = 0
-            for q in 0..<4 {
-                let n = tally[cell * 4 + q]
-                if n > most { second = most; most = n; best = Int(candidates[cell * 4 + q]) } else if n > second { second = n }
+        // The middle lines of every row first (a clean symbol decodes from
+        // them), then, unless that decoded, the outer ones too.
+        let middle = offsets.count / 2
+        var decoded: PDF417DecodeResult? = nil
+        for pass in 0..<2 {
+            for r in 0..<rows {
+                for (o, offset) in offsets.enumerated() where (abs(o - middle) <= 1) == (pass == 0) {
+                    let t = (Double(r) + offset - layout.a) / layout.b
+                    // Rows beyond the traced pattern (a start pattern cut short) too.
+                    guard t > -0.5, t < 1.5 else { continue }
+                    let words = lineWords.pointer + (r * offsets.count + o) * perLine
+                    readLine(image, h, t: t, width: width, count: perLine, inverted: inverted, into: words, cluster: r % 3)
+                    let cluster = r % 3
+                    // A row indicator that names another row: the line is not in this one.
+                    var elsewhere = false
+                    for k in (compact ? [0] : [0, perLine - 1]) where words[k] >= 0 && Int(words[k] >> 12 & 3) == cluster {
+                        let v = Int(words[k] & 0xFFF)
+                        if v < 900 && 3 * (v / 30) + cluster != r { elsewhere = true }
+                    }
+                    if elsewhere { continue }
+                    for j in 0..<columns {
+                        let v = words[j + 1]
+                        guard v >= 0, Int(v >> 12 & 3) == cluster else { continue }
+                        // Rounded readings count twice as much as nearest ones.
+                        PDF417Reader.vote(cell: r * columns + j, value: v & 0xFFF, weight: v & PDF417Reader.softRead == 0 ? 2 : 1,
+                             candidates, tally)
+                    }
+                }
             }
-            words[cell] = best
-            margin[cell] = most - second
+            for cell in 0..<cells {
+                var best = -1, most: Int32 = 0, second: Int32 = 0
+                for q in 0..<4 {
+                    let n = tally[cell * 4 + q]
+                    if n > most { second = most; most = n; best = Int(candidates[cell * 4 + q]) } else if n > second { second = n }
+                }
+                words[cell] = best
+                margin[cell] = most - second
+            }
+            decoded = PDF417Decoder.decode(words, ecLevel: layout.ecLevel)
+            if decoded != nil || offsets.count <= 3 { break }
         }
-        var decoded = PDF417Decoder.decode(words, ecLevel: layout.ecLevel)
         if decoded == nil {
             // The cells read least surely erased, more and more of them.
             let checkCount = 2 << layout.ecLevel
