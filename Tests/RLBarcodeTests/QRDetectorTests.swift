@@ -373,4 +373,32 @@ final class QRDetectorTests: XCTestCase {
         blank.light(left: 1, right: 0.4)
         XCTAssertEqual(blank.detect().count + blank.detect(regions: false).count, 0, "blank")
     }
+
+    /// The cheap check before a symbol is sampled whole
+    /// (``QRDetector/finderShare(_:_:size:inverted:)``): a drawn symbol's
+    /// finder patterns read right where its corners put them, turned and
+    /// in perspective; in a grid of the wrong size, or over noise, about
+    /// half of them do.
+    func testFinderShareTellsSymbolsFromTexture() throws {
+        let symbol = try QRTestSymbol.qr("RLBARCODE FINDER SHARE CHECK 0123456789", version: 5)
+        guard symbol.size > 0 else { throw XCTSkip("zint is not installed") }
+        var picture = QRPicture(width: 400, height: 400, background: 230)
+        let placement = QRPicture.Placement(cx: 200, cy: 200, module: 6, angle: 17, taper: 0.1)
+        let c = picture.draw(symbol, placement)
+        let n = Double(symbol.size)
+        let grid = PerspectiveTransform.quadrilateralToQuadrilateral(
+            from: Point(x: 0, y: 0), Point(x: n, y: 0), Point(x: n, y: n), Point(x: 0, y: n), to: c[0], c[1], c[2], c[3])
+        var noise = TestPicture(width: 400, height: 400, background: 128)
+        noise.addNoise(amplitude: 100, seed: 3)
+        picture.picture.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: 400, height: 400, stride: picture.picture.stride)
+            XCTAssertGreaterThan(QRDetector.finderShare(view, grid, size: symbol.size, inverted: false), 0.9)
+            // Light on dark: the same grid, the other polarity.
+            XCTAssertLessThan(QRDetector.finderShare(view, grid, size: symbol.size, inverted: true), 0.5)
+        }
+        noise.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: 400, height: 400, stride: noise.stride)
+            XCTAssertLessThan(QRDetector.finderShare(view, grid, size: symbol.size, inverted: false), 0.6)
+        }
+    }
 }

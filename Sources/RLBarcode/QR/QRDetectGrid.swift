@@ -467,6 +467,15 @@ extension QRDetector {
             timingPoints(img, rough, size: size, column: true, inverted: inverted, from: &from, to: &to)
             if from.count > before + 4, let refined = PerspectiveTransform.fitting(from: from, to: to) { rough = refined }
         }
+        // Cheap first: the three finder patterns as this grid places them
+        // (147 modules), before the alignment patterns, the local grid and
+        // the whole symbol are sampled. Near the finder patterns' centres,
+        // which anchor the grid, a symbol's read well whatever its
+        // distortion; a triple of finder-like shapes in texture does not.
+        guard QRDetector.finderShare(img, rough, size: size, inverted: inverted) >= 0.6 else {
+            trace?("size \(size): the finder patterns do not show through the rough grid")
+            return nil
+        }
         var transform = rough
         if size >= 25 {
             let c = s - 6.5
@@ -768,6 +777,35 @@ extension QRDetector {
         }
         guard bestScore > max(contrast / 3, Double(options.minContrast) / 2) else { return nil }
         return best
+    }
+
+    /// The share of the three finder patterns' modules (ISO/IEC
+    /// 18004:2015, 6.3.3: a dark 3x3 square in a light ring in a dark ring)
+    /// that read right where `transform` puts them in a symbol of `size`
+    /// modules, each pattern against the middle of its own darkest and
+    /// lightest module.
+    static func finderShare(_ img: LumaView, _ transform: PerspectiveTransform, size: Int, inverted: Bool) -> Double {
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 49) { levels in
+            var good = 0
+            for (ox, oy) in [(0, 0), (size - 7, 0), (0, size - 7)] {
+                var lo = Double.infinity, hi = -Double.infinity
+                for j in 0..<7 {
+                    for i in 0..<7 {
+                        let v = luma(img, transform.map(Double(ox + i) + 0.5, Double(oy + j) + 0.5))
+                        levels[j * 7 + i] = v
+                        lo = min(lo, v); hi = max(hi, v)
+                    }
+                }
+                let middle = (lo + hi) / 2
+                for j in 0..<7 {
+                    for i in 0..<7 {
+                        let ring = max(abs(i - 3), abs(j - 3))
+                        if ((levels[j * 7 + i] < middle) != inverted) == (ring != 2) { good += 1 }
+                    }
+                }
+            }
+            return Double(good) / 147
+        }
     }
 
     /// How well a sampled QR Code matrix shows its function patterns: the
