@@ -115,7 +115,7 @@ public final class Scanner {
 
     deinit {
         helper?.stop()
-        detector.free(); edges.free(); run.free(); profile.free(); sink.free(); votes.free(); candidateRead.free()
+        detector.free(); edges.free(); run.free(); profile.free(); sink.free(); votes.free(); candidateRead.free(); readCells.free()
         candidateCrossesPDF417.free()
     }
 
@@ -496,8 +496,15 @@ public final class Scanner {
         // Matrix codes: their own detection (finder patterns), then decoding.
         // PDF417 in video frames where the linear stage found bars.
         if !thorough { collectBarAreas(image) }
+        // Still pictures: the PDF417 searches pass over the bars of the
+        // linear codes read (no other symbol lies on them).
+        var searchCells = detector.tensors
+        if thorough, var cells = searchCells, !out.isEmpty {
+            cells.excluded = maskReadCodes(out, cells)
+            searchCells = cells
+        }
         matrix.readPDF417(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
-                          everySearch: plan.everySearch, barAreas: barAreas, cells: detector.tensors, into: &out)
+                          everySearch: plan.everySearch, barAreas: barAreas, cells: searchCells, into: &out)
         if let helper {
             while let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) { matrix.run(task) }
             helper.wait()
@@ -566,6 +573,8 @@ public final class Scanner {
     /// Whether each of the frame's candidates read a linear code (such a
     /// region of bars is not searched for PDF417).
     private var candidateRead = ScratchBuffer<Bool>(capacity: 64)
+    /// The cells of the codes read in a still picture (``maskReadCodes(_:_:)``).
+    private var readCells = ScratchBuffer<UInt8>(capacity: 64)
     /// Whether a line through each of the frame's candidates crossed a
     /// PDF417 start or stop pattern.
     private var candidateCrossesPDF417 = ScratchBuffer<Bool>(capacity: 64)
@@ -602,6 +611,35 @@ public final class Scanner {
                 barAreas.append(BarArea(box: box, ux: c.ux, uy: c.uy, crossesPattern: candidateCrossesPDF417[k]))
             }
         }
+    }
+
+    /// Marks, in `readCells` (one a cell of `cells`), the cells whose
+    /// centres lie within the box of a linear code of `codes`, or within
+    /// half a cell of it, and returns it.
+    private func maskReadCodes(_ codes: [BarcodeResult], _ cells: CellTensors) -> UnsafePointer<UInt8> {
+        let n = cells.cols * cells.rows
+        readCells.reserve(n)
+        let mask = readCells.pointer
+        for i in 0..<n { mask[i] = 0 }
+        let size = Double(cells.cellSize), margin = size / 2
+        for code in codes where code.corners.count == 4 && code.symbology.isDisjoint(with: MatrixReaders.symbologies) {
+            let o = code.corners[0], a = code.corners[1], d = code.corners[3]
+            let lu = o.distance(to: a), lv = o.distance(to: d)
+            guard lu > 0, lv > 0 else { continue }
+            let ux = (a.x - o.x) / lu, uy = (a.y - o.y) / lu, vx = (d.x - o.x) / lv, vy = (d.y - o.y) / lv
+            let xs = code.corners.map(\.x), ys = code.corners.map(\.y)
+            let cx0 = max(0, Int(((xs.min() ?? 0) - margin) / size)), cx1 = min(cells.cols - 1, Int(((xs.max() ?? 0) + margin) / size))
+            let cy0 = max(0, Int(((ys.min() ?? 0) - margin) / size)), cy1 = min(cells.rows - 1, Int(((ys.max() ?? 0) + margin) / size))
+            guard cx0 <= cx1, cy0 <= cy1 else { continue }
+            for cy in cy0...cy1 {
+                for cx in cx0...cx1 {
+                    let px = (Double(cx) + 0.5) * size - o.x, py = (Double(cy) + 0.5) * size - o.y
+                    let pu = px * ux + py * uy, pv = px * vx + py * vy
+                    if pu >= -margin, pu <= lu + margin, pv >= -margin, pv <= lv + margin { mask[cy * cells.cols + cx] = 1 }
+                }
+            }
+        }
+        return UnsafePointer(mask)
     }
 
     /// Lets the stacked readers assemble the rows read in the frame into

@@ -84,4 +84,34 @@ final class BarCellTests: XCTestCase {
             XCTAssertNil(cells.partOverBars(line(160, 24, degrees: 0), minCells: 1, minEnergy: 25, dominance: 1))
         }
     }
+
+    /// Cells of a code already read are passed over: by the count of cells
+    /// of bars, and by the parts of a line that are read.
+    func testExcludedCellsArePassedOver() throws {
+        withCells { measured in
+            var cells = measured
+            // The bars' cells and their edges', x 80 to 240 (columns 5 to 14), excluded.
+            var mask = [UInt8](repeating: 0, count: cells.cols * cells.rows)
+            for cy in 0..<cells.rows { for cx in 5..<15 { mask[cy * cells.cols + cx] = 1 } }
+            mask.withUnsafeBufferPointer { m in
+                cells.excluded = m.baseAddress
+                let across = line(160, 120, degrees: 0)
+                XCTAssertEqual(cells.barsCrossed(by: across, minEnergy: 6, dominance: 8).cells, 0)
+                var parts: [(Double, Double)] = []
+                cells.openParts(of: across) { parts.append(($0.point(at: 0).x, $0.point(at: Double($0.length - 1)).x)) }
+                XCTAssertEqual(parts.count, 2)
+                if parts.count == 2 {
+                    XCTAssertLessThanOrEqual(parts[0].0, 2)
+                    XCTAssertLessThanOrEqual(parts[0].1, 80)
+                    XCTAssertGreaterThanOrEqual(parts[1].0, 240)
+                    XCTAssertGreaterThanOrEqual(parts[1].1, 317)
+                }
+                // A line clear of the excluded cells is one part, whole.
+                let clear = line(48, 120, degrees: 90)
+                var lengths: [Int] = []
+                cells.openParts(of: clear) { lengths.append($0.length) }
+                XCTAssertEqual(lengths, [clear.length])
+            }
+        }
+    }
 }

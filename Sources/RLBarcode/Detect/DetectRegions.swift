@@ -34,6 +34,9 @@ struct CellTensors {
     let sxx: UnsafePointer<Float>
     let syy: UnsafePointer<Float>
     let sxy: UnsafePointer<Float>
+    /// Cells to pass over as if they held no bars (nonzero: the bars of a
+    /// code already read), one a cell; nil: none.
+    var excluded: UnsafePointer<UInt8>? = nil
 }
 
 /// What ``CellTensors/barsCrossed(by:minEnergy:dominance:maxAngle:)`` found
@@ -63,6 +66,34 @@ extension CellTensors {
         guard let part = line.part(over: crossing, margin: Double(marginCells * cellSize) / norm,
                                    share: marginShare) else { return nil }
         return (part, crossing.cells)
+    }
+
+    /// Calls `body` with each part of `line` that runs through no
+    /// ``excluded`` cell (the whole line when none is), in order; parts
+    /// under 20 samples are left out.
+    func openParts(of line: ScanLine, _ body: (ScanLine) -> Void) {
+        guard let excluded, cols > 0, rows > 0 else { return body(line) }
+        let norm = (line.dx * line.dx + line.dy * line.dy).squareRoot()
+        guard norm > 0 else { return }
+        // Every sample's cell, walked a quarter of a cell at a time.
+        let stepT = max(1, (Double(cellSize) / (4 * norm)).rounded(.down))
+        var start: Double? = nil
+        var t = 0.0
+        let end = Double(line.length)
+        func close(_ stop: Double) {
+            if let s = start, stop - s >= 20 {
+                body(ScanLine(origin: line.point(at: s), dx: line.dx, dy: line.dy, length: Int(stop - s)))
+            }
+            start = nil
+        }
+        while t < end {
+            let p = line.point(at: t)
+            let cx = Int(p.x) / cellSize, cy = Int(p.y) / cellSize
+            let shut = cx >= 0 && cy >= 0 && cx < cols && cy < rows && excluded[cy * cols + cx] != 0
+            if shut { close(t) } else if start == nil { start = t }
+            t += stepT
+        }
+        close(end)
     }
 
     /// Which cells along `line` hold bars that it crosses: cells where
@@ -96,6 +127,7 @@ extension CellTensors {
             let i = cy * cols + cx
             if i == last { continue }
             last = i
+            if let excluded, excluded[i] != 0 { continue }
             let a = sxx[i], b = syy[i], c = sxy[i]
             let along = uxx * a + uyy * b + uxy * c
             let across = uyy * a + uxx * b - uxy * c

@@ -231,7 +231,7 @@ final class MicroPDF417Reader {
                 if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds) {
                     if let cells {
                         if let part = cells.partOverBars(line, minCells: 2, minEnergy: 25, dominance: 2, maxAngle: 0.1) {
-                            scan(image, part.line)
+                            cells.openParts(of: part.line) { scan(image, $0) }
                         }
                     } else {
                         scan(image, line)

@@ -86,7 +86,11 @@ struct PDF417Detector {
                 let centre = Point(x: cx - dy * t, y: cy + dx * t)
                 if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds, margin: 0),
                    cells.map({ $0.barsCrossed(by: line, minEnergy: 25, dominance: 1).cells >= 1 }) ?? true {
-                    scan(image, line)
+                    if let cells, cells.excluded != nil {
+                        cells.openParts(of: line) { scan(image, $0) }
+                    } else {
+                        scan(image, line)
+                    }
                 }
                 t += Double(step)
             }
