@@ -483,10 +483,17 @@ public final class Scanner {
         if plan.sweeps {
             let step = max(3, min(bounds.width, bounds.height) / 100)
             let cells = detector.tensors
+            // The cells of the codes the candidates read: lines whose bars
+            // are theirs can only read them again, once is enough.
+            var unread: CellTensors? = nil
+            if var c = cells {
+                let read = votes.results(minVotes: plan.minVotes)
+                if !read.isEmpty { c.excluded = maskReadCodes(read, c); unread = c }
+            }
             for a in 0..<12 {
                 let angle = Double(a) * Double.pi / 12
                 sweep(image, angle: angle, step: a % 6 == 0 ? step : step * 2, bounds: bounds, plan: plan, enabled: enabled,
-                      cells: cells)
+                      cells: cells, unread: unread)
             }
         }
         assembleRows(enabled: enabled)
@@ -657,9 +664,10 @@ public final class Scanner {
 
     /// Parallel lines at `angle` across `bounds`, `step` pixels apart:
     /// those that cross bars by the detection pass's `cells` (every line
-    /// when nil).
+    /// when nil). `unread`: the same cells with those of the codes read
+    /// already excluded, which tell the lines that get retries.
     private func sweep(_ image: LumaView, angle: Double, step: Int, bounds: PixelRect, plan: Plan, enabled: Symbology,
-                       cells: CellTensors?) {
+                       cells: CellTensors?, unread: CellTensors?) {
         let ux = cos(angle), uy = sin(angle)
         let vx = -uy, vy = ux
         let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
@@ -673,8 +681,9 @@ public final class Scanner {
                 // bars and the quiet zones (``CellTensors/partOverBars(_:minCells:minEnergy:dominance:maxAngle:)``).
                 // A line that crosses fewer than two cells of bars holds no
                 // code the sweeps could read; one that crosses fewer than
-                // four is read once, without the retries, which pay on
-                // codes, not on the texture and text most lines cross.
+                // four, not counting those of codes read already, is read
+                // once, without the retries, which pay on codes not read
+                // yet, not on the texture and text most lines cross.
                 var read = line, retries = true
                 if let cells {
                     guard let part = cells.partOverBars(line, minCells: 2, minEnergy: 0.25 * plan.minEnergy,
@@ -685,6 +694,10 @@ public final class Scanner {
                     }
                     read = part.line
                     retries = part.cells >= 4
+                    if retries, let unread {
+                        retries = unread.barsCrossed(by: read, minEnergy: 0.25 * plan.minEnergy,
+                                                     dominance: Scanner.sweepDominance).cells >= 4
+                    }
                 }
                 scanLine(image, read, plan: plan, enabled: enabled, retries: retries)
             }
