@@ -635,8 +635,11 @@ public final class Scanner {
             guard lu > 0, lv > 0 else { continue }
             let ux = (a.x - o.x) / lu, uy = (a.y - o.y) / lu, vx = (d.x - o.x) / lv, vy = (d.y - o.y) / lv
             let xs = code.corners.map(\.x), ys = code.corners.map(\.y)
-            let cx0 = max(0, Int(((xs.min() ?? 0) - margin) / size)), cx1 = min(cells.cols - 1, Int(((xs.max() ?? 0) + margin) / size))
-            let cy0 = max(0, Int(((ys.min() ?? 0) - margin) / size)), cy1 = min(cells.rows - 1, Int(((ys.max() ?? 0) + margin) / size))
+            guard xs.allSatisfy(\.isFinite), ys.allSatisfy(\.isFinite) else { continue }
+            // The cells the box's bounds reach (clamped before any conversion to Int).
+            func cell(_ v: Double, _ count: Int) -> Int { Int(min(max(v / size, 0), Double(count - 1))) }
+            let cx0 = cell(xs.min()! - margin, cells.cols), cx1 = cell(xs.max()! + margin, cells.cols)
+            let cy0 = cell(ys.min()! - margin, cells.rows), cy1 = cell(ys.max()! + margin, cells.rows)
             guard cx0 <= cx1, cy0 <= cy1 else { continue }
             for cy in cy0...cy1 {
                 for cx in cx0...cx1 {
