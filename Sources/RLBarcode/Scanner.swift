@@ -675,8 +675,7 @@ public final class Scanner {
         let vx = -uy, vy = ux
         let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
         let halfDiag = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
-        var t = -halfDiag + Double(step) / 2
-        while t < halfDiag {
+        for t in stride(from: -halfDiag + Double(step) / 2, to: halfDiag, by: Double(step)) {
             let center = Point(x: cx + t * vx, y: cy + t * vy)
             if let line = ScanLine.clipped(center: center, dx: ux, dy: uy, halfLength: halfDiag, bounds: bounds,
                                            step: plan.sweepStep) {
@@ -691,10 +690,7 @@ public final class Scanner {
                 if let cells {
                     guard let part = cells.partOverBars(line, minCells: 2, minEnergy: 0.25 * plan.minEnergy,
                                                         dominance: Scanner.sweepDominance, marginCells: 3,
-                                                        marginShare: 0.5) else {
-                        t += Double(step)
-                        continue
-                    }
+                                                        marginShare: 0.5) else { continue }
                     read = part.line
                     retries = part.cells >= 4
                     if retries, let unread {
@@ -704,7 +700,6 @@ public final class Scanner {
                 }
                 scanLine(image, read, plan: plan, enabled: enabled, retries: retries)
             }
-            t += Double(step)
         }
     }
 

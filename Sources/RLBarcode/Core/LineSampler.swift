@@ -21,6 +21,9 @@ struct ScanLine {
 
     func point(at t: Double) -> Point { Point(x: origin.x + t * dx, y: origin.y + t * dy) }
 
+    /// The distance between two samples, in pixels.
+    var stepLength: Double { (dx * dx + dy * dy).squareRoot() }
+
     /// The part of the line over its cells of bars `crossing`, with
     /// `margin` samples or `share` of the part's length, whichever is
     /// more, on either side (for quiet zones); nil when under 16 samples.
@@ -70,7 +73,7 @@ extension LumaView {
     /// perpendicular offsets are clamped to the frame.
     func sample(_ line: ScanLine, thickness: Int, into out: UnsafeMutablePointer<Float>) {
         let n = line.length
-        let stepLength = (line.dx * line.dx + line.dy * line.dy).squareRoot()
+        let stepLength = line.stepLength
         let px = -line.dy / stepLength, py = line.dx / stepLength
         let maxX = Float(width) - 1.001, maxY = Float(height) - 1.001
         let half = Float(thickness - 1) / 2

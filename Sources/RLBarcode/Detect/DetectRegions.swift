@@ -62,7 +62,7 @@ extension CellTensors {
                       marginShare: Double = 0.25) -> (line: ScanLine, cells: Int)? {
         let crossing = barsCrossed(by: line, minEnergy: minEnergy, dominance: dominance, maxAngle: maxAngle)
         guard crossing.cells >= max(1, minCells) else { return nil }
-        let norm = (line.dx * line.dx + line.dy * line.dy).squareRoot()
+        let norm = line.stepLength
         guard let part = line.part(over: crossing, margin: Double(marginCells * cellSize) / norm,
                                    share: marginShare) else { return nil }
         return (part, crossing.cells)
@@ -73,7 +73,7 @@ extension CellTensors {
     /// under 20 samples are left out.
     func openParts(of line: ScanLine, _ body: (ScanLine) -> Void) {
         guard let excluded, cols > 0, rows > 0 else { return body(line) }
-        let norm = (line.dx * line.dx + line.dy * line.dy).squareRoot()
+        let norm = line.stepLength
         guard norm > 0 else { return }
         // Every sample's cell, walked a quarter of a cell at a time.
         let stepT = max(1, (Double(cellSize) / (4 * norm)).rounded(.down))
@@ -106,7 +106,7 @@ extension CellTensors {
     func barsCrossed(by line: ScanLine, minEnergy: Float, dominance: Float, maxAngle: Double = .pi / 2) -> BarCrossing {
         var crossing = BarCrossing(cells: 0, first: 0, last: 0)
         guard cols > 0, rows > 0, line.length > 0 else { return crossing }
-        let norm = (line.dx * line.dx + line.dy * line.dy).squareRoot()
+        let norm = line.stepLength
         guard norm > 0 else { return crossing }
         let ux = Float(line.dx / norm), uy = Float(line.dy / norm)
         let uxx = ux * ux, uyy = uy * uy, uxy = 2 * ux * uy

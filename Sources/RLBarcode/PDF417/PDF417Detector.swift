@@ -84,10 +84,11 @@ struct PDF417Detector {
             var t = -reach + Double(step) / 2
             while t < reach {
                 let centre = Point(x: cx - dy * t, y: cy + dx * t)
-                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds, margin: 0),
-                   cells.map({ $0.barsCrossed(by: line, minEnergy: 25, dominance: 1).cells >= 1 }) ?? true {
-                    if let cells, cells.excluded != nil {
-                        cells.openParts(of: line) { scan(image, $0) }
+                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds, margin: 0) {
+                    if let cells {
+                        if cells.barsCrossed(by: line, minEnergy: 25, dominance: 1).cells >= 1 {
+                            cells.openParts(of: line) { scan(image, $0) }
+                        }
                     } else {
                         scan(image, line)
                     }
@@ -171,7 +172,7 @@ struct PDF417Detector {
 
     private mutating func add(isStart: Bool, inverted: Bool, outer: Point, _ line: ScanLine, _ sign: Double, _ m: Double) {
         hits.reserveKeeping(hitCount + 1)
-        let len = (line.dx * line.dx + line.dy * line.dy).squareRoot()
+        let len = line.stepLength
         hits[hitCount] = PDF417PatternHit(isStart: isStart, inverted: inverted, outer: outer,
                                           dx: sign * line.dx / len, dy: sign * line.dy / len, module: m * len,
                                           parent: hitCount)
