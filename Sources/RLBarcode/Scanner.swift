@@ -375,8 +375,33 @@ public final class Scanner {
                 let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
                 // Long enough for quiet zones and an add-on on either side (an EAN-5
                 // add-on with its gap reaches 0.62 of the main code beyond its end).
-                let half = c.lengthU * 1.1 + Double(detector.cellSize) + 12
+                var half = c.lengthU * 1.1 + Double(detector.cellSize) + 12
                 let vx = -c.uy, vy = c.ux
+                // Bars beyond the candidate's ends: the flat insides of wide
+                // bars and of DataBar's finder patterns split a large code's
+                // cells into several candidates, each covering part of it.
+                // The lines reach to where bars parallel to the candidate's
+                // end (up to six cells without any between), and a quiet
+                // zone beyond; they are shifted along the reading axis to
+                // stay centred on them.
+                var shift = 0.0
+                if let cells = detector.tensors {
+                    let middle = Point(x: c.cx, y: c.cy)
+                    let limit = Double(max(image.width, image.height))
+                    let from = 0.5 * c.lengthU
+                    let ahead = cells.barsReach(from: middle, ux: c.ux, uy: c.uy, start: from,
+                                                minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
+                                                maxGap: 6, limit: limit)
+                    let behind = cells.barsReach(from: middle, ux: -c.ux, uy: -c.uy, start: from,
+                                                 minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
+                                                 maxGap: 6, limit: limit)
+                    if ahead > from || behind > from {
+                        let quiet = max(3 * Double(detector.cellSize), 0.15 * (ahead + behind))
+                        let toEnd = max(half, ahead + quiet), toStart = max(half, behind + quiet)
+                        shift = (toEnd - toStart) / 2
+                        half = (toEnd + toStart) / 2
+                    }
+                }
                 barReach = 0
                 let spread = max(c.lengthV - Double(detector.cellSize), 0)
                 // From the middle outwards; a candidate whose code several lines
@@ -393,7 +418,7 @@ public final class Scanner {
                     let t = f * spread
                     // The bars around this line: to the candidate's ends.
                     barReach = max(0, spread / 2 - abs(t))
-                    let center = Point(x: c.cx + t * vx, y: c.cy + t * vy)
+                    let center = Point(x: c.cx + t * vx + shift * c.ux, y: c.cy + t * vy + shift * c.uy)
                     guard let line = ScanLine.clipped(center: center, dx: c.ux, dy: c.uy, halfLength: half,
                                                       bounds: frame) else { continue }
                     // The costlier retries only on the middle lines, or once the
@@ -446,7 +471,7 @@ public final class Scanner {
                     for k in 0..<(lines - 1) {
                         let t = (Double(k + 1) / Double(lines) - 0.5) * spread
                         barReach = max(0, spread / 2 - abs(t))
-                        let center = Point(x: c.cx + t * vx, y: c.cy + t * vy)
+                        let center = Point(x: c.cx + t * vx + shift * c.ux, y: c.cy + t * vy + shift * c.uy)
                         for variant in 0..<variants {
                             // 0, then about 2.3 and 4.6 degrees either way.
                             let turn = Double((variant + 1) / 2) * (variant % 2 == 0 ? 0.04 : -0.04)

@@ -114,4 +114,44 @@ final class BarCellTests: XCTestCase {
             }
         }
     }
+
+    /// ``CellTensors/barsReach(from:ux:uy:start:minEnergy:dominance:maxAngle:maxGap:limit:)``:
+    /// the walk out along a code's reading axis goes over gaps of flat
+    /// cells up to `maxGap` long (the insides of wide bars), no further.
+    func testBarsReachCrossesShortGapsOnly() {
+        // Vertical bars 3 pixels wide in x 16..<96 and 160..<240 (a flat
+        // gap of four cells between), y 64..<176.
+        let w = 320, h = 240
+        var pixels = [UInt8](repeating: 200, count: w * h)
+        for y in 64..<176 {
+            for x in 0..<w where ((x >= 16 && x < 96) || (x >= 160 && x < 240)) && (x / 3) % 2 == 0 {
+                pixels[y * w + x] = 40
+            }
+        }
+        pixels.withUnsafeBufferPointer { buffer in
+            let image = LumaView(base: buffer.baseAddress!, width: w, height: h, stride: w)
+            var detector = RegionDetector()
+            defer { detector.free() }
+            detector.measure(image, cellSize: 16, x0: 0, y0: 0, x1: w, y1: h, flatBelow: 6)
+            guard let cells = detector.tensors else { return XCTFail("no cells measured") }
+            let middle = Point(x: 56, y: 120)
+            func reach(_ ux: Double, _ uy: Double, gap: Int, dominance: Float = 8) -> Double {
+                cells.barsReach(from: middle, ux: ux, uy: uy, start: 24, minEnergy: 6, dominance: dominance,
+                                maxAngle: 0.2, maxGap: gap, limit: 400)
+            }
+            // Ahead, over the gap to the far group's end (x 240: 184 from the middle).
+            XCTAssertEqual(reach(1, 0, gap: 6), 184, accuracy: 24)
+            // A gap longer than allowed: to the near group's end (x 96: 40).
+            XCTAssertEqual(reach(1, 0, gap: 2), 40, accuracy: 24)
+            XCTAssertLessThan(reach(1, 0, gap: 2), 100)
+            // Behind: to the near group's start (x 16: 40 from the middle).
+            XCTAssertEqual(reach(-1, 0, gap: 6), 40, accuracy: 24)
+            // Along the bars (the wrong axis): no further than the bars'
+            // ends (y 176: 56 below the middle), whose edge is across it.
+            XCTAssertLessThanOrEqual(reach(0, 1, gap: 6), 56 + 24)
+            // The limit holds.
+            XCTAssertLessThanOrEqual(cells.barsReach(from: middle, ux: 1, uy: 0, start: 24, minEnergy: 6, dominance: 8,
+                                                     maxAngle: 0.2, maxGap: 6, limit: 100), 100)
+        }
+    }
 }

@@ -190,6 +190,21 @@ final class ITFReaderTests: XCTestCase {
         XCTAssertEqual(scan(small).map(\.text), ["00123456"])
     }
 
+    /// Modules 14 to 15 pixels wide (a blurred close-up in an HD frame),
+    /// low contrast and noise: the wide bars' and spaces' flat insides
+    /// leave cells without gradients among the code's cells.
+    func testLargeBlurredModules() throws {
+        for (digits, module, height) in [("0817605453", 15.0, 14.0), ("0817605453", 15, 20), ("12345678901234567890", 14, 12)] {
+            let row = try zint(ITFReaderTests.zintITF, digits)
+            let w = Int(Double(row.modules.count + 40) * module)
+            var pic = TestPicture(width: w, height: 300, background: 90)
+            pic.draw(row, .init(cx: Double(w) / 2, cy: 150, module: module, barHeight: height, angle: 1, dark: 80, light: 180, quietZone: 12))
+            pic.blur(radius: 6)
+            pic.addNoise(amplitude: 6)
+            XCTAssertEqual(scan(pic).map(\.text), [digits], "\(digits) \(module) \(height)")
+        }
+    }
+
     func testTwoCodesInOnePicture() throws {
         var pic = TestPicture(width: 440, height: 360)
         pic.draw(try zint(ITFReaderTests.zintITF14, "1234567890123"), .init(cx: 220, cy: 90, module: 2, barHeight: 35, angle: 5))

@@ -144,6 +144,55 @@ extension CellTensors {
     }
 }
 
+extension CellTensors {
+    /// How far bars parallel to each other reach from `center` in the
+    /// direction (`ux`, `uy`) (a unit vector across them): walks out from
+    /// `start` pixels half a cell at a time, through cells whose gradient
+    /// along the direction is `minEnergy` or more, `dominance` times that
+    /// across it, and whose main direction lies within `maxAngle` radians
+    /// of it, and stops after `maxGap` cells without any (the flat inside
+    /// of a wide bar leaves such cells between bar cells), at the frame's
+    /// edge, or at `limit` pixels.
+    /// - Returns: the distance of the farthest bar cell reached, a cell's
+    ///   width past where the walk saw it; `start` when none.
+    func barsReach(from center: Point, ux: Double, uy: Double, start: Double, minEnergy: Float, dominance: Float,
+                   maxAngle: Double, maxGap: Int, limit: Double) -> Double {
+        guard cols > 0, rows > 0 else { return start }
+        let fx = Float(ux), fy = Float(uy)
+        let uxx = fx * fx, uyy = fy * fy, uxy = 2 * fx * fy
+        let c2 = uxx - uyy, s2 = uxy
+        let cosLimit = Float(cos(2 * min(maxAngle, .pi / 2)))
+        let stepT = Double(cellSize) / 2
+        var reach = start
+        var t = start
+        var last = -1
+        var gapCells = 0
+        while t <= limit {
+            let x = center.x + t * ux, y = center.y + t * uy
+            guard x >= 0, y >= 0 else { break }
+            let cx = Int(x) / cellSize, cy = Int(y) / cellSize
+            guard cx < cols, cy < rows else { break }
+            let i = cy * cols + cx
+            if i != last {
+                last = i
+                let a = sxx[i], b = syy[i], c = sxy[i]
+                let along = uxx * a + uyy * b + uxy * c
+                let across = uyy * a + uxx * b - uxy * c
+                let d = a - b, r = (d * d + 4 * c * c).squareRoot()
+                if along >= minEnergy && along >= dominance * across && r > 0 && c2 * d + s2 * 2 * c >= cosLimit * r {
+                    reach = t + Double(cellSize)
+                    gapCells = 0
+                } else {
+                    gapCells += 1
+                    if gapCells > maxGap { break }
+                }
+            }
+            t += stepT
+        }
+        return min(reach, limit)
+    }
+}
+
 /// Finds code-like regions in a frame before any decoding.
 ///
 /// One pass over the luma plane measures, in square cells, the structure
