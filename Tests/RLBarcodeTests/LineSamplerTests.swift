@@ -1,0 +1,50 @@
+import XCTest
+@testable import RLBarcode
+
+/// ``LumaView/sample(_:thickness:into:)``: every path (lines nearer
+/// horizontal or vertical, near the frame's edges or not, thin or thick)
+/// reads the grey level at the line's points. On a picture whose grey
+/// level is a linear function of x and y, bilinear taps spread evenly
+/// around a point average to the level at that point exactly.
+final class LineSamplerTests: XCTestCase {
+    private let w = 200, h = 150
+
+    /// Grey level 0.5x + 0.75y + 10, rounded: at most 0.5 off the plane.
+    private func level(_ x: Double, _ y: Double) -> Double { 0.5 * x + 0.75 * y + 10 }
+
+    private func withPlane(_ body: (LumaView) -> Void) {
+        var pixels = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h { for x in 0..<w { pixels[y * w + x] = UInt8(level(Double(x), Double(y)).rounded()) } }
+        pixels.withUnsafeBufferPointer { body(LumaView(base: $0.baseAddress!, width: w, height: h, stride: w)) }
+    }
+
+    private func check(_ image: LumaView, center: Point, degrees: Double, halfLength: Double, thickness: Int,
+                       file: StaticString = #filePath, line lineNumber: UInt = #line) {
+        let a = degrees * Double.pi / 180
+        guard let line = ScanLine.clipped(center: center, dx: cos(a), dy: sin(a), halfLength: halfLength,
+                                          bounds: PixelRect(x0: 0, y0: 0, x1: w, y1: h)) else {
+            return XCTFail("no line", file: file, line: lineNumber)
+        }
+        var out = [Float](repeating: -1, count: line.length)
+        out.withUnsafeMutableBufferPointer { image.sample(line, thickness: thickness, into: $0.baseAddress!) }
+        for i in stride(from: 0, to: line.length, by: 7) {
+            let p = line.point(at: Double(i))
+            XCTAssertEqual(Double(out[i]), level(p.x, p.y), accuracy: 0.6,
+                           "\(degrees) degrees, thickness \(thickness), sample \(i) at \(p.x),\(p.y)",
+                           file: file, line: lineNumber)
+        }
+    }
+
+    func testEveryPathReadsTheLevelAtTheLinesPoints() {
+        withPlane { image in
+            for degrees in [0.0, 10, 30, 44, 46, 60, 90, 100, 135, 170, 180, 225, 300] {
+                for thickness in [1, 3, 5] {
+                    // Inside the frame (the fast paths) ...
+                    check(image, center: Point(x: 100, y: 75), degrees: degrees, halfLength: 50, thickness: thickness)
+                    // ... and from edge to edge (the taps clamped).
+                    check(image, center: Point(x: 100, y: 75), degrees: degrees, halfLength: 400, thickness: thickness)
+                }
+            }
+        }
+    }
+}
