@@ -757,6 +757,13 @@ public final class Scanner {
         edges.extract(profile.pointer, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
         lineEdges = edges.edgeCount
         if edges.edgeCount < Scanner.minLineEdges { return 0 }
+        // Whether the elements are wide: fewer than a quarter of them under
+        // 4.5 samples, so that halos are told from narrow elements (see the
+        // retry on steep edges below).
+        var narrow = 0
+        let edgePos = edges.edgePos.pointer
+        for k in 1..<edges.edgeCount where edgePos[k] - edgePos[k - 1] < 4.5 { narrow += 1 }
+        let wide = 4 * narrow < edges.edgeCount - 1
         var hits = readRuns(line, plan: plan, enabled: enabled)
         // The edges read again in other ways (below) only on lines that
         // get retries: the middle lines of a candidate, and every line of
@@ -784,6 +791,18 @@ public final class Scanner {
             let before = edges.edgeCount
             edges.prune(profile.pointer, count: n, fraction: 2 * plan.prune)
             if edges.edgeCount != before && edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, plan: plan, enabled: enabled) }
+        }
+        if wide && hits == 0 {
+            // Wide elements with ripples beside their edges (the halos of
+            // sharpening, the ringing of upscaled video): the ripples' slopes
+            // pass a tenth of the strongest edge's nearby, the real edges'
+            // most of it. Last but for the smoothed profile, which finds
+            // its edges afresh: the retries before work on the first
+            // edges, not these.
+            edges.extract(profile.pointer, count: n, relative: 0.3, floor: plan.floorEdge)
+            if edges.edgeCount >= Scanner.minLineEdges {
+                hits += readRuns(line, plan: plan, enabled: enabled)
+            }
         }
         if plan.smooth && hits == 0 {
             // Nothing read: try again on a smoothed profile, for sensor noise.
