@@ -108,6 +108,26 @@ extension LumaView {
         let pxf = Float(px), pyf = Float(py)
         let lastX = ox + Float(n - 1) * dxf, lastY = oy + Float(n - 1) * dyf
         let reachX = half * abs(pxf), reachY = half * abs(pyf)
+        if thickness == 1,
+           min(ox, lastX) >= 0.1, max(ox, lastX) <= maxX - 0.1,
+           min(oy, lastY) >= 0.1, max(oy, lastY) <= maxY - 0.1 {
+            // One bilinear tap, in fixed point (as below), with no clamping:
+            // both ends inside the frame, so is every sample between them.
+            let scale: Float = 65536
+            let sx = Int((dxf * scale).rounded()), sy = Int((dyf * scale).rounded())
+            var x = Int((ox * scale).rounded()), y = Int((oy * scale).rounded())
+            let norm: Float = 1.0 / 65536
+            for i in 0..<n {
+                let ix = x >> 16, iy = y >> 16
+                let fx = (x >> 8) & 255, fy = (y >> 8) & 255
+                let p = base + (iy &* stride &+ ix)
+                let top = Int(p[0]) &* (256 &- fx) &+ Int(p[1]) &* fx
+                let bottom = Int(p[stride]) &* (256 &- fx) &+ Int(p[stride &+ 1]) &* fx
+                out[i] = Float(top &* (256 &- fy) &+ bottom &* fy) * norm
+                x &+= sx; y &+= sy
+            }
+            return
+        }
         if thickness == 3, abs(dxf) >= abs(dyf),
            min(ox, lastX) >= 0.1, max(ox, lastX) <= maxX - 0.1,
            min(oy, lastY) - 1 >= 0.1, max(oy, lastY) + 1 <= maxY - 0.1 {
