@@ -66,11 +66,7 @@ struct ScanLine {
 extension LumaView {
     /// Samples `line` into `out[0 ..< line.length]`, each sample the mean of
     /// `thickness` bilinear samples spread across the line one pixel apart
-    /// (a thicker line averages noise away along the bars). With a
-    /// thickness of 3, away from the frame's edges, the three are a row
-    /// apart on lines nearer horizontal than vertical and a column apart
-    /// on the others (the frame's axis nearest to square to the line),
-    /// which reads fewer pixels.
+    /// (a thicker line averages noise away along the bars).
     ///
     /// The line must lie inside the frame with a one-pixel margin
     /// (``ScanLine/clipped(center:dx:dy:halfLength:width:height:margin:)``);
@@ -124,61 +120,6 @@ extension LumaView {
                 let top = Int(p[0]) &* (256 &- fx) &+ Int(p[1]) &* fx
                 let bottom = Int(p[stride]) &* (256 &- fx) &+ Int(p[stride &+ 1]) &* fx
                 out[i] = Float(top &* (256 &- fy) &+ bottom &* fy) * norm
-                x &+= sx; y &+= sy
-            }
-            return
-        }
-        if thickness == 3, abs(dxf) >= abs(dyf),
-           min(ox, lastX) >= 0.1, max(ox, lastX) <= maxX - 0.1,
-           min(oy, lastY) - 1 >= 0.1, max(oy, lastY) + 1 <= maxY - 0.1 {
-            // Three taps, in fixed point (positions in 1/65536 pixel,
-            // 8-bit weights), a pixel apart along the frame's axis nearest
-            // to square to the line rather than square to it: here a row
-            // apart, for lines nearer horizontal than vertical. They share
-            // their columns and weights, so a sample reads four rows of two
-            // pixels (eight reads, not twelve). The taps stray along the
-            // line by up to 0.7 pixel (at 45 degrees), within the blur the
-            // reading expects anyway.
-            let scale: Float = 65536
-            let sx = Int((dxf * scale).rounded()), sy = Int((dyf * scale).rounded())
-            var x = Int((ox * scale).rounded()), y = Int(((oy - 1) * scale).rounded())
-            let norm: Float = 1.0 / (3 * 65536)
-            for i in 0..<n {
-                let ix = x >> 16, iy = y >> 16
-                let fx = (x >> 8) & 255, fy = (y >> 8) & 255
-                let p = base + (iy &* stride &+ ix)
-                let r0 = Int(p[0]) &* (256 &- fx) &+ Int(p[1]) &* fx
-                let q1 = p + stride
-                let r1 = Int(q1[0]) &* (256 &- fx) &+ Int(q1[1]) &* fx
-                let q2 = q1 + stride
-                let r2 = Int(q2[0]) &* (256 &- fx) &+ Int(q2[1]) &* fx
-                let q3 = q2 + stride
-                let r3 = Int(q3[0]) &* (256 &- fx) &+ Int(q3[1]) &* fx
-                let middle = r1 &+ r2
-                out[i] = Float((r0 &+ middle) &* (256 &- fy) &+ (middle &+ r3) &* fy) * norm
-                x &+= sx; y &+= sy
-            }
-            return
-        }
-        if thickness == 3, abs(dyf) > abs(dxf),
-           min(ox, lastX) - 1 >= 0.1, max(ox, lastX) + 1 <= maxX - 0.1,
-           min(oy, lastY) >= 0.1, max(oy, lastY) <= maxY - 0.1 {
-            // Nearer vertical: the taps a column apart.
-            let scale: Float = 65536
-            let sx = Int((dxf * scale).rounded()), sy = Int((dyf * scale).rounded())
-            var x = Int(((ox - 1) * scale).rounded()), y = Int((oy * scale).rounded())
-            let norm: Float = 1.0 / (3 * 65536)
-            for i in 0..<n {
-                let ix = x >> 16, iy = y >> 16
-                let fx = (x >> 8) & 255, fy = (y >> 8) & 255
-                let p = base + (iy &* stride &+ ix)
-                let q = p + stride
-                let c0 = Int(p[0]) &* (256 &- fy) &+ Int(q[0]) &* fy
-                let c1 = Int(p[1]) &* (256 &- fy) &+ Int(q[1]) &* fy
-                let c2 = Int(p[2]) &* (256 &- fy) &+ Int(q[2]) &* fy
-                let c3 = Int(p[3]) &* (256 &- fy) &+ Int(q[3]) &* fy
-                let middle = c1 &+ c2
-                out[i] = Float((c0 &+ middle) &* (256 &- fx) &+ (middle &+ c3) &* fx) * norm
                 x &+= sx; y &+= sy
             }
             return
