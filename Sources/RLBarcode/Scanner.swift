@@ -422,8 +422,15 @@ public final class Scanner {
                     guard let line = ScanLine.clipped(center: center, dx: c.ux, dy: c.uy, halfLength: half,
                                                       bounds: frame) else { continue }
                     // The costlier retries only on the middle lines, or once the
-                    // candidate has proven to hold a code.
-                    let retries = j < plan.retryLines || reading > 0
+                    // candidate has proven to hold a code; on a middle line
+                    // only where it crosses four cells of bars or more, as
+                    // the sweeps' lines (text and texture, which most
+                    // candidates that read nothing hold, seldom are).
+                    var retries = j < plan.retryLines || reading > 0
+                    if retries && reading == 0, let cells = detector.tensors {
+                        retries = cells.barsCrossed(by: line, minEnergy: 0.25 * plan.minEnergy,
+                                                    dominance: Scanner.sweepDominance).cells >= 4
+                    }
                     lineEdges = 0
                     if scanLine(image, line, plan: plan, enabled: enabled, retries: retries) > 0 {
                         reading += 1
