@@ -736,9 +736,9 @@ public final class Scanner {
     }
 
     /// How much stronger than across it the gradients along a sweep line
-    /// must be in a cell for the line to count as crossing bars there:
-    /// bars turned up to 19 degrees from square to the line (the sweeps
-    /// are 15 degrees apart).
+    /// (or a candidate's line, for its retries) must be in a cell for the
+    /// line to count as crossing bars there: bars turned up to 19 degrees
+    /// from square to the line (the sweeps are 15 degrees apart).
     private static let sweepDominance: Float = 8
 
     /// The fewest edges a scan line must cross to be read: fewer hold no
