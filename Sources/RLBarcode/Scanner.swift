@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Finds and decodes barcodes in luma frames.
 ///
@@ -26,9 +27,12 @@ import Darwin
 /// one per streaming thread. With ``ScanOptions/threads`` above 1 it runs
 /// the searches for QR Code, Data Matrix and Aztec Code on a helper thread
 /// of its own, started beside the linear stage once the detection pass is
-/// done; the calling thread takes the searches the helper has not begun
-/// when its own work is done, and ``scan(_:)`` returns once both are
-/// finished, with the same results as on one thread.
+/// done; the helper then reads the linear candidates the calling thread
+/// has not taken yet (each candidate is read whole by one thread, with
+/// scratch memory and readers of that thread's own, and the readings of
+/// both are joined), and the calling thread takes the searches the
+/// helper has not begun when its own work is done. ``scan(_:)`` returns
+/// once both are finished, with the same codes as on one thread.
 ///
 /// ```swift
 /// let scanner = Scanner(options: ScanOptions(symbologies: [.ean13, .upcA]))
@@ -49,26 +53,29 @@ public final class Scanner {
     public var partialText: String { partials.partialText }
 
     private var detector = RegionDetector()
-    private var edges = EdgeExtractor()
-    private var run = ElementRun()
-    private var profile = ScratchBuffer<Float>(capacity: 4096)
-    private var sink = LinearHitSink()
-    private var votes = VoteTable()
     /// The size of the frame being scanned.
     private var frameWidth = 0
     private var frameHeight = 0
-    /// Rows of stacked symbols read during the frame.
-    private var rows = RowTable()
-    /// Numbers the scan lines of a frame, so that votes count lines, not readings.
-    private var lineSerial = 0
-    /// The edges the last scan line crossed (its first extraction).
-    private var lineEdges = 0
-    /// How many rows of stacked symbols the lines have read so far.
-    private var fragmentsRead = 0
-    /// How far the bars of the candidate being read reach on either side of
-    /// its middle line (0 outside candidates).
-    private var barReach = 0.0
     private let linearReaders: [any LinearReader]
+    /// This thread's scan lines: their buffers, readers and readings.
+    private let lines: LineWorker
+    /// The helper thread's, when it shares the candidates (made with the
+    /// helper; none when the scanner was given readers of the caller's).
+    private var helperLines: LineWorker?
+    /// Whether the linear readers are the scanner's own (then the helper
+    /// thread gets a set of its own too).
+    private let ownReaders: Bool
+    /// The candidates of the frame in the order they are read, and which
+    /// of them is the next one to take, and how many are done, when two
+    /// threads share them.
+    private var candidateOrder = ScratchBuffer<Int32>(capacity: 64)
+    private let nextCandidate = Atomic<Int>(0)
+    private let candidatesFinished = Atomic<Int>(0)
+    /// The candidates the helper thread reads once its matrix searches are
+    /// taken, set between its start and its end.
+    private var candidateJob: LinePass?
+    /// How many of the last area's candidates the helper thread read.
+    var lastCandidatesReadByHelper: Int { helperLines?.candidatesRead ?? 0 }
     /// The matrix (2D) symbologies' detectors and decoders.
     private let matrix = MatrixReaders()
     /// Parts of codes wider than the frame, kept across video frames.
@@ -87,7 +94,10 @@ public final class Scanner {
     /// `.max` when ``ScanOptions/timeLimit`` is nil.
     private var deadline: UInt64 = .max
     /// Set once this frame's time limit has passed.
-    private var outOfTime = false
+    private var outOfTime: Bool {
+        get { lines.outOfTime }
+        set { lines.outOfTime = newValue; helperLines?.outOfTime = newValue }
+    }
     /// Whether the last ``scan(_:)`` stopped at its ``ScanOptions/timeLimit``
     /// before it had looked everywhere.
     public private(set) var lastScanTimedOut = false
@@ -100,6 +110,8 @@ public final class Scanner {
     public init(options: ScanOptions = ScanOptions()) {
         self.options = options
         linearReaders = makeLinearReaders()
+        ownReaders = true
+        lines = LineWorker(readers: linearReaders, partials: partials, firstLine: 0)
         stackedReaders = linearReaders.compactMap { $0 as? any StackedLinearReader }
         readable = linearReaders.reduce(MatrixReaders.symbologies) { $0.union($1.symbologies) }
     }
@@ -109,18 +121,19 @@ public final class Scanner {
     init(options: ScanOptions, linearReaders: [any LinearReader]) {
         self.options = options
         self.linearReaders = linearReaders
+        ownReaders = false
+        lines = LineWorker(readers: linearReaders, partials: partials, firstLine: 0)
         stackedReaders = linearReaders.compactMap { $0 as? any StackedLinearReader }
         readable = linearReaders.reduce(MatrixReaders.symbologies) { $0.union($1.symbologies) }
     }
 
     deinit {
         helper?.stop()
-        detector.free(); edges.free(); run.free(); profile.free(); sink.free(); votes.free(); candidateRead.free(); readCells.free()
-        candidateCrossesPDF417.free()
+        detector.free(); candidateRead.free(); readCells.free(); candidateCrossesPDF417.free(); candidateOrder.free()
     }
 
     /// Per-effort settings.
-    private struct Plan {
+    struct Plan {
         var cellSize: Int
         var minEnergy: Float
         var minCoherence: Float
@@ -298,8 +311,8 @@ public final class Scanner {
     /// Scans `bounds` (the whole frame when `wholeFrame`).
     private func scanArea(_ image: LumaView, bounds: PixelRect, wholeFrame: Bool, enabled: Symbology,
                           plan: Plan) -> [BarcodeResult] {
-        votes.reset()
-        rows.reset()
+        lines.reset()
+        helperLines?.reset()
         lastCandidateCount = 0
         // Only matrix codes wanted: no linear stage.
         // (Video frames look for PDF417 only where the linear stage found
@@ -337,166 +350,70 @@ public final class Scanner {
         }
         lastCandidateCount = detector.candidateCount
 
-        // The matrix codes' own searches (QR Code, Data Matrix, Aztec Code)
-        // need nothing of the linear stage but its cells: with a helper
-        // thread they start there meanwhile, and this thread joins in
-        // when its own work is done. (Frames too thin for cells have none.)
-        let square = SquareJob(image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
-                               everySearch: plan.everySearch, cells: detector.tensors)
-        if let helper {
-            squareJob = square
-            helper.start()
-        }
-
-        // Stage 2: decode across each candidate's bars; with an active
-        // region, the candidates inside it come first.
+        // Stage 2's candidates, in the order they are read: with an active
+        // region, those inside it first; not single edges (an object's
+        // outline is not a row of bars); the plan's most.
         var focus: PixelRect? = nil
         if wholeFrame, let r = options.activeRegion, r.isValid {
             focus = PixelRect(x0: Int(r.x * Double(image.width)), y0: Int(r.y * Double(image.height)),
                               x1: Int(((r.x + r.width) * Double(image.width)).rounded(.up)),
                               y1: Int(((r.y + r.height) * Double(image.height)).rounded(.up)))
         }
-        var tried = 0
         candidateRead.reserve(detector.candidateCount)
         candidateCrossesPDF417.reserve(detector.candidateCount)
+        candidateOrder.reserve(max(1, detector.candidateCount))
         for ci in 0..<detector.candidateCount { candidateRead[ci] = false; candidateCrossesPDF417[ci] = false }
-        // Video frames: the lines tell which candidates cross a PDF417
-        // start or stop pattern (still pictures search the whole frame).
-        let spotsPDF417 = !thorough && enabled.contains(.pdf417)
-        defer { spottingFor = -1 }
+        var ordered = 0
         for pass in 0..<(focus == nil ? 1 : 2) {
-            for ci in 0..<detector.candidateCount {
+            for ci in 0..<detector.candidateCount where ordered < plan.maxCandidates {
                 let c = detector.candidates[ci]
                 if let f = focus, f.contains(c.cx, c.cy) != (pass == 0) { continue }
-                // A single edge (an object's outline) is not a row of bars.
                 if c.lengthU < 2.5 * Double(detector.cellSize) { continue }
-                if tried == plan.maxCandidates || outOfTime { break }
-                tried += 1
-                let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
-                // Long enough for quiet zones and an add-on on either side (an EAN-5
-                // add-on with its gap reaches 0.62 of the main code beyond its end).
-                var half = c.lengthU * 1.1 + Double(detector.cellSize) + 12
-                let vx = -c.uy, vy = c.ux
-                // Bars beyond the candidate's ends: the flat insides of wide
-                // bars and of DataBar's finder patterns split a large code's
-                // cells into several candidates, each covering part of it.
-                // The lines reach to where bars parallel to the candidate's
-                // end (up to six cells without any between), and a quiet
-                // zone beyond; they are shifted along the reading axis to
-                // stay centred on them.
-                var shift = 0.0
-                if let cells = detector.tensors {
-                    let middle = Point(x: c.cx, y: c.cy)
-                    let limit = Double(max(image.width, image.height))
-                    let from = 0.5 * c.lengthU
-                    let ahead = cells.barsReach(from: middle, ux: c.ux, uy: c.uy, start: from,
-                                                minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
-                                                maxGap: 6, limit: limit)
-                    let behind = cells.barsReach(from: middle, ux: -c.ux, uy: -c.uy, start: from,
-                                                 minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
-                                                 maxGap: 6, limit: limit)
-                    if ahead > from || behind > from {
-                        let quiet = max(3 * Double(detector.cellSize), 0.15 * (ahead + behind))
-                        let toEnd = max(half, ahead + quiet), toStart = max(half, behind + quiet)
-                        shift = (toEnd - toStart) / 2
-                        half = (toEnd + toStart) / 2
-                    }
-                }
-                barReach = 0
-                let spread = max(c.lengthV - Double(detector.cellSize), 0)
-                // From the middle outwards; a candidate whose code several lines
-                // have read needs no more.
-                var reading = 0
-                // Lines so far that crossed fewer than minLineEdges edges.
-                var sparseLines = 0
-                spottingFor = spotsPDF417 ? ci : -1
-                let rowsBefore = rows.count
-                let fragmentsBefore = fragmentsRead
-                for j in 0..<lines {
-                    let k = lines / 2 + (j % 2 == 0 ? j / 2 : -(j + 1) / 2)
-                    let f = (Double(k) + 0.5) / Double(lines) - 0.5
-                    let t = f * spread
-                    // The bars around this line: to the candidate's ends.
-                    barReach = max(0, spread / 2 - abs(t))
-                    let center = Point(x: c.cx + t * vx + shift * c.ux, y: c.cy + t * vy + shift * c.uy)
-                    guard let line = ScanLine.clipped(center: center, dx: c.ux, dy: c.uy, halfLength: half,
-                                                      bounds: frame) else { continue }
-                    // The costlier retries only on the middle lines, or once the
-                    // candidate has proven to hold a code; on a middle line
-                    // only where it crosses four cells of bars or more, as
-                    // the sweeps' lines (text and texture, which most
-                    // candidates that read nothing hold, seldom are).
-                    var retries = j < plan.retryLines || reading > 0
-                    if retries && reading == 0, let cells = detector.tensors {
-                        retries = cells.barsCrossed(by: line, minEnergy: 0.25 * plan.minEnergy,
-                                                    dominance: Scanner.sweepDominance).cells >= 4
-                    }
-                    lineEdges = 0
-                    if scanLine(image, line, plan: plan, enabled: enabled, retries: retries) > 0 {
-                        reading += 1
-                        candidateRead[ci] = true
-                        if reading >= plan.enoughReadings && !votes.latestWantsMoreLines { break }
-                    } else {
-                        if lineEdges < Scanner.minLineEdges { sparseLines += 1 }
-                        if reading == 0 && rows.count == rowsBefore
-                            && (j + 1 >= plan.giveUpLines
-                                || (sparseLines == j + 1 && sparseLines >= plan.sparseLinesToGiveUp)) {
-                            // The middle lines read nothing, not even a row of a
-                            // stacked symbol: not a code we can read. Lines that
-                            // cross fewer than minLineEdges edges, too few for any
-                            // symbology, tell it sooner.
-                            break
-                        }
-                    }
-                }
-                // Rows of a stacked symbol (a row read alike by two lines,
-                // not stray readings): each row must be read alike by two lines
-                // at least, so lines halfway between the first ones; rows a
-                // few modules high are read only by lines running along
-                // them, so these lines also turn a little either way from
-                // the candidate's direction.
-                // Not when lines read the candidate's code whole often enough:
-                // no row of a stacked symbol reads as a whole symbol.
-                // Only when a row was read alike twice, or rows were read on
-                // more than half of the lines: the rows of a stacked symbol
-                // meet most lines across it, whereas a pair read by chance
-                // in text or other bars (common, and these lines are
-                // costly) meets a few. And not when one row was read alike
-                // by (nearly) every line: the candidate is that row alone
-                // (a one-row symbol cut short by the frame or the active
-                // region, or one tall row of a stacked symbol), which more
-                // lines would only read again.
-                let fragments = fragmentsRead - fragmentsBefore
-                let support = fragments >= 2 ? rows.mostSupport(since: rowsBefore) : 0
-                let repeated = support >= 2
-                if fragments >= 2 && reading < plan.enoughReadings && (repeated || 2 * fragments > lines)
-                    && support < lines - 1 {
-                    // Turned lines only once a row was read alike twice:
-                    // stray fragments of other codes or text are common.
-                    let variants = repeated ? 5 : 1
-                    let stackedEnabled = enabled.intersection([.dataBar, .dataBarExpanded])
-                    for k in 0..<(lines - 1) {
-                        let t = (Double(k + 1) / Double(lines) - 0.5) * spread
-                        barReach = max(0, spread / 2 - abs(t))
-                        let center = Point(x: c.cx + t * vx + shift * c.ux, y: c.cy + t * vy + shift * c.uy)
-                        for variant in 0..<variants {
-                            // 0, then about 2.3 and 4.6 degrees either way.
-                            let turn = Double((variant + 1) / 2) * (variant % 2 == 0 ? 0.04 : -0.04)
-                            let dx = c.ux - turn * c.uy, dy = c.uy + turn * c.ux
-                            let norm = (dx * dx + dy * dy).squareRoot()
-                            guard let line = ScanLine.clipped(center: center, dx: dx / norm, dy: dy / norm,
-                                                              halfLength: half, bounds: frame) else { continue }
-                            // Only the stacked symbologies read these lines,
-                            // each once: up to five times as many lines as the
-                            // candidate's own, whose retries found the rows.
-                            scanLine(image, line, plan: plan, enabled: stackedEnabled, retries: false)
-                        }
-                    }
-                }
+                candidateOrder[ordered] = Int32(ci)
+                ordered += 1
             }
         }
+        // Video frames: the lines tell which candidates cross a PDF417
+        // start or stop pattern (still pictures search the whole frame).
+        let pass = LinePass(image: image, plan: plan, enabled: enabled, frame: frame, detector: detector,
+                            spotsPDF417: !thorough && enabled.contains(.pdf417), polarityTurn: polarityTurn,
+                            expectedReading: expectedReading, deadline: deadline, frameWidth: image.width,
+                            frameHeight: image.height, candidateRead: candidateRead.pointer,
+                            candidateCrossesPDF417: candidateCrossesPDF417.pointer,
+                            order: UnsafePointer(candidateOrder.pointer), orderCount: ordered)
+        nextCandidate.store(0, ordering: .relaxed)
+        candidatesFinished.store(0, ordering: .relaxed)
 
-        barReach = 0
+        // The matrix codes' own searches (QR Code, Data Matrix, Aztec Code)
+        // need nothing of the linear stage but its cells: with a helper
+        // thread they start there meanwhile, and this thread joins in
+        // when its own work is done. (Frames too thin for cells have none.)
+        // The helper then reads the candidates this thread has not taken
+        // yet, with scratch memory and readers of its own.
+        let square = SquareJob(image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
+                               everySearch: plan.everySearch, cells: detector.tensors)
+        let shared = helper != nil && helperLines != nil && ordered > 1
+        if let helper {
+            squareJob = square
+            candidateJob = shared ? pass : nil
+            helper.start()
+        }
+
+        // Stage 2: decode across each candidate's bars, each candidate
+        // read whole by one thread.
+        readCandidates(lines, pass)
+        if shared, let helper, let helperLines {
+            // The helper's last candidates: meanwhile, the matrix searches
+            // it has not begun.
+            while candidatesFinished.load(ordering: .acquiring) < ordered {
+                if let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) {
+                    matrix.run(task)
+                } else {
+                    sched_yield()
+                }
+            }
+            lines.absorb(helperLines, into: partials)
+        }
 
         // Frames too thin for cells (a single row, say): read every row or column.
         if image.height < 8 || image.width < 8 {
@@ -505,10 +422,10 @@ public final class Scanner {
                 let line = rowsOnly
                     ? ScanLine(origin: Point(x: 0, y: Double(k)), dx: 1, dy: 0, length: image.width)
                     : ScanLine(origin: Point(x: Double(k), y: 0), dx: 0, dy: 1, length: image.height)
-                scanLine(image, line, plan: plan, enabled: enabled, thickness: 1)
+                lines.scanLine(line, pass, thickness: 1)
             }
             assembleRows(enabled: enabled)
-            return votes.results(minVotes: 1)
+            return lines.votes.results(minVotes: 1)
         }
 
         // Thorough: sweeps over the whole frame at several angles.
@@ -519,17 +436,16 @@ public final class Scanner {
             // are theirs can only read them again, once is enough.
             var unread: CellTensors? = nil
             if var c = cells {
-                let read = votes.results(minVotes: plan.minVotes)
+                let read = lines.votes.results(minVotes: plan.minVotes)
                 if !read.isEmpty { c.excluded = maskReadCodes(read, c); unread = c }
             }
             for a in 0..<12 {
                 let angle = Double(a) * Double.pi / 12
-                sweep(image, angle: angle, step: a % 6 == 0 ? step : step * 2, bounds: bounds, plan: plan, enabled: enabled,
-                      cells: cells, unread: unread)
+                sweep(pass, angle: angle, step: a % 6 == 0 ? step : step * 2, bounds: bounds, cells: cells, unread: unread)
             }
         }
         assembleRows(enabled: enabled)
-        var out = votes.results(minVotes: plan.minVotes)
+        var out = lines.votes.results(minVotes: plan.minVotes)
         // Codes wider than the frame, from parts of this frame and earlier ones.
         if plan.partials { partials.assemble(enabled: enabled, into: &out) }
         // Matrix codes: their own detection (finder patterns), then decoding.
@@ -548,6 +464,7 @@ public final class Scanner {
             while let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) { matrix.run(task) }
             helper.wait()
             squareJob = nil
+            candidateJob = nil
         } else {
             prepare(square)
             for task in MatrixReaders.SquareTask.allCases { matrix.run(task) }
@@ -593,6 +510,19 @@ public final class Scanner {
             helper.openTasks(0)
         }
         while let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) { matrix.run(task) }
+        if let pass = candidateJob, let helperLines { readCandidates(helperLines, pass) }
+    }
+
+    /// Reads the frame's candidates with `worker` (``LinePass/order``),
+    /// taking the next one no thread has taken until none is left. Once
+    /// its time is up, a worker takes the rest without reading them.
+    private func readCandidates(_ worker: LineWorker, _ pass: LinePass) {
+        while true {
+            let k = nextCandidate.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard k < pass.orderCount else { return }
+            if !worker.outOfTime { worker.readCandidate(Int(pass.order[k]), pass) }
+            candidatesFinished.wrappingAdd(1, ordering: .releasing)
+        }
     }
 
     /// The helper thread when this scan may use one (made the first time).
@@ -601,6 +531,10 @@ public final class Scanner {
         if helper == nil && !helperFailed {
             helper = HelperThread { [unowned(unsafe) self] in self.helperRun() }
             helperFailed = helper == nil
+            if helper != nil && ownReaders {
+                // Its lines numbered from far above this thread's.
+                helperLines = LineWorker(readers: makeLinearReaders(), partials: nil, firstLine: 1 << 56)
+            }
         }
         return helper
     }
@@ -617,9 +551,6 @@ public final class Scanner {
     /// Whether a line through each of the frame's candidates crossed a
     /// PDF417 start or stop pattern.
     private var candidateCrossesPDF417 = ScratchBuffer<Bool>(capacity: 64)
-    /// The candidate whose lines are read (-1: none), when they look for
-    /// PDF417 start and stop patterns.
-    private var spottingFor = -1
 
     /// Fills ``barAreas`` from the linear stage's candidates that read no
     /// linear code: those whose lines crossed a PDF417 start or stop
@@ -687,12 +618,12 @@ public final class Scanner {
     /// Lets the stacked readers assemble the rows read in the frame into
     /// symbols, which join the votes with every row's line.
     private func assembleRows(enabled: Symbology) {
-        guard rows.count > 0 else { return }
+        guard lines.rows.count > 0 else { return }
         for reader in stackedReaders where !reader.symbologies.isDisjoint(with: enabled) {
-            sink.reset()
-            let made = reader.assemble(rows, enabled: enabled, into: &sink)
-            for (h, used) in made.enumerated() where h < sink.hitCount && !used.isEmpty {
-                votes.addAssembled(sink.hits[h], from: sink, rows: rows, used: used)
+            lines.sink.reset()
+            let made = reader.assemble(lines.rows, enabled: enabled, into: &lines.sink)
+            for (h, used) in made.enumerated() where h < lines.sink.hitCount && !used.isEmpty {
+                lines.votes.addAssembled(lines.sink.hits[h], from: lines.sink, rows: lines.rows, used: used)
             }
         }
     }
@@ -701,8 +632,9 @@ public final class Scanner {
     /// those that cross bars by the detection pass's `cells` (every line
     /// when nil). `unread`: the same cells with those of the codes read
     /// already excluded, which tell the lines that get retries.
-    private func sweep(_ image: LumaView, angle: Double, step: Int, bounds: PixelRect, plan: Plan, enabled: Symbology,
-                       cells: CellTensors?, unread: CellTensors?) {
+    private func sweep(_ pass: LinePass, angle: Double, step: Int, bounds: PixelRect, cells: CellTensors?,
+                       unread: CellTensors?) {
+        let plan = pass.plan
         let ux = cos(angle), uy = sin(angle)
         let vx = -uy, vy = ux
         let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
@@ -730,7 +662,7 @@ public final class Scanner {
                                                      dominance: Scanner.sweepDominance).cells >= 4
                     }
                 }
-                scanLine(image, read, plan: plan, enabled: enabled, retries: retries)
+                lines.scanLine(read, pass, retries: retries)
             }
         }
     }
@@ -739,173 +671,10 @@ public final class Scanner {
     /// (or a candidate's line, for its retries) must be in a cell for the
     /// line to count as crossing bars there: bars turned up to 19 degrees
     /// from square to the line (the sweeps are 15 degrees apart).
-    private static let sweepDominance: Float = 8
+    static let sweepDominance: Float = 8
 
     /// The fewest edges a scan line must cross to be read: fewer hold no
     /// symbol of the lengths the linear readers accept.
-    private static let minLineEdges = 20
+    static let minLineEdges = 20
 
-    /// Samples one line and runs the readers on it; with `retries`, again
-    /// on its edges found or measured other ways.
-    /// - Returns: how many readings the line gave.
-    @discardableResult
-    private func scanLine(_ image: LumaView, _ line: ScanLine, plan: Plan, enabled: Symbology, thickness: Int? = nil,
-                          retries: Bool = true) -> Int {
-        let n = line.length
-        guard n >= 16 else { return 0 }
-        lineSerial &+= 1
-        // The time limit, looked at every eighth line.
-        if deadline != .max && (outOfTime || (lineSerial & 7 == 0 && MonotonicClock.now >= deadline)) {
-            outOfTime = true
-            return 0
-        }
-        profile.reserve(n)
-        image.sample(line, thickness: thickness ?? plan.thickness, into: profile.pointer)
-        edges.extract(profile.pointer, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
-        lineEdges = edges.edgeCount
-        if edges.edgeCount < Scanner.minLineEdges { return 0 }
-        // Whether the elements are wide: fewer than a quarter of them under
-        // 4.5 samples, so that halos are told from narrow elements (see the
-        // retry on steep edges below).
-        var narrow = 0
-        let edgePos = edges.edgePos.pointer
-        for k in 1..<edges.edgeCount where edgePos[k] - edgePos[k - 1] < 4.5 { narrow += 1 }
-        let wide = 4 * narrow < edges.edgeCount - 1
-        var hits = readRuns(line, plan: plan, enabled: enabled)
-        // The edges read again in other ways (below) only on lines that
-        // get retries: the middle lines of a candidate, and every line of
-        // one that has proven to hold a code. The candidate's other lines
-        // (most of them cross text or texture) are read once.
-        if plan.refine && retries {
-            // The same edges at local halfway levels: they read other blurred codes.
-            edges.refine(profile.pointer, count: n)
-            hits += readRuns(line, plan: plan, enabled: enabled)
-        }
-        if plan.prune > 0 && retries {
-            // Without the weak bumps that texture leaves inside wide elements.
-            let before = edges.edgeCount
-            edges.prune(profile.pointer, count: n, fraction: plan.prune)
-            if edges.edgeCount != before && edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, plan: plan, enabled: enabled) }
-        }
-        if !retries { return hits }
-        if plan.area && hits == 0 && edges.edgeCount >= Scanner.minLineEdges {
-            // Bars measured by their area, for blur and blooming.
-            edges.areaEdges(profile.pointer, count: n)
-            hits += readRuns(line, plan: plan, enabled: enabled)
-        }
-        if plan.prune > 0 && hits == 0 {
-            // Broad, shallow dips (uneven print or light) inside wide spaces.
-            let before = edges.edgeCount
-            edges.prune(profile.pointer, count: n, fraction: 2 * plan.prune)
-            if edges.edgeCount != before && edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, plan: plan, enabled: enabled) }
-        }
-        if wide && hits == 0 {
-            // Wide elements with ripples beside their edges (the halos of
-            // sharpening, the ringing of upscaled video): the ripples' slopes
-            // pass a tenth of the strongest edge's nearby, the real edges'
-            // most of it. Last but for the smoothed profile, which finds
-            // its edges afresh: the retries before work on the first
-            // edges, not these.
-            edges.extract(profile.pointer, count: n, relative: 0.3, floor: plan.floorEdge)
-            if edges.edgeCount >= Scanner.minLineEdges {
-                hits += readRuns(line, plan: plan, enabled: enabled)
-            }
-        }
-        if plan.smooth && hits == 0 {
-            // Nothing read: try again on a smoothed profile, for sensor noise.
-            let p = profile.pointer
-            var previous = p[0]
-            for i in 1..<(n - 1) {
-                let current = p[i]
-                p[i] = (previous + 2 * current + p[i + 1]) * 0.25
-                previous = current
-            }
-            edges.extract(p, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
-            if edges.edgeCount < Scanner.minLineEdges { return 0 }
-            edges.prune(p, count: n, fraction: plan.prune)
-            if edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, plan: plan, enabled: enabled) }
-        }
-        return hits
-    }
-
-    /// Whether `p` lies within the margin that scan lines keep from the
-    /// frame's edges.
-    private func isOnFrameBorder(_ p: Point) -> Bool {
-        p.x < 3 || p.y < 3 || p.x > Double(frameWidth) - 4 || p.y > Double(frameHeight) - 4
-    }
-
-    /// Runs the linear readers on the current edges, both polarities and
-    /// directions, and returns how many readings they made.
-    @discardableResult
-    private func readRuns(_ line: ScanLine, plan: Plan, enabled: Symbology) -> Int {
-        let n = line.length
-        var total = 0
-        // Whether the line's ends lie on the frame's border (the picture
-        // stops there) or inside it (cut short: what lies beyond is known).
-        let first = line.point(at: 0), last = line.point(at: Double(n - 1))
-        let startsAtBorder = isOnFrameBorder(first), endsAtBorder = isOnFrameBorder(last)
-        for polarity in 0..<2 {
-            let inverted = polarity == 1
-            if inverted && !plan.bothPolaritiesEveryFrame && polarityTurn % 2 == 0 { continue }
-            run.fill(from: edges, lineLength: n, inverted: inverted,
-                     startsAtFrameBorder: startsAtBorder, endsAtFrameBorder: endsAtBorder)
-            run.profile = UnsafePointer(profile.pointer)
-            for direction in 0..<2 {
-                let reverse = direction == 1
-                if reverse { run.reverse() }
-                // With an orientation hint, fast scans read only the hinted way.
-                if plan.hintedDirectionOnly, let (ex, ey) = expectedReading {
-                    let sign: Double = reverse ? -1 : 1
-                    if sign * (line.dx * ex + line.dy * ey) < -0.3 { continue }
-                }
-                if run.count < Scanner.minLineEdges { continue }
-                if spottingFor >= 0 && !candidateCrossesPDF417[spottingFor] && PDF417Detector.crossesPattern(run) {
-                    candidateCrossesPDF417[spottingFor] = true
-                }
-                sink.reset()
-                for reader in linearReaders where !reader.symbologies.isDisjoint(with: enabled) {
-                    reader.decode(run, enabled: enabled, into: &sink)
-                }
-                for h in 0..<sink.hitCount {
-                    let hit = sink.hits[h]
-                    let a = reverse ? Double(run.lineLength - hit.start) : Double(hit.start)
-                    let b = reverse ? Double(run.lineLength - hit.end) : Double(hit.end)
-                    let p0 = line.point(at: a), p1 = line.point(at: b)
-                    // An oblique line can leave a code through its bars' ends
-                    // where what it read so far looks like a complete shorter
-                    // symbol: UPC-E inside EAN-13, ITF inside a longer ITF
-                    // (whose stop pattern also occurs as data). Those must
-                    // be crossed nearly square.
-                    let maxAngle = hit.symbology == .upcE || hit.symbology == .itf ? 0.2 : 0.45
-                    guard detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
-                                               dx: line.dx, dy: line.dy, maxAngle: maxAngle) else { continue }
-                    votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted, line: lineSerial,
-                              barReach: barReach)
-                    total += 1
-                }
-                // Parts of codes cut by the frame's border, for later frames.
-                if plan.partials {
-                    for k in 0..<sink.partCount {
-                        let part = sink.parts[k]
-                        let a = reverse ? Double(run.lineLength - part.start) : Double(part.start)
-                        let b = reverse ? Double(run.lineLength - part.end) : Double(part.end)
-                        partials.add(part, values: sink.values(of: part), p0: line.point(at: a), p1: line.point(at: b),
-                                     inverted: inverted)
-                    }
-                }
-                // Rows of stacked symbols wait for the end of the frame.
-                for k in 0..<sink.fragmentCount {
-                    let f = sink.fragments[k]
-                    let a = reverse ? Double(run.lineLength - f.start) : Double(f.start)
-                    let b = reverse ? Double(run.lineLength - f.end) : Double(f.end)
-                    let p0 = line.point(at: a), p1 = line.point(at: b)
-                    guard detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
-                                               dx: line.dx, dy: line.dy, maxAngle: 0.45) else { continue }
-                    rows.add(f, values: sink.values(of: f), p0: p0, p1: p1, inverted: inverted, line: lineSerial)
-                    fragmentsRead += 1
-                }
-            }
-        }
-        return total
-    }
 }

@@ -123,6 +123,107 @@ final class ThreadedScanTests: XCTestCase {
         XCTAssertEqual(readings[0], one)
     }
 
+    /// A frame of linear codes only (five, one of them a stacked DataBar
+    /// Expanded symbol, whose rows different candidates read, and two
+    /// identical EAN-13 codes side by side), scanned for linear codes only,
+    /// so that the helper thread has no matrix search to make first: both
+    /// threads read candidates, and the codes, with their corners, are the
+    /// same as with one thread, frame after frame.
+    func testLinearCandidatesSharedByTwoThreadsReadAsOne() throws {
+        let ean = try ZintRow.make(.eanx, "590123412345")
+        let code128 = try ZintRow.make(symbology: 20, "THREADS-128")
+        let itf = try ZintRow.make(symbology: 3, "12345678901231")
+        let stacked = try ZintStack.make(symbology: 81, "[01]98898765432106[3103]000123[15]991231",
+                                         arguments: ["--cols=2"])
+        guard !ean.modules.isEmpty, !code128.modules.isEmpty, !itf.modules.isEmpty, !stacked.rows.isEmpty else { return }
+        var frame = TestPicture(width: 1280, height: 720)
+        frame.draw(ean, .init(cx: 200, cy: 150, module: 2.5, angle: 5))
+        frame.draw(ean, .init(cx: 560, cy: 150, module: 2.5, angle: -4))
+        frame.draw(code128, .init(cx: 1150, cy: 300, module: 2.5, angle: 80))
+        frame.draw(itf, .init(cx: 300, cy: 520, module: 3, angle: -15))
+        frame.draw(stacked, .init(cx: 860, cy: 520, module: 2.5, angle: 10))
+        frame.addNoise(amplitude: 6)
+        var readings: [Int: [String]] = [:]
+        var byHelper = 0
+        frame.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: frame.width, height: frame.height, stride: frame.stride)
+            for threads in [1, 2] {
+                let linear = Symbology.all.subtracting(MatrixReaders.symbologies)
+                let scanner = Scanner(options: ScanOptions(symbologies: linear, effort: .balanced, threads: threads))
+                var all: [String] = []
+                for k in 0..<6 {
+                    var codes: [String] = []
+                    defer { if threads == 2 { byHelper += scanner.lastCandidatesReadByHelper } }
+                    for r in scanner.scan(view) {
+                        let corners = r.corners.map { "\(Int($0.x.rounded())),\(Int($0.y.rounded()))" }
+                        codes.append("\(k)|\(r.symbology)|\(r.text)|\(corners.joined(separator: " "))")
+                    }
+                    all += codes.sorted()
+                }
+                readings[threads] = all
+            }
+        }
+        let one = try XCTUnwrap(readings[1])
+        let texts = one.filter { $0.hasPrefix("0|") }.map { String($0.split(separator: "|")[2]) }
+        XCTAssertEqual(texts.sorted(), ["0198898765432106310300012315991231", "12345678901231", "5901234123457",
+                                        "5901234123457", "THREADS-128"], "\(one)")
+        XCTAssertEqual(readings[2], one)
+        XCTAssertGreaterThan(byHelper, 0, "the helper thread read no candidate")
+    }
+
+    /// Two threads' readings of one frame added together: a row or a code
+    /// read by both joins its match, with the lines of both; one read
+    /// elsewhere, or of other content, stays apart.
+    func testTablesOfTwoThreadsJoinTheirReadings() {
+        var mine = RowTable(), theirs = RowTable()
+        let f = LinearFragment(symbology: .dataBarExpanded, valueOffset: 0, valueCount: 3, start: 0, end: 100, error: 0.2)
+        let a: [Int32] = [1, 2, 3], b: [Int32] = [4, 5, 6]
+        a.withUnsafeBufferPointer { va in
+            b.withUnsafeBufferPointer { vb in
+                mine.add(f, values: va, p0: Point(x: 0, y: 0), p1: Point(x: 100, y: 0), inverted: false, line: 1)
+                mine.add(f, values: va, p0: Point(x: 0, y: 2), p1: Point(x: 100, y: 2), inverted: false, line: 2)
+                // The same row two pixels lower, a row of other values, and
+                // the same values far below (another row).
+                theirs.add(f, values: va, p0: Point(x: 0, y: 4), p1: Point(x: 100, y: 4), inverted: false, line: 10)
+                theirs.add(f, values: vb, p0: Point(x: 0, y: 40), p1: Point(x: 100, y: 40), inverted: false, line: 11)
+                var better = f
+                better.error = 0.1
+                theirs.add(better, values: va, p0: Point(x: 0, y: 90), p1: Point(x: 100, y: 90), inverted: false, line: 12)
+            }
+        }
+        mine.absorb(theirs)
+        XCTAssertEqual(mine.count, 3)
+        XCTAssertEqual((0..<mine.count).map { mine[$0].support }, [3, 1, 1])
+        XCTAssertEqual(mine[0].error, 0.2)
+        XCTAssertEqual(mine[2].error, 0.1)
+        XCTAssertEqual(Array(mine.values(of: 1)), b)
+
+        var votes = VoteTable(), other = VoteTable()
+        defer { votes.free(); other.free() }
+        var sink = LinearHitSink()
+        defer { sink.free() }
+        func read(_ text: String, into table: inout VoteTable, x: Double, line: Int) {
+            sink.reset()
+            let bytes = Array(text.utf8)
+            let offset = bytes.withUnsafeBufferPointer { sink.store($0) }
+            let hit = LinearHit(symbology: .code128, textOffset: offset, textCount: bytes.count, addOnOffset: 0,
+                                addOnCount: 0, firstElement: 0, lastElement: 10, start: 0, end: 200, error: 0.1,
+                                aimModifier: 48)
+            table.add(hit, from: sink, p0: Point(x: x, y: Double(line % 7) * 3), p1: Point(x: x + 200, y: Double(line % 7) * 3),
+                      inverted: false, line: line)
+        }
+        read("ONE", into: &votes, x: 0, line: 1)
+        read("ONE", into: &other, x: 0, line: 100)
+        read("ONE", into: &other, x: 600, line: 101)
+        read("ONE", into: &other, x: 600, line: 102)
+        read("TWO", into: &other, x: 0, line: 103)
+        read("TWO", into: &other, x: 0, line: 104)
+        votes.absorb(other)
+        let codes = votes.results(minVotes: 2).map { "\($0.text)@\(Int($0.corners[0].x))" }.sorted()
+        // "ONE" on the left: one line of each table, two together.
+        XCTAssertEqual(codes, ["ONE@0", "ONE@600", "TWO@0"])
+    }
+
     /// Scanners that used a helper thread end it when they go away: the
     /// process has no more threads after a hundred of them than before.
     func testHelperThreadsEndWithTheirScanners() throws {

@@ -112,19 +112,48 @@ struct RowTable: ~Copyable {
         return false
     }
 
-    /// Adds a row read by scan line `line`; a row with the same values
-    /// read nearby in the same direction joins it instead.
-    mutating func add(_ f: LinearFragment, values v: UnsafeBufferPointer<Int32>, p0: Point, p1: Point,
-                      inverted: Bool, line: Int) {
-        let row = Row(symbology: f.symbology, valueOffset: 0, valueCount: v.count, p0: p0, p1: p1,
-                      inverted: inverted, error: f.error, support: 1, lastLine: line)
+    /// Adds the rows of `other` (another thread's scan lines of the same
+    /// frame): each joins a row of this table as
+    /// ``add(_:values:p0:p1:inverted:line:)`` joins a reading, with the
+    /// lines that read it, or is kept as a row of its own.
+    mutating func absorb(_ other: borrowing RowTable) {
+        for j in 0..<other.count {
+            let o = other.rows[j]
+            if let i = match(o, values: other.values(of: j)) {
+                var r = rows[i]
+                r.support += o.support
+                if o.error < r.error { r.error = o.error }
+                rows[i] = r
+                continue
+            }
+            guard count < RowTable.capacityLimit else { return }
+            append(o, values: other.values(of: j))
+        }
+    }
+
+    /// Keeps `row` with its values `v` as a row of its own.
+    private mutating func append(_ row: Row, values v: UnsafeBufferPointer<Int32>) {
+        values.reserveKeeping(valueCount + v.count)
+        for (k, x) in v.enumerated() { values[valueCount + k] = x }
+        rows.reserveKeeping(count + 1)
+        var stored = row
+        stored.valueOffset = valueCount
+        rows[count] = stored
+        valueCount += v.count
+        count += 1
+    }
+
+    /// The row that a reading `row` of values `v` joins: the same
+    /// symbology, polarity and values, read the same way, its middle
+    /// close along and across it; nil when none.
+    private func match(_ row: Row, values v: UnsafeBufferPointer<Int32>) -> Int? {
         let len = row.length
-        guard len > 0 else { return }
-        let ux = (p1.x - p0.x) / len, uy = (p1.y - p0.y) / len
+        guard len > 0 else { return nil }
+        let ux = (row.p1.x - row.p0.x) / len, uy = (row.p1.y - row.p0.y) / len
         let m = row.middle
         for i in 0..<count {
-            var r = rows[i]
-            guard r.symbology == f.symbology, r.inverted == inverted, r.valueCount == v.count else { continue }
+            let r = rows[i]
+            guard r.symbology == row.symbology, r.inverted == row.inverted, r.valueCount == v.count else { continue }
             let rl = r.length
             guard rl > 0 else { continue }
             // Same direction, middles close along and across the row.
@@ -136,20 +165,26 @@ struct RowTable: ~Copyable {
             guard along < 0.1 * len + 4, across < 0.25 * len + 4 else { continue }
             var same = true
             for k in 0..<v.count where values[r.valueOffset + k] != v[k] { same = false; break }
-            guard same else { continue }
+            if same { return i }
+        }
+        return nil
+    }
+
+    /// Adds a row read by scan line `line`; a row with the same values
+    /// read nearby in the same direction joins it instead.
+    mutating func add(_ f: LinearFragment, values v: UnsafeBufferPointer<Int32>, p0: Point, p1: Point,
+                      inverted: Bool, line: Int) {
+        let row = Row(symbology: f.symbology, valueOffset: 0, valueCount: v.count, p0: p0, p1: p1,
+                      inverted: inverted, error: f.error, support: 1, lastLine: line)
+        guard row.length > 0 else { return }
+        if let i = match(row, values: v) {
+            var r = rows[i]
             if r.lastLine != line { r.support += 1; r.lastLine = line }
             if f.error < r.error { r.error = f.error }
             rows[i] = r
             return
         }
         guard count < RowTable.capacityLimit else { return }
-        values.reserveKeeping(valueCount + v.count)
-        for (k, x) in v.enumerated() { values[valueCount + k] = x }
-        rows.reserveKeeping(count + 1)
-        var stored = row
-        stored.valueOffset = valueCount
-        rows[count] = stored
-        valueCount += v.count
-        count += 1
+        append(row, values: v)
     }
 }

@@ -162,6 +162,73 @@ struct VoteTable {
         votes[index] = v
     }
 
+    /// Adds the readings of `other` (another thread's scan lines of the
+    /// same frame): each of its codes joins a code of this table with the
+    /// same content one of whose readings lies near one of its own, as
+    /// ``add(_:from:p0:p1:inverted:line:barReach:)`` joins a reading, or
+    /// opens a code of its own. (Their lines are numbered apart, so none
+    /// counts twice.)
+    mutating func absorb(_ other: VoteTable) {
+        for j in 0..<other.count where other.votes[j].count > 0 {
+            let b = other.votes[j]
+            let text = UnsafeBufferPointer(start: other.arena.pointer + b.textOffset, count: b.textCount)
+            var index = -1
+            search: for i in 0..<count where votes[i].count > 0 && votes[i].symbology == b.symbology
+                && equal(votes[i].textOffset, votes[i].textCount, text) {
+                for k in 0..<other.endsCount where other.ends[k].vote == j {
+                    let e = other.ends[k]
+                    let mx = (e.p0.x + e.p1.x) / 2, my = (e.p0.y + e.p1.y) / 2
+                    let reach = max(16, 0.2 * e.p0.distance(to: e.p1))
+                    for m in 0..<endsCount where ends[m].vote == i {
+                        let f = ends[m]
+                        let dx = (f.p0.x + f.p1.x) / 2 - mx, dy = (f.p0.y + f.p1.y) / 2 - my
+                        if dx * dx + dy * dy < reach * reach { index = i; break search }
+                    }
+                }
+            }
+            let addOn = UnsafeBufferPointer(start: other.arena.pointer + b.addOnOffset, count: b.addOnCount)
+            if index < 0 {
+                var v = b
+                votes.reserveKeeping(count + 1)
+                v.textOffset = store(text)
+                v.extraOffset = store(UnsafeBufferPointer(start: other.arena.pointer + b.extraOffset, count: b.extraCount))
+                v.addOnOffset = b.addOnCount > 0 ? store(addOn) : 0
+                votes[count] = v
+                index = count
+                count += 1
+            } else {
+                var v = VoteTable.adding(b, to: votes[index])
+                if b.addOnCount > 0 && v.addOnCount > 0 && equal(v.addOnOffset, v.addOnCount, addOn) {
+                    v.addOnVotes += b.addOnVotes
+                } else if b.addOnVotes > v.addOnVotes {
+                    v.addOnOffset = store(addOn); v.addOnCount = b.addOnCount; v.addOnVotes = b.addOnVotes
+                }
+                votes[index] = v
+            }
+            for k in 0..<other.endsCount where other.ends[k].vote == j {
+                ends.reserveKeeping(endsCount + 1)
+                var e = other.ends[k]
+                e.vote = index
+                ends[endsCount] = e
+                endsCount += 1
+            }
+        }
+    }
+
+    /// `a` with the readings of `b` (of the same code) added: their lines,
+    /// weights and errors; the longer length; the axis of the shorter
+    /// shortest reading. Add-ons are the caller's.
+    private static func adding(_ b: Vote, to a: Vote) -> Vote {
+        var v = a
+        v.count += b.count
+        v.inverted += b.inverted
+        v.errorSum += b.errorSum
+        v.weight += b.weight
+        v.length = max(v.length, b.length)
+        if b.shortest < v.shortest { v.shortest = b.shortest; v.axisX = b.axisX; v.axisY = b.axisY }
+        return v
+    }
+
     /// Adds a stacked symbol assembled from `used` rows of `rows`: every
     /// line that read one of its rows counts as a reading, and the outline
     /// spans all the rows. The same symbol assembled again from other
@@ -299,13 +366,7 @@ struct VoteTable {
                                                                            count: b.textCount)) else { continue }
                 let bi = box(of: i, ux: a.axisX, uy: a.axisY), bj = box(of: j, ux: a.axisX, uy: a.axisY)
                 guard bi.minU < bj.maxU, bj.minU < bi.maxU, bi.minV <= bj.maxV, bj.minV <= bi.maxV else { continue }
-                var v = a
-                v.count += b.count
-                v.inverted += b.inverted
-                v.errorSum += b.errorSum
-                v.weight += b.weight
-                v.length = max(v.length, b.length)
-                if b.shortest < v.shortest { v.shortest = b.shortest; v.axisX = b.axisX; v.axisY = b.axisY }
+                var v = VoteTable.adding(b, to: a)
                 if b.addOnVotes > v.addOnVotes {
                     v.addOnOffset = b.addOnOffset; v.addOnCount = b.addOnCount; v.addOnVotes = b.addOnVotes
                 } else if b.addOnCount > 0 && v.addOnCount > 0

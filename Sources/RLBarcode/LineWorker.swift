@@ -1,0 +1,415 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a frame's scan lines need to know of the frame, the same for every
+/// thread that reads them: set once a frame, before its lines are read,
+/// and only read while they are.
+struct LinePass {
+    var image: LumaView
+    var plan: Scanner.Plan
+    var enabled: Symbology
+    /// Where the lines may run (the scanned area and a margin, or the frame).
+    var frame: PixelRect
+    /// The detection pass: its candidates and cells.
+    var detector: RegionDetector
+    /// Whether lines look for PDF417 start and stop patterns.
+    var spotsPDF417: Bool
+    var polarityTurn: Int
+    /// The reading direction the orientation hint expects.
+    var expectedReading: (Double, Double)?
+    /// When the frame's analysis must stop (`.max`: never).
+    var deadline: UInt64
+    var frameWidth: Int
+    var frameHeight: Int
+    /// One flag a candidate: whether its lines read a linear code, and
+    /// whether they crossed a PDF417 start or stop pattern. Each candidate
+    /// is read by one thread, which alone writes its flags.
+    var candidateRead: UnsafeMutablePointer<Bool>
+    var candidateCrossesPDF417: UnsafeMutablePointer<Bool>
+    /// The candidates to read, in order (indices into the detector's).
+    var order: UnsafePointer<Int32>
+    var orderCount: Int
+
+    /// Whether `p` lies within the margin that scan lines keep from the
+    /// frame's edges.
+    func isOnFrameBorder(_ p: Point) -> Bool {
+        p.x < 3 || p.y < 3 || p.x > Double(frameWidth) - 4 || p.y > Double(frameHeight) - 4
+    }
+}
+
+/// What one thread needs to read scan lines: its buffers, its own linear
+/// readers, and the readings it gathers (votes for whole codes, rows of
+/// stacked symbols, parts of codes cut by the frame's border).
+///
+/// A ``Scanner`` has one for its own thread and, with a helper thread, a
+/// second one, so that both threads can read the candidates of a frame;
+/// the second one's readings are then added to the first's
+/// (``absorb(_:into:)``).
+final class LineWorker {
+    var edges = EdgeExtractor()
+    var run = ElementRun()
+    var profile = ScratchBuffer<Float>(capacity: 4096)
+    var sink = LinearHitSink()
+    var votes = VoteTable()
+    /// Rows of stacked symbols read during the frame.
+    var rows = RowTable()
+    /// Numbers the scan lines of a frame, so that votes count lines, not
+    /// readings (each worker numbers from its own start, so that no two
+    /// workers' lines share a number).
+    var lineSerial: Int
+    /// The edges the last scan line crossed (its first extraction).
+    var lineEdges = 0
+    /// How many rows of stacked symbols the lines have read so far.
+    var fragmentsRead = 0
+    /// How far the bars of the candidate being read reach on either side of
+    /// its middle line (0 outside candidates).
+    var barReach = 0.0
+    /// The candidate whose lines are read (-1: none), when they look for
+    /// PDF417 start and stop patterns.
+    var spottingFor = -1
+    /// Set once this frame's time limit has passed.
+    var outOfTime = false
+    /// How many candidates this worker read in the frame.
+    private(set) var candidatesRead = 0
+    let linearReaders: [any LinearReader]
+    /// Where parts of codes cut by the frame's border go: the scanner's
+    /// table (its own thread's worker), or nil to keep them in
+    /// ``heldParts`` until the scanner's thread takes them.
+    let partials: PartialCodes?
+    /// Parts held for the scanner's thread.
+    private(set) var heldParts: [(part: LinearPart, values: [Int32], p0: Point, p1: Point, inverted: Bool)] = []
+
+    init(readers: [any LinearReader], partials: PartialCodes?, firstLine: Int) {
+        linearReaders = readers
+        self.partials = partials
+        lineSerial = firstLine
+    }
+
+    deinit { edges.free(); run.free(); profile.free(); sink.free(); votes.free() }
+
+    /// Forgets the readings of the last frame.
+    func reset() {
+        votes.reset()
+        rows.reset()
+        heldParts.removeAll(keepingCapacity: true)
+        candidatesRead = 0
+        barReach = 0
+        spottingFor = -1
+    }
+
+    /// Adds `other`'s readings of this frame to this worker's (its votes,
+    /// rows, and the parts it held, into `partials`).
+    func absorb(_ other: LineWorker, into partials: PartialCodes) {
+        votes.absorb(other.votes)
+        rows.absorb(other.rows)
+        for p in other.heldParts {
+            p.values.withUnsafeBufferPointer { partials.add(p.part, values: $0, p0: p.p0, p1: p.p1, inverted: p.inverted) }
+        }
+        fragmentsRead += other.fragmentsRead
+        outOfTime = outOfTime || other.outOfTime
+    }
+
+    private func keepPart(_ part: LinearPart, values: UnsafeBufferPointer<Int32>, p0: Point, p1: Point, inverted: Bool) {
+        if let partials {
+            partials.add(part, values: values, p0: p0, p1: p1, inverted: inverted)
+        } else {
+            heldParts.append((part, Array(values), p0, p1, inverted))
+        }
+    }
+
+    /// Reads candidate `ci` of the pass's detector: lines across its bars
+    /// from the middle outwards, until enough of them agree or the middle
+    /// ones read nothing; then, where rows of a stacked symbol showed,
+    /// lines between and turned a little from the first ones.
+    func readCandidate(_ ci: Int, _ pass: LinePass) {
+        let c = pass.detector.candidates[ci]
+        let plan = pass.plan
+        candidatesRead += 1
+        let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
+        // Long enough for quiet zones and an add-on on either side (an EAN-5
+        // add-on with its gap reaches 0.62 of the main code beyond its end).
+        var half = c.lengthU * 1.1 + Double(pass.detector.cellSize) + 12
+        let vx = -c.uy, vy = c.ux
+        // Bars beyond the candidate's ends: the flat insides of wide
+        // bars and of DataBar's finder patterns split a large code's
+        // cells into several candidates, each covering part of it.
+        // The lines reach to where bars parallel to the candidate's
+        // end (up to six cells without any between), and a quiet
+        // zone beyond; they are shifted along the reading axis to
+        // stay centred on them.
+        var shift = 0.0
+        if let cells = pass.detector.tensors {
+            let middle = Point(x: c.cx, y: c.cy)
+            let limit = Double(max(pass.image.width, pass.image.height))
+            let from = 0.5 * c.lengthU
+            let ahead = cells.barsReach(from: middle, ux: c.ux, uy: c.uy, start: from,
+                                        minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
+                                        maxGap: 6, limit: limit)
+            let behind = cells.barsReach(from: middle, ux: -c.ux, uy: -c.uy, start: from,
+                                         minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
+                                         maxGap: 6, limit: limit)
+            if ahead > from || behind > from {
+                let quiet = max(3 * Double(pass.detector.cellSize), 0.15 * (ahead + behind))
+                let toEnd = max(half, ahead + quiet), toStart = max(half, behind + quiet)
+                shift = (toEnd - toStart) / 2
+                half = (toEnd + toStart) / 2
+            }
+        }
+        barReach = 0
+        let spread = max(c.lengthV - Double(pass.detector.cellSize), 0)
+        // From the middle outwards; a candidate whose code several lines
+        // have read needs no more.
+        var reading = 0
+        // Lines so far that crossed fewer than minLineEdges edges.
+        var sparseLines = 0
+        spottingFor = pass.spotsPDF417 ? ci : -1
+        let rowsBefore = rows.count
+        let fragmentsBefore = fragmentsRead
+        for j in 0..<lines {
+            let k = lines / 2 + (j % 2 == 0 ? j / 2 : -(j + 1) / 2)
+            let f = (Double(k) + 0.5) / Double(lines) - 0.5
+            let t = f * spread
+            // The bars around this line: to the candidate's ends.
+            barReach = max(0, spread / 2 - abs(t))
+            let center = Point(x: c.cx + t * vx + shift * c.ux, y: c.cy + t * vy + shift * c.uy)
+            guard let line = ScanLine.clipped(center: center, dx: c.ux, dy: c.uy, halfLength: half,
+                                              bounds: pass.frame) else { continue }
+            // The costlier retries only on the middle lines, or once the
+            // candidate has proven to hold a code; on a middle line
+            // only where it crosses four cells of bars or more, as
+            // the sweeps' lines (text and texture, which most
+            // candidates that read nothing hold, seldom are).
+            var retries = j < plan.retryLines || reading > 0
+            if retries && reading == 0, let cells = pass.detector.tensors {
+                retries = cells.barsCrossed(by: line, minEnergy: 0.25 * plan.minEnergy,
+                                            dominance: Scanner.sweepDominance).cells >= 4
+            }
+            lineEdges = 0
+            if scanLine(line, pass, retries: retries) > 0 {
+                reading += 1
+                pass.candidateRead[ci] = true
+                if reading >= plan.enoughReadings && !votes.latestWantsMoreLines { break }
+            } else {
+                if lineEdges < Scanner.minLineEdges { sparseLines += 1 }
+                if reading == 0 && rows.count == rowsBefore
+                    && (j + 1 >= plan.giveUpLines
+                        || (sparseLines == j + 1 && sparseLines >= plan.sparseLinesToGiveUp)) {
+                    // The middle lines read nothing, not even a row of a
+                    // stacked symbol: not a code we can read. Lines that
+                    // cross fewer than minLineEdges edges, too few for any
+                    // symbology, tell it sooner.
+                    break
+                }
+            }
+        }
+        // Rows of a stacked symbol (a row read alike by two lines,
+        // not stray readings): each row must be read alike by two lines
+        // at least, so lines halfway between the first ones; rows a
+        // few modules high are read only by lines running along
+        // them, so these lines also turn a little either way from
+        // the candidate's direction.
+        // Not when lines read the candidate's code whole often enough:
+        // no row of a stacked symbol reads as a whole symbol.
+        // Only when a row was read alike twice, or rows were read on
+        // more than half of the lines: the rows of a stacked symbol
+        // meet most lines across it, whereas a pair read by chance
+        // in text or other bars (common, and these lines are
+        // costly) meets a few. And not when one row was read alike
+        // by (nearly) every line: the candidate is that row alone
+        // (a one-row symbol cut short by the frame or the active
+        // region, or one tall row of a stacked symbol), which more
+        // lines would only read again.
+        let fragments = fragmentsRead - fragmentsBefore
+        let support = fragments >= 2 ? rows.mostSupport(since: rowsBefore) : 0
+        let repeated = support >= 2
+        if fragments >= 2 && reading < plan.enoughReadings && (repeated || 2 * fragments > lines)
+            && support < lines - 1 {
+            // Turned lines only once a row was read alike twice:
+            // stray fragments of other codes or text are common.
+            let variants = repeated ? 5 : 1
+            let stackedEnabled = pass.enabled.intersection([.dataBar, .dataBarExpanded])
+            for k in 0..<(lines - 1) {
+                let t = (Double(k + 1) / Double(lines) - 0.5) * spread
+                barReach = max(0, spread / 2 - abs(t))
+                let center = Point(x: c.cx + t * vx + shift * c.ux, y: c.cy + t * vy + shift * c.uy)
+                for variant in 0..<variants {
+                    // 0, then about 2.3 and 4.6 degrees either way.
+                    let turn = Double((variant + 1) / 2) * (variant % 2 == 0 ? 0.04 : -0.04)
+                    let dx = c.ux - turn * c.uy, dy = c.uy + turn * c.ux
+                    let norm = (dx * dx + dy * dy).squareRoot()
+                    guard let line = ScanLine.clipped(center: center, dx: dx / norm, dy: dy / norm,
+                                                      halfLength: half, bounds: pass.frame) else { continue }
+                    // Only the stacked symbologies read these lines,
+                    // each once: up to five times as many lines as the
+                    // candidate's own, whose retries found the rows.
+                    scanLine(line, pass, enabled: stackedEnabled, retries: false)
+                }
+            }
+        }
+        barReach = 0
+        spottingFor = -1
+    }
+
+    /// Samples one line and runs the readers on it; with `retries`, again
+    /// on its edges found or measured other ways.
+    /// - Returns: how many readings the line gave.
+    @discardableResult
+    func scanLine(_ line: ScanLine, _ pass: LinePass, enabled: Symbology? = nil, thickness: Int? = nil,
+                  retries: Bool = true) -> Int {
+        let image = pass.image, plan = pass.plan, enabled = enabled ?? pass.enabled
+        let n = line.length
+        guard n >= 16 else { return 0 }
+        lineSerial &+= 1
+        // The time limit, looked at every eighth line.
+        if pass.deadline != .max && (outOfTime || (lineSerial & 7 == 0 && MonotonicClock.now >= pass.deadline)) {
+            outOfTime = true
+            return 0
+        }
+        profile.reserve(n)
+        image.sample(line, thickness: thickness ?? plan.thickness, into: profile.pointer)
+        edges.extract(profile.pointer, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
+        lineEdges = edges.edgeCount
+        if edges.edgeCount < Scanner.minLineEdges { return 0 }
+        // Whether the elements are wide: fewer than a quarter of them under
+        // 4.5 samples, so that halos are told from narrow elements (see the
+        // retry on steep edges below).
+        var narrow = 0
+        let edgePos = edges.edgePos.pointer
+        for k in 1..<edges.edgeCount where edgePos[k] - edgePos[k - 1] < 4.5 { narrow += 1 }
+        let wide = 4 * narrow < edges.edgeCount - 1
+        var hits = readRuns(line, pass, enabled: enabled)
+        // The edges read again in other ways (below) only on lines that
+        // get retries: the middle lines of a candidate, and every line of
+        // one that has proven to hold a code. The candidate's other lines
+        // (most of them cross text or texture) are read once.
+        if plan.refine && retries {
+            // The same edges at local halfway levels: they read other blurred codes.
+            edges.refine(profile.pointer, count: n)
+            hits += readRuns(line, pass, enabled: enabled)
+        }
+        if plan.prune > 0 && retries {
+            // Without the weak bumps that texture leaves inside wide elements.
+            let before = edges.edgeCount
+            edges.prune(profile.pointer, count: n, fraction: plan.prune)
+            if edges.edgeCount != before && edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, pass, enabled: enabled) }
+        }
+        if !retries { return hits }
+        if plan.area && hits == 0 && edges.edgeCount >= Scanner.minLineEdges {
+            // Bars measured by their area, for blur and blooming.
+            edges.areaEdges(profile.pointer, count: n)
+            hits += readRuns(line, pass, enabled: enabled)
+        }
+        if plan.prune > 0 && hits == 0 {
+            // Broad, shallow dips (uneven print or light) inside wide spaces.
+            let before = edges.edgeCount
+            edges.prune(profile.pointer, count: n, fraction: 2 * plan.prune)
+            if edges.edgeCount != before && edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, pass, enabled: enabled) }
+        }
+        if wide && hits == 0 {
+            // Wide elements with ripples beside their edges (the halos of
+            // sharpening, the ringing of upscaled video): the ripples' slopes
+            // pass a tenth of the strongest edge's nearby, the real edges'
+            // most of it. Last but for the smoothed profile, which finds
+            // its edges afresh: the retries before work on the first
+            // edges, not these.
+            edges.extract(profile.pointer, count: n, relative: 0.3, floor: plan.floorEdge)
+            if edges.edgeCount >= Scanner.minLineEdges {
+                hits += readRuns(line, pass, enabled: enabled)
+            }
+        }
+        if plan.smooth && hits == 0 {
+            // Nothing read: try again on a smoothed profile, for sensor noise.
+            let p = profile.pointer
+            var previous = p[0]
+            for i in 1..<(n - 1) {
+                let current = p[i]
+                p[i] = (previous + 2 * current + p[i + 1]) * 0.25
+                previous = current
+            }
+            edges.extract(p, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
+            if edges.edgeCount < Scanner.minLineEdges { return 0 }
+            edges.prune(p, count: n, fraction: plan.prune)
+            if edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, pass, enabled: enabled) }
+        }
+        return hits
+    }
+
+    /// Runs the linear readers on the current edges, both polarities and
+    /// directions, and returns how many readings they made.
+    @discardableResult
+    private func readRuns(_ line: ScanLine, _ pass: LinePass, enabled: Symbology) -> Int {
+        let plan = pass.plan
+        let n = line.length
+        var total = 0
+        // Whether the line's ends lie on the frame's border (the picture
+        // stops there) or inside it (cut short: what lies beyond is known).
+        let first = line.point(at: 0), last = line.point(at: Double(n - 1))
+        let startsAtBorder = pass.isOnFrameBorder(first), endsAtBorder = pass.isOnFrameBorder(last)
+        for polarity in 0..<2 {
+            let inverted = polarity == 1
+            if inverted && !plan.bothPolaritiesEveryFrame && pass.polarityTurn % 2 == 0 { continue }
+            run.fill(from: edges, lineLength: n, inverted: inverted,
+                     startsAtFrameBorder: startsAtBorder, endsAtFrameBorder: endsAtBorder)
+            run.profile = UnsafePointer(profile.pointer)
+            for direction in 0..<2 {
+                let reverse = direction == 1
+                if reverse { run.reverse() }
+                // With an orientation hint, fast scans read only the hinted way.
+                if plan.hintedDirectionOnly, let (ex, ey) = pass.expectedReading {
+                    let sign: Double = reverse ? -1 : 1
+                    if sign * (line.dx * ex + line.dy * ey) < -0.3 { continue }
+                }
+                if run.count < Scanner.minLineEdges { continue }
+                if spottingFor >= 0 && !pass.candidateCrossesPDF417[spottingFor] && PDF417Detector.crossesPattern(run) {
+                    pass.candidateCrossesPDF417[spottingFor] = true
+                }
+                sink.reset()
+                for reader in linearReaders where !reader.symbologies.isDisjoint(with: enabled) {
+                    reader.decode(run, enabled: enabled, into: &sink)
+                }
+                for h in 0..<sink.hitCount {
+                    let hit = sink.hits[h]
+                    let a = reverse ? Double(run.lineLength - hit.start) : Double(hit.start)
+                    let b = reverse ? Double(run.lineLength - hit.end) : Double(hit.end)
+                    let p0 = line.point(at: a), p1 = line.point(at: b)
+                    // An oblique line can leave a code through its bars' ends
+                    // where what it read so far looks like a complete shorter
+                    // symbol: UPC-E inside EAN-13, ITF inside a longer ITF
+                    // (whose stop pattern also occurs as data). Those must
+                    // be crossed nearly square.
+                    let maxAngle = hit.symbology == .upcE || hit.symbology == .itf ? 0.2 : 0.45
+                    guard pass.detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
+                                               dx: line.dx, dy: line.dy, maxAngle: maxAngle) else { continue }
+                    votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted, line: lineSerial,
+                              barReach: barReach)
+                    total += 1
+                }
+                // Parts of codes cut by the frame's border, for later frames.
+                if plan.partials {
+                    for k in 0..<sink.partCount {
+                        let part = sink.parts[k]
+                        let a = reverse ? Double(run.lineLength - part.start) : Double(part.start)
+                        let b = reverse ? Double(run.lineLength - part.end) : Double(part.end)
+                        keepPart(part, values: sink.values(of: part), p0: line.point(at: a), p1: line.point(at: b),
+                                 inverted: inverted)
+                    }
+                }
+                // Rows of stacked symbols wait for the end of the frame.
+                for k in 0..<sink.fragmentCount {
+                    let f = sink.fragments[k]
+                    let a = reverse ? Double(run.lineLength - f.start) : Double(f.start)
+                    let b = reverse ? Double(run.lineLength - f.end) : Double(f.end)
+                    let p0 = line.point(at: a), p1 = line.point(at: b)
+                    guard pass.detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
+                                               dx: line.dx, dy: line.dy, maxAngle: 0.45) else { continue }
+                    rows.add(f, values: sink.values(of: f), p0: p0, p1: p1, inverted: inverted, line: lineSerial)
+                    fragmentsRead += 1
+                }
+            }
+        }
+        return total
+    }
+}
