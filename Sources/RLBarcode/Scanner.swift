@@ -74,6 +74,14 @@ public final class Scanner {
     /// The candidates the helper thread reads once its matrix searches are
     /// taken, set between its start and its end.
     private var candidateJob: LinePass?
+    /// The bands of cells measured by both threads, set between the
+    /// helper's start and its end when it started before stage 1; the next
+    /// band to take, the bands done; and whether this thread has made the
+    /// frame's candidates (``candidateJob`` is set).
+    private var measureJob: MeasureJob?
+    private let bandsNext = Atomic<Int>(0)
+    private let bandsDone = Atomic<Int>(0)
+    private let stageOneDone = Atomic<Bool>(false)
     /// How many of the last area's candidates the helper thread read.
     var lastCandidatesReadByHelper: Int { helperLines?.candidatesRead ?? 0 }
     /// The matrix (2D) symbologies' detectors and decoders.
@@ -335,15 +343,39 @@ public final class Scanner {
             : PixelRect(x0: max(0, bounds.x0 - reach), y0: max(0, bounds.y0 - reach),
                         x1: min(image.width, bounds.x1 + reach), y1: min(image.height, bounds.y1 + reach))
 
-        // The helper thread (see below), woken now so that it is up when
-        // the matrix codes' searches are handed to it after stage 1.
+        // The helper thread (see below). Areas of 16 rows of cells or more:
+        // it starts at once and measures bands of the cells beside this
+        // thread. Smaller ones: it is woken now, so that it is up when the
+        // matrix codes' searches are handed to it after stage 1.
         let helper = image.height >= 8 && image.width >= 8 ? squareHelper() : nil
-        helper?.prewake()
+        let flatBelow: Float = plan.cellSize >= 16 ? 0.25 * plan.minEnergy : 0
+        let startedEarly = helper != nil && bounds.height >= 16 * plan.cellSize
+        measureJob = nil
+        if !startedEarly { helper?.prewake() }
 
         // Stage 1: candidates.
-        if image.height >= 8 && image.width >= 8 {
+        if let helper, startedEarly {
+            detector.startMeasure(image, cellSize: plan.cellSize)
+            let bandRows = 8
+            let job = MeasureJob(image: image, bounds: bounds, flatBelow: flatBelow, detector: detector,
+                                 bandRows: bandRows, bands: (detector.rows + bandRows - 1) / bandRows)
+            measureJob = job
+            bandsNext.store(0, ordering: .relaxed)
+            bandsDone.store(0, ordering: .relaxed)
+            stageOneDone.store(false, ordering: .relaxed)
+            // The matrix searches need only the cells (the helper prepares
+            // them while this thread groups the cells into candidates).
+            squareJob = SquareJob(image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
+                                  everySearch: plan.everySearch, cells: detector.tensors)
+            candidateJob = nil
+            helper.start()
+            measureBands(job)
+            while bandsDone.load(ordering: .acquiring) < job.bands { sched_yield() }
+        } else if image.height >= 8 && image.width >= 8 {
             detector.measure(image, cellSize: plan.cellSize, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1,
-                             flatBelow: plan.cellSize >= 16 ? 0.25 * plan.minEnergy : 0)
+                             flatBelow: flatBelow)
+        }
+        if image.height >= 8 && image.width >= 8 {
             detector.group(minEnergy: plan.minEnergy, minCoherence: plan.minCoherence, minCells: plan.minCells)
         } else {
             detector.reset()
@@ -393,7 +425,10 @@ public final class Scanner {
         let square = SquareJob(image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
                                everySearch: plan.everySearch, cells: detector.tensors)
         let shared = helper != nil && helperLines != nil && ordered > 1
-        if let helper {
+        if let helper, startedEarly {
+            candidateJob = shared ? pass : nil
+            stageOneDone.store(true, ordering: .releasing)
+        } else if let helper {
             squareJob = square
             candidateJob = shared ? pass : nil
             helper.start()
@@ -465,6 +500,7 @@ public final class Scanner {
             helper.wait()
             squareJob = nil
             candidateJob = nil
+            measureJob = nil
         } else {
             prepare(square)
             for task in MatrixReaders.SquareTask.allCases { matrix.run(task) }
@@ -503,6 +539,14 @@ public final class Scanner {
     /// opens them to both threads and takes them in turn until none is left.
     private func helperRun() {
         guard let helper else { return }
+        // Started before stage 1: bands of cells first, then (once all are
+        // measured) the matrix searches; the candidates once this thread
+        // has made them.
+        let early = measureJob
+        if let early {
+            measureBands(early)
+            while bandsDone.load(ordering: .acquiring) < early.bands { sched_yield() }
+        }
         if let job = squareJob {
             prepare(job)
             helper.openTasks(MatrixReaders.SquareTask.allCases.count)
@@ -510,7 +554,34 @@ public final class Scanner {
             helper.openTasks(0)
         }
         while let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) { matrix.run(task) }
+        if early != nil { while !stageOneDone.load(ordering: .acquiring) { sched_yield() } }
         if let pass = candidateJob, let helperLines { readCandidates(helperLines, pass) }
+    }
+
+    /// What both threads need to measure the cells of a frame in bands.
+    private struct MeasureJob {
+        var image: LumaView
+        var bounds: PixelRect
+        var flatBelow: Float
+        /// A copy of the detector after ``RegionDetector/startMeasure(_:cellSize:)``
+        /// (its memory is the detector's).
+        var detector: RegionDetector
+        /// Rows of cells a band, and how many bands.
+        var bandRows: Int
+        var bands: Int
+    }
+
+    /// Measures bands of the frame's cells, taking the next band no thread
+    /// has taken until none is left.
+    private func measureBands(_ job: MeasureJob) {
+        let b = job.bounds
+        while true {
+            let k = bandsNext.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard k < job.bands else { return }
+            job.detector.measureRows(job.image, x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1,
+                                     cellRows: (k * job.bandRows)..<((k + 1) * job.bandRows), flatBelow: job.flatBelow)
+            bandsDone.wrappingAdd(1, ordering: .releasing)
+        }
     }
 
     /// Reads the frame's candidates with `worker` (``LinePass/order``),

@@ -40,6 +40,48 @@ final class BarCellTests: XCTestCase {
                                 bounds: PixelRect(x0: 0, y0: 0, x1: 320, y1: 240))!
     }
 
+    /// Cells measured in bands of rows (as two threads do, in any order)
+    /// are the cells measured whole, flat ones and an inner rectangle
+    /// included: each band writes its own rows only, and the flatness of
+    /// the rows beside it counts for its edge rows as it does whole.
+    func testBandsOfRowsMeasureAsTheWhole() throws {
+        withBars { image in
+            for (flat, rect) in [(Float(60), PixelRect(x0: 0, y0: 0, x1: 320, y1: 240)),
+                                 (Float(60), PixelRect(x0: 40, y0: 30, x1: 250, y1: 200)),
+                                 (Float(0), PixelRect(x0: 40, y0: 30, x1: 250, y1: 200))] {
+                var whole = RegionDetector(), banded = RegionDetector()
+                defer { whole.free(); banded.free() }
+                whole.measure(image, cellSize: 16, x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y1, flatBelow: flat)
+                banded.startMeasure(image, cellSize: 16)
+                // Bands of four rows, the last first (three rows): the bars
+                // begin at row 4, a band's first row.
+                for start in stride(from: 12, through: 0, by: -4) {
+                    banded.measureRows(image, x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y1,
+                                       cellRows: start..<min(start + 4, 15), flatBelow: flat)
+                }
+                guard let a = whole.tensors, let b = banded.tensors else { return XCTFail("no cells") }
+                XCTAssertEqual(a.cols, b.cols)
+                XCTAssertEqual(a.rows, b.rows)
+                let n = a.cols * a.rows
+                var measured = 0
+                for i in 0..<n {
+                    XCTAssertEqual(a.sxx[i], b.sxx[i], "cell \(i)")
+                    XCTAssertEqual(a.syy[i], b.syy[i], "cell \(i)")
+                    XCTAssertEqual(a.sxy[i], b.sxy[i], "cell \(i)")
+                    if a.sxx[i] > 0 { measured += 1 }
+                }
+                // Not all cells measured (flat ones and those outside skipped), but many.
+                XCTAssertGreaterThan(measured, 40)
+                XCTAssertLessThan(measured, n)
+                // Group alike.
+                whole.group(minEnergy: 40, minCoherence: 0.55, minCells: 2)
+                banded.group(minEnergy: 40, minCoherence: 0.55, minCells: 2)
+                XCTAssertEqual(whole.candidateCount, banded.candidateCount)
+                XCTAssertGreaterThan(whole.candidateCount, 0)
+            }
+        }
+    }
+
     func testLinesAcrossTheBarsCountTheirCellsAndOthersNone() throws {
         withCells { cells in
             // Across the bars: the 8 cells the bars fill (128 pixels).

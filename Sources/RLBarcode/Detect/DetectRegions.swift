@@ -242,21 +242,44 @@ struct RegionDetector {
     /// edges of whatever the active cells belong to) are measured fully.
     /// Flat cells (background, sky, blank labels) keep zero energy.
     mutating func measure(_ img: LumaView, cellSize: Int, x0: Int, y0: Int, x1: Int, y1: Int, flatBelow: Float = 0) {
+        startMeasure(img, cellSize: cellSize)
+        measureRows(img, x0: x0, y0: y0, x1: x1, y1: y1, cellRows: 0..<rows, flatBelow: flatBelow)
+    }
+
+    /// Readies the cells of `img` for ``measureRows(_:x0:y0:x1:y1:cellRows:flatBelow:)``:
+    /// their grid and memory.
+    mutating func startMeasure(_ img: LumaView, cellSize: Int) {
         self.cellSize = cellSize
         cols = max(1, img.width / cellSize)
         rows = max(1, img.height / cellSize)
         let n = cols * rows
         sxx.reserve(n); syy.reserve(n); sxy.reserve(n); label.reserve(n); stack.reserve(n); angle.reserve(n)
         members.reserve(n)
-        for i in 0..<n { sxx[i] = 0; syy[i] = 0; sxy[i] = 0 }
+    }
+
+    /// Measures the cells of the rows `cellRows` (after
+    /// ``startMeasure(_:cellSize:)``), as ``measure(_:cellSize:x0:y0:x1:y1:flatBelow:)``
+    /// does all of them. It writes only those rows' cells (the flatness of
+    /// the rows on either side is measured again, not read), so that two
+    /// threads may measure bands of rows at the same time.
+    func measureRows(_ img: LumaView, x0: Int, y0: Int, x1: Int, y1: Int, cellRows: Range<Int>, flatBelow: Float = 0) {
+        let own = cellRows.clamped(to: 0..<rows)
+        for cy in own {
+            for i in (cy * cols)..<((cy + 1) * cols) {
+                sxx[i] = 0; syy[i] = 0; sxy[i] = 0
+                if flatBelow > 0 { label[i] = 0 }
+            }
+        }
         let base = img.base, stride = img.stride
         let cx0 = max(0, x0 / cellSize), cx1 = min(cols, (x1 + cellSize - 1) / cellSize)
-        let cy0 = max(0, y0 / cellSize), cy1 = min(rows, (y1 + cellSize - 1) / cellSize)
+        let cy0 = max(own.lowerBound, y0 / cellSize), cy1 = min(own.upperBound, (y1 + cellSize - 1) / cellSize)
         guard img.width >= 3, img.height >= 3, cx0 < cx1, cy0 < cy1 else { return }
         // label[i]: 1 = measure fully, 0 = flat.
         if flatBelow > 0 {
-            for i in 0..<n { label[i] = 0 }
-            for cy in cy0..<cy1 {
+            // A cell that is not flat marks itself and its neighbours: the
+            // rows just outside the band count for its edge rows.
+            let all = min(rows, (y1 + cellSize - 1) / cellSize)
+            for cy in max(max(0, y0 / cellSize), cy0 - 1)..<min(all, cy1 + 1) {
                 let ys = max(1, cy * cellSize), ye = min(img.height - 1, (cy + 1) * cellSize)
                 for cx in cx0..<cx1 {
                     let xs = max(1, cx * cellSize), xe = min(img.width - 1, (cx + 1) * cellSize)
