@@ -49,10 +49,15 @@ struct LinePass {
 /// the second one's readings are then added to the first's
 /// (``absorb(_:into:)``).
 final class LineWorker {
+    /// The edges of the line being read.
     var edges = EdgeExtractor()
+    /// Its bars and spaces, as the readers take them.
     var run = ElementRun()
+    /// Its samples.
     var profile = ScratchBuffer<Float>(capacity: 4096)
+    /// What the readers read on it.
     var sink = LinearHitSink()
+    /// The codes read by the lines of the frame so far.
     var votes = VoteTable()
     /// Rows of stacked symbols read during the frame.
     var rows = RowTable()
@@ -74,6 +79,7 @@ final class LineWorker {
     var outOfTime = false
     /// How many candidates this worker read in the frame.
     private(set) var candidatesRead = 0
+    /// This worker's own readers (a reader keeps scratch memory).
     let linearReaders: [any LinearReader]
     /// Where parts of codes cut by the frame's border go: the scanner's
     /// table (its own thread's worker), or nil to keep them in
@@ -112,6 +118,8 @@ final class LineWorker {
         outOfTime = outOfTime || other.outOfTime
     }
 
+    /// Keeps a part of a code cut by the frame's border: in ``partials``,
+    /// or held for the scanner's thread.
     private func keepPart(_ part: LinearPart, values: UnsafeBufferPointer<Int32>, p0: Point, p1: Point, inverted: Bool) {
         if let partials {
             partials.add(part, values: values, p0: p0, p1: p1, inverted: inverted)

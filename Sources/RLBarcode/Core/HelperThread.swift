@@ -14,7 +14,10 @@ import Synchronization
 /// work between its caller's thread and this one. The job reads what it
 /// needs from its owner, which must not touch that state between
 /// ``start()`` and ``wait()``; the mutex orders every write before
-/// ``start()`` and every write of the job before ``wait()`` returns.
+/// ``start()`` and every write of the job before ``wait()`` returns. State
+/// the owner makes after ``start()`` (a scanner's candidates, found while
+/// the job already runs) is handed over through atomics of the owner's,
+/// written with release and read with acquire ordering.
 ///
 /// Work that either thread may do is numbered: the job calls
 /// ``openTasks(_:)`` once it has prepared them, and then both threads call
