@@ -22,8 +22,6 @@ struct LinePass {
     var expectedReading: (Double, Double)?
     /// When the frame's analysis must stop (`.max`: never).
     var deadline: UInt64
-    var frameWidth: Int
-    var frameHeight: Int
     /// One flag a candidate: whether its lines read a linear code, and
     /// whether they crossed a PDF417 start or stop pattern. Each candidate
     /// is read by one thread, which alone writes its flags.
@@ -36,7 +34,7 @@ struct LinePass {
     /// Whether `p` lies within the margin that scan lines keep from the
     /// frame's edges.
     func isOnFrameBorder(_ p: Point) -> Bool {
-        p.x < 3 || p.y < 3 || p.x > Double(frameWidth) - 4 || p.y > Double(frameHeight) - 4
+        p.x < 3 || p.y < 3 || p.x > Double(image.width) - 4 || p.y > Double(image.height) - 4
     }
 }
 
@@ -114,7 +112,6 @@ final class LineWorker {
         for p in other.heldParts {
             p.values.withUnsafeBufferPointer { partials.add(p.part, values: $0, p0: p.p0, p1: p.p1, inverted: p.inverted) }
         }
-        fragmentsRead += other.fragmentsRead
         outOfTime = outOfTime || other.outOfTime
     }
 

@@ -53,9 +53,6 @@ public final class Scanner {
     public var partialText: String { partials.partialText }
 
     private var detector = RegionDetector()
-    /// The size of the frame being scanned.
-    private var frameWidth = 0
-    private var frameHeight = 0
     private let linearReaders: [any LinearReader]
     /// This thread's scan lines: their buffers, readers and readings.
     private let lines: LineWorker
@@ -235,8 +232,6 @@ public final class Scanner {
     ///   pixels; decoding work scales with the candidates found.
     public func scan(_ image: LumaView) -> [BarcodeResult] {
         lastCandidateCount = 0
-        frameWidth = image.width
-        frameHeight = image.height
         outOfTime = false
         deadline = options.timeLimit.map { MonotonicClock.now &+ UInt64(max(0, min($0, 1e6)) * 1e9) } ?? .max
         matrix.deadline = deadline
@@ -353,9 +348,16 @@ public final class Scanner {
         measureJob = nil
         if !startedEarly { helper?.prewake() }
 
-        // Stage 1: candidates.
+        // Stage 1: candidates. (Frames too thin for cells have none.)
+        let measurable = image.height >= 8 && image.width >= 8
+        if measurable { detector.startMeasure(image, cellSize: plan.cellSize) } else { detector.reset() }
+        // The matrix codes' own searches (QR Code, Data Matrix, Aztec Code)
+        // need nothing of the linear stage but its cells: with a helper
+        // thread they start there meanwhile (once the cells are measured),
+        // and this thread joins in when its own work is done.
+        let square = SquareJob(image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
+                               everySearch: plan.everySearch, cells: detector.tensors)
         if let helper, startedEarly {
-            detector.startMeasure(image, cellSize: plan.cellSize)
             let bandRows = 8
             let job = MeasureJob(image: image, bounds: bounds, flatBelow: flatBelow, detector: detector,
                                  bandRows: bandRows, bands: (detector.rows + bandRows - 1) / bandRows)
@@ -363,22 +365,19 @@ public final class Scanner {
             bandsNext.store(0, ordering: .relaxed)
             bandsDone.store(0, ordering: .relaxed)
             stageOneDone.store(false, ordering: .relaxed)
-            // The matrix searches need only the cells (the helper prepares
-            // them while this thread groups the cells into candidates).
-            squareJob = SquareJob(image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
-                                  everySearch: plan.everySearch, cells: detector.tensors)
+            // The helper prepares the matrix searches while this thread
+            // groups the cells into candidates.
+            squareJob = square
             candidateJob = nil
             helper.start()
             measureBands(job)
             while bandsDone.load(ordering: .acquiring) < job.bands { sched_yield() }
-        } else if image.height >= 8 && image.width >= 8 {
-            detector.measure(image, cellSize: plan.cellSize, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1,
-                             flatBelow: flatBelow)
+        } else if measurable {
+            detector.measureRows(image, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1,
+                                 cellRows: 0..<detector.rows, flatBelow: flatBelow)
         }
-        if image.height >= 8 && image.width >= 8 {
+        if measurable {
             detector.group(minEnergy: plan.minEnergy, minCoherence: plan.minCoherence, minCells: plan.minCells)
-        } else {
-            detector.reset()
         }
         lastCandidateCount = detector.candidateCount
 
@@ -409,21 +408,15 @@ public final class Scanner {
         // start or stop pattern (still pictures search the whole frame).
         let pass = LinePass(image: image, plan: plan, enabled: enabled, frame: frame, detector: detector,
                             spotsPDF417: !thorough && enabled.contains(.pdf417), polarityTurn: polarityTurn,
-                            expectedReading: expectedReading, deadline: deadline, frameWidth: image.width,
-                            frameHeight: image.height, candidateRead: candidateRead.pointer,
+                            expectedReading: expectedReading, deadline: deadline, candidateRead: candidateRead.pointer,
                             candidateCrossesPDF417: candidateCrossesPDF417.pointer,
                             order: UnsafePointer(candidateOrder.pointer), orderCount: ordered)
         nextCandidate.store(0, ordering: .relaxed)
         candidatesFinished.store(0, ordering: .relaxed)
 
-        // The matrix codes' own searches (QR Code, Data Matrix, Aztec Code)
-        // need nothing of the linear stage but its cells: with a helper
-        // thread they start there meanwhile, and this thread joins in
-        // when its own work is done. (Frames too thin for cells have none.)
-        // The helper then reads the candidates this thread has not taken
-        // yet, with scratch memory and readers of its own.
-        let square = SquareJob(image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
-                               everySearch: plan.everySearch, cells: detector.tensors)
+        // The helper, once the matrix searches are handed out, reads the
+        // candidates this thread has not taken yet, with scratch memory and
+        // readers of its own.
         let shared = helper != nil && helperLines != nil && ordered > 1
         if let helper, startedEarly {
             candidateJob = shared ? pass : nil
@@ -441,11 +434,7 @@ public final class Scanner {
             // The helper's last candidates: meanwhile, the matrix searches
             // it has not begun.
             while candidatesFinished.load(ordering: .acquiring) < ordered {
-                if let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) {
-                    matrix.run(task)
-                } else {
-                    sched_yield()
-                }
+                if !runNextSquareTask(helper) { sched_yield() }
             }
             lines.absorb(helperLines, into: partials)
         }
@@ -496,7 +485,7 @@ public final class Scanner {
         matrix.readPDF417(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
                           everySearch: plan.everySearch, barAreas: barAreas, cells: searchCells, into: &out)
         if let helper {
-            while let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) { matrix.run(task) }
+            while runNextSquareTask(helper) {}
             helper.wait()
             squareJob = nil
             candidateJob = nil
@@ -553,7 +542,7 @@ public final class Scanner {
         } else {
             helper.openTasks(0)
         }
-        while let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) { matrix.run(task) }
+        while runNextSquareTask(helper) {}
         if early != nil { while !stageOneDone.load(ordering: .acquiring) { sched_yield() } }
         if let pass = candidateJob, let helperLines { readCandidates(helperLines, pass) }
     }
@@ -582,6 +571,14 @@ public final class Scanner {
                                      cellRows: (k * job.bandRows)..<((k + 1) * job.bandRows), flatBelow: job.flatBelow)
             bandsDone.wrappingAdd(1, ordering: .releasing)
         }
+    }
+
+    /// Runs the next matrix search no thread has taken yet; false when none
+    /// is left.
+    private func runNextSquareTask(_ helper: HelperThread) -> Bool {
+        guard let k = helper.nextTask(), let task = MatrixReaders.SquareTask(rawValue: k) else { return false }
+        matrix.run(task)
+        return true
     }
 
     /// Reads the frame's candidates with `worker` (``LinePass/order``),

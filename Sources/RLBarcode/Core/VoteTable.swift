@@ -117,13 +117,7 @@ struct VoteTable {
         for i in 0..<count {
             let v = votes[i]
             guard v.symbology == hit.symbology, equal(v.textOffset, v.textCount, text) else { continue }
-            var near = false
-            for k in 0..<endsCount where ends[k].vote == i {
-                let e = ends[k]
-                let ex = (e.p0.x + e.p1.x) / 2 - mx, ey = (e.p0.y + e.p1.y) / 2 - my
-                if ex * ex + ey * ey < reach * reach { near = true; break }
-            }
-            if near { index = i; break }
+            if hasReading(of: i, near: Point(x: mx, y: my), within: reach) { index = i; break }
         }
         if index < 0 {
             index = newVote(hit, text: text, sink: sink, length: length, axisX: dx / length, axisY: dy / length)
@@ -162,6 +156,17 @@ struct VoteTable {
         votes[index] = v
     }
 
+    /// Whether one of code `i`'s readings has its middle within `reach`
+    /// pixels of `p`.
+    private func hasReading(of i: Int, near p: Point, within reach: Double) -> Bool {
+        for k in 0..<endsCount where ends[k].vote == i {
+            let e = ends[k]
+            let dx = (e.p0.x + e.p1.x) / 2 - p.x, dy = (e.p0.y + e.p1.y) / 2 - p.y
+            if dx * dx + dy * dy < reach * reach { return true }
+        }
+        return false
+    }
+
     /// Adds the readings of `other` (another thread's scan lines of the
     /// same frame): each of its codes joins a code of this table with the
     /// same content one of whose readings lies near one of its own, as
@@ -177,12 +182,10 @@ struct VoteTable {
                 && equal(votes[i].textOffset, votes[i].textCount, text) {
                 for k in 0..<other.endsCount where other.ends[k].vote == j {
                     let e = other.ends[k]
-                    let mx = (e.p0.x + e.p1.x) / 2, my = (e.p0.y + e.p1.y) / 2
-                    let reach = max(16, 0.2 * e.p0.distance(to: e.p1))
-                    for m in 0..<endsCount where ends[m].vote == i {
-                        let f = ends[m]
-                        let dx = (f.p0.x + f.p1.x) / 2 - mx, dy = (f.p0.y + f.p1.y) / 2 - my
-                        if dx * dx + dy * dy < reach * reach { index = i; break search }
+                    let middle = Point(x: (e.p0.x + e.p1.x) / 2, y: (e.p0.y + e.p1.y) / 2)
+                    if hasReading(of: i, near: middle, within: max(16, 0.2 * e.p0.distance(to: e.p1))) {
+                        index = i
+                        break search
                     }
                 }
             }
