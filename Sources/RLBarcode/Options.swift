@@ -40,8 +40,13 @@ public enum Effort: Int, Sendable, CaseIterable {
     /// Data Matrix and Aztec Code in one frame of four each (a code in view
     /// stays there for many frames).
     case balanced
-    /// Still-picture depth: lower detection thresholds, then dense scan
-    /// lines in twelve directions over the whole frame, sampled every half pixel.
+    /// Still-picture depth: first a look at the depth of ``balanced`` with
+    /// every search of a scanner's first frame and both polarities; when
+    /// that reads nothing, lower detection thresholds, dense scan lines
+    /// in twelve directions over the whole frame sampled every half pixel,
+    /// failed matrix symbols sampled again, MicroPDF417. Most pictures are
+    /// read by the first look; ``ScanOptions/exhaustive`` gives every
+    /// picture the full depth.
     case thorough
 
     /// The name users type.
@@ -54,8 +59,8 @@ public enum Effort: Int, Sendable, CaseIterable {
     }
 }
 
-/// How the scanner works; every field has the element property of the same
-/// meaning, and the CLI a flag.
+/// How the scanner works; every field but ``exhaustive`` has the element
+/// property of the same meaning, and the CLI a flag.
 public struct ScanOptions: Sendable, Hashable {
     /// The symbologies to report. Default: all.
     public var symbologies: Symbology = .all
@@ -82,6 +87,12 @@ public struct ScanOptions: Sendable, Hashable {
     /// machine with two processors or more, else 1. Results are the same
     /// whatever the number. Values below 0 count as 1, above 2 as 2.
     public var threads: Int = 1
+    /// With ``Effort/thorough``: every picture gets the full still-picture
+    /// depth, not only those that the first look reads nothing in, so
+    /// that a picture's every code is read (a second code, an add-on, a
+    /// MicroPDF417 symbol beside a linear code that the first look reads),
+    /// at several times the cost. Default false. The CLI's `--exhaustive`.
+    public var exhaustive: Bool = false
 
     /// ``threads`` resolved: 1 or 2.
     var threadCount: Int {
@@ -94,8 +105,9 @@ public struct ScanOptions: Sendable, Hashable {
     /// Options with the given values; the others take their defaults.
     public init(symbologies: Symbology = .all, activeRegion: NormalizedRect? = nil, regionOnly: Bool = false,
                 orientation: Orientation = .any, effort: Effort = .balanced, timeLimit: Double? = nil,
-                threads: Int = 1) {
+                threads: Int = 1, exhaustive: Bool = false) {
         self.symbologies = symbologies
+        self.exhaustive = exhaustive
         self.threads = threads
         self.timeLimit = timeLimit
         self.activeRegion = activeRegion

@@ -50,6 +50,10 @@ Options:
   --effort LEVEL          fast, balanced or thorough; default: thorough for
                           still pictures, the element's default (balanced)
                           for video files
+  --exhaustive            still pictures at thorough effort: every picture
+                          searched at full depth, not only those that a
+                          first, quicker look reads nothing in (finds every
+                          code of a picture with several; slower)
   --threads N             threads one picture or frame may use: 0 (default)
                           one per processor, at most 2; 1 the main thread
                           only (the element's n-threads for video files)
@@ -131,6 +135,8 @@ struct Arguments {
     var progress = true
     /// `--timing`: print how long the still pictures' scans took.
     var timing = false
+    /// `--exhaustive`: every still picture at full thorough depth.
+    var exhaustive = false
     /// The paths, exactly as given.
     var paths: [String] = []
 
@@ -201,6 +207,8 @@ struct Arguments {
                 args.progress = false
             case "--timing":
                 args.timing = true
+            case "--exhaustive":
+                args.exhaustive = true
             case "--symbologies":
                 let text = try value(name, inline)
                 guard let set = Symbology(parsing: text), !set.isEmpty else {
@@ -235,7 +243,7 @@ struct Arguments {
             default:
                 throw UsageError(message: "unknown option \(word)")
             }
-            if inline != nil, ["--jsonl", "--csv", "--region-only", "--no-progress", "--timing", "--"].contains(name) {
+            if inline != nil, ["--jsonl", "--csv", "--region-only", "--no-progress", "--timing", "--exhaustive", "--"].contains(name) {
                 throw UsageError(message: "\(name) takes no value")
             }
             index += 1
@@ -255,7 +263,8 @@ struct Arguments {
     /// The engine options for still pictures (thorough unless `--effort` says otherwise).
     var stillOptions: ScanOptions {
         ScanOptions(symbologies: symbologies, activeRegion: region, regionOnly: regionOnly,
-                    orientation: orientation, effort: effort ?? .thorough, threads: threads)
+                    orientation: orientation, effort: effort ?? .thorough, threads: threads,
+                    exhaustive: exhaustive)
     }
 
     /// The `rlbarcode` element properties for video files, as name/value strings.

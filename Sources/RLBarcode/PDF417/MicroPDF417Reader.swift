@@ -106,9 +106,11 @@ final class MicroPDF417Reader {
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
         // Lines 3 pixels apart in still pictures up to 480 pixels, further
-        // apart in larger ones (whose symbols are rarely that small).
+        // apart in larger ones (whose symbols are rarely that small), in
+        // 18 directions (10 degrees apart: a row address pattern's bars
+        // still line up along a line 5 degrees off).
         let step = thorough || across == nil ? max(3, min(frame.width, frame.height) / 160) : 4
-        findHits(image, bounds: frame, step: step, directions: across == nil ? (thorough ? 36 : 18) : 3,
+        findHits(image, bounds: frame, step: step, directions: across == nil ? 18 : 3,
                  across: across, cells: cells)
         guard hitCount >= 3 else { return [] }
         // Group the crossings of one edge: same polarity, about the same

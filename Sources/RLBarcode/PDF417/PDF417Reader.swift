@@ -72,10 +72,13 @@ final class PDF417Reader {
         lastCandidateCount = 0
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        // Still pictures: lines 2 pixels apart in pictures under 480
+        // pixels, 3 in larger ones (whose symbols are rarely under 3 rows
+        // of 3 modules of 1.5 pixels: crossed 4 times).
         // Video frames: lines 6 pixels apart, or about `lines` lines over
         // the height of a region of bars (its rows run the symbol's height,
         // and the start and stop columns are followed to their ends).
-        var step = thorough ? 2 : 6
+        var step = thorough ? (min(frame.width, frame.height) < 480 ? 2 : 3) : 6
         if !thorough, let (ux, uy) = across {
             let height = abs(uy) * Double(frame.width) + abs(ux) * Double(frame.height)
             step = max(step, Int(height / Double(max(1, lines))))

@@ -1,0 +1,100 @@
+import XCTest
+@testable import RLBarcode
+
+/// Still pictures (``Effort/thorough``): a first look at video depth, the
+/// full depth when it reads nothing, a second look for add-ons, and
+/// ``ScanOptions/exhaustive``.
+final class StillPictureTests: XCTestCase {
+    private static let zintMicroPDF417 = 84
+
+    /// An EAN-13 code at the left and a MicroPDF417 symbol (which only the
+    /// full depth looks for) at the right of one picture.
+    private func codeAndMicroPDF417() throws -> QRPicture? {
+        guard let micro = try ZintPDF417.make("beside the code", arguments: ["--cols=2"],
+                                              symbology: StillPictureTests.zintMicroPDF417) else { return nil }
+        var p = QRPicture(width: 640, height: 320)
+        p.draw(matrix: micro.matrix(), QRPicture.Placement(cx: 500, cy: 160, module: 2, angle: 0, quietZone: 2))
+        p.picture.draw(try ZintRow.make(.eanx, "5901234123457"), .init(cx: 170, cy: 160, module: 2, barHeight: 50))
+        return p
+    }
+
+    func testFirstLookEndsTheScanWhenItReadsACode() throws {
+        guard let p = try codeAndMicroPDF417() else { return }
+        let r = p.picture.scan(ScanOptions(effort: .thorough))
+        XCTAssertEqual(r.map(\.text), ["5901234123457"])
+    }
+
+    func testExhaustiveReadsEveryCode() throws {
+        guard let p = try codeAndMicroPDF417() else { return }
+        let r = p.picture.scan(ScanOptions(effort: .thorough, exhaustive: true))
+        XCTAssertEqual(Set(r.map(\.text)), ["5901234123457", "beside the code"])
+        XCTAssertEqual(r.first { $0.text == "beside the code" }?.symbology, .microPDF417)
+    }
+
+    /// A picture that the first look reads nothing in gets the full depth:
+    /// the MicroPDF417 symbol alone.
+    func testFullDepthWhenTheFirstLookReadsNothing() throws {
+        guard let micro = try ZintPDF417.make("alone", arguments: ["--cols=1"],
+                                              symbology: StillPictureTests.zintMicroPDF417) else { return }
+        var p = QRPicture(width: 300, height: 300)
+        p.draw(matrix: micro.matrix(), QRPicture.Placement(cx: 150, cy: 150, module: 2, angle: 20, quietZone: 2))
+        XCTAssertEqual(p.picture.scan(ScanOptions(effort: .balanced)).count, 0)
+        XCTAssertEqual(p.picture.scan(ScanOptions(effort: .thorough)).map(\.text), ["alone"])
+    }
+
+    /// The cells of `picture`, 16 pixels square.
+    private func withCells(_ picture: TestPicture, _ body: (CellTensors) -> Void) {
+        picture.pixels.withUnsafeBufferPointer {
+            let view = LumaView(base: $0.baseAddress!, width: picture.width, height: picture.height,
+                                stride: picture.stride)
+            var detector = RegionDetector()
+            defer { detector.free() }
+            detector.measure(view, cellSize: 16, x0: 0, y0: 0, x1: picture.width, y1: picture.height, flatBelow: 6)
+            guard let cells = detector.tensors else { return XCTFail("no cells measured") }
+            body(cells)
+        }
+    }
+
+    /// The second look's box: past an EAN-13 code read without its add-on
+    /// when bars follow it, reaching over the add-on; nil when nothing does.
+    func testAddOnBoxFollowsBarsPastTheCode() throws {
+        let frame = PixelRect(x0: 0, y0: 0, x1: 480, y1: 200)
+        let plan = Scanner.Plan(cellSize: 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
+                                linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false,
+                                minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4)
+        for (data, followed) in [("978020137962+51299", true), ("978020137962", false)] {
+            var p = TestPicture(width: frame.width, height: frame.height)
+            p.draw(try ZintRow.make(.eanx, data), .init(cx: 240, cy: 100, module: 2, barHeight: 50))
+            // The main code alone, as the first look reads it.
+            guard let main = p.scan(ScanOptions(symbologies: .ean13)).first else { return XCTFail(data) }
+            XCTAssertEqual(main.addOn, "")
+            withCells(p) { cells in
+                let box = Scanner.addOnBox(main, cells: cells, frame: frame, plan: plan)
+                XCTAssertEqual(box != nil, followed, data)
+                if let box {
+                    let right = max(main.corners[1].x, main.corners[2].x)
+                    XCTAssertGreaterThan(Double(box.x1), right + 40 * 2, data)
+                    XCTAssertLessThanOrEqual(Double(box.x0), main.corners[0].x)
+                }
+            }
+        }
+        // Not for codes that take no add-on.
+        var p = TestPicture(width: frame.width, height: frame.height)
+        p.draw(try ZintRow.make(.eanx, "978020137962+51299"), .init(cx: 240, cy: 100, module: 2, barHeight: 50))
+        guard var main = p.scan(ScanOptions(symbologies: .ean13)).first else { return XCTFail("not read") }
+        main.symbology = .code128
+        withCells(p) { XCTAssertNil(Scanner.addOnBox(main, cells: $0, frame: frame, plan: plan)) }
+    }
+
+    /// Through the scanner: the add-on read, whichever look read it.
+    func testThoroughReadsAddOns() throws {
+        for (data, main, addOn) in [("978020137962+51299", "9780201379624", "51299"),
+                                    ("590123412345+12", "5901234123457", "12")] {
+            var p = TestPicture(width: 480, height: 200)
+            p.draw(try ZintRow.make(.eanx, data), .init(cx: 240, cy: 100, module: 2, barHeight: 50))
+            let r = p.scan(ScanOptions(effort: .thorough))
+            XCTAssertEqual(r.map(\.text), [main], data)
+            XCTAssertEqual(r.first?.addOn, addOn, data)
+        }
+    }
+}
