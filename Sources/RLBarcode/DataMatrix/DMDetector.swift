@@ -227,6 +227,10 @@ final class DMDetector {
     /// other shapes rarely do: video frames then try the runners-up among
     /// the clock tracks' edges.
     private static let nearlyAGrid = 0.65
+    /// A grid whose unguided samplings match the finder and clock
+    /// patterns less than this (chance is about half) is no symbol: it
+    /// gets no module guides from its clock tracks, nor nudges.
+    private static let guideGate = 0.6
     /// Which of the top and right clock tracks' edges to take, in turn:
     /// the likeliest (0) or the runner-up (1); video frames stop after
     /// the third.
@@ -1106,20 +1110,32 @@ final class DMDetector {
         let shifts: [(Double, Double)] = options.thorough
             ? [(0, 0), (0.2, 0), (-0.2, 0), (0, 0.2), (0, -0.2), (0.2, 0.2), (-0.2, -0.2), (0.2, -0.2), (-0.2, 0.2)]
             : [(0, 0)]
-        // Module centres from the clock tracks, when they read cleanly.
-        var gu = clockGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark)
-        var gv = clockGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark)
-        if options.thorough {
-            // Tracks that do not count cleanly: the template fitted to them.
-            if gu == nil { gu = elasticGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark) }
-            if gv == nil { gv = elasticGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark) }
-        }
-        let guided = gu != nil || gv != nil
+        // Module centres from the clock tracks, when they read cleanly
+        // (made when first wanted: most grids read or fail before).
+        var gu: [Double]? = nil, gv: [Double]? = nil
+        var guidesMade = false, guided = false
+        var unguided = 0.0
         for (k, shift) in shifts.enumerated() {
-            for method in 0..<(guided ? 4 : 2) {
+            for method in 0..<4 {
+                if method >= 2 {
+                    if k == 0 && unguided < DMDetector.guideGate { return nil }
+                    if !guidesMade {
+                        guidesMade = true
+                        gu = clockGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark)
+                        gv = clockGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark)
+                        if options.thorough {
+                            // Tracks that do not count cleanly: the template fitted to them.
+                            if gu == nil { gu = elasticGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark) }
+                            if gv == nil { gv = elasticGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark) }
+                        }
+                        guided = gu != nil || gv != nil
+                    }
+                    if !guided { break }
+                }
                 let m = sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: method & 1 == 1,
                                du: shift.0, dv: shift.1, guides: method >= 2 ? (gu, gv) : (nil, nil))
                 let score = patternScore(m)
+                if method < 2 { unguided = max(unguided, score) }
                 if k == 0 && method == 0 {
                     bestPattern = max(bestPattern, score)
                     trace?("try \(v.rows)x\(v.columns) mirrored \(mirrored): pattern \(score)")

@@ -44,9 +44,22 @@ final class MicroPDF417Reader {
         var module: Double
         var inverted: Bool
         var parent: Int
+        /// The order of the line that crossed it in a search of every
+        /// line, and the hit's order on that line.
+        var order: Int = 0
     }
     private var hits = ScratchBuffer<Hit>(capacity: 512)
     private var hitCount = 0
+    /// The order of the line being read, in a search of every line.
+    private var lineOrder = 0
+    /// Which of a direction's lines were read (coarse to fine search).
+    private var lineRead = ScratchBuffer<UInt8>(capacity: 1024)
+    /// With the detection pass's cells, every this many lines are read
+    /// first, the others only beside one that crossed a row's left edge:
+    /// a symbol (4 rows of 2 modules at least) is taller than three
+    /// lines' spacing in the pictures it is read in, so a coarse line
+    /// crosses it.
+    private static let coarseEvery = 3
     private static let maxHits = 1500
 
     /// One sampled line parsed as a row.
@@ -71,7 +84,7 @@ final class MicroPDF417Reader {
     init() {}
 
     deinit {
-        edges.free(); run.free(); profile.free(); hits.free(); lines.free(); votes.free(); rowWords.free(); rowStarts.free()
+        edges.free(); run.free(); profile.free(); hits.free(); lines.free(); votes.free(); rowWords.free(); rowStarts.free(); lineRead.free()
     }
 
     /// How many groups of left-edge crossings the last read tried.
@@ -222,26 +235,32 @@ final class MicroPDF417Reader {
         let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
         let reach = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
         let base = across.map { atan2($0.1, $0.0) } ?? 0
+        // Line k at -reach + (k + 1/2) step. With `cells` and no
+        // `across`, every third line first, then the others out from one
+        // that crossed a left edge until three in a row cross none.
+        let lineCount = max(0, Int(((2 * reach) / Double(step)).rounded(.up)))
+        let coarse = cells == nil || across != nil ? 1 : MicroPDF417Reader.coarseEvery
         for d in 0..<directions {
             // About `across`: the direction and 3 degrees either side.
             let angle = across == nil ? Double(d) * Double.pi / Double(directions)
                 : base + Double(d - directions / 2) * 3 * Double.pi / 180
             let dx = cos(angle), dy = sin(angle)
-            var t = -reach + Double(step) / 2
-            while t < reach {
-                let centre = Point(x: cx - dy * t, y: cy + dx * t)
-                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds) {
-                    if let cells {
-                        if let part = cells.partOverBars(line, minCells: 2, minEnergy: 25, dominance: 2, maxAngle: 0.1) {
-                            cells.openParts(of: part.line) { scan(image, $0) }
-                        }
-                    } else {
-                        scan(image, line)
+            func read(_ k: Int) {
+                lineOrder = d * lineCount + k
+                guard let line = ScanLine.numbered(k, step: Double(step), reach: reach, centre: Point(x: cx, y: cy),
+                                                   dx: dx, dy: dy, bounds: bounds) else { return }
+                if let cells {
+                    if let part = cells.partOverBars(line, minCells: 2, minEnergy: 25, dominance: 2, maxAngle: 0.1) {
+                        cells.openParts(of: part.line) { scan(image, $0) }
                     }
+                } else {
+                    scan(image, line)
                 }
-                t += Double(step)
             }
+            lineRead.reserve(lineCount)
+            readCoarseToFine(count: lineCount, coarse: coarse, marks: lineRead.pointer, found: { hitCount }, read: read)
         }
+        if coarse > 1 { sortHits(hits.pointer, count: hitCount, order: \.order, parent: \.parent) }
     }
 
     /// Looks along `line`, both ways and in both polarities, for the
@@ -291,7 +310,7 @@ final class MicroPDF417Reader {
             hits.reserveKeeping(hitCount + 1)
             let at = line.point(at: reversed ? length - Double(s[i]) : Double(s[i]))
             hits[hitCount] = Hit(x: at.x, y: at.y, dx: sign * line.dx, dy: sign * line.dy, module: Double(m),
-                                 inverted: inverted, parent: hitCount)
+                                 inverted: inverted, parent: hitCount, order: lineOrder << 24 | hitCount)
             hitCount += 1
         }
     }

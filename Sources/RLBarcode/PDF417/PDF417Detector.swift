@@ -19,6 +19,9 @@ struct PDF417PatternHit {
     var module: Double
     /// The group the hit belongs to (union-find parent).
     var parent: Int
+    /// The order of the line that crossed it in a search of every line,
+    /// and the hit's order on that line.
+    var order: Int = 0
 }
 
 /// One edge of a symbol: a start or stop pattern column traced over the
@@ -51,8 +54,20 @@ struct PDF417Detector {
     /// The crossings of the current frame.
     private(set) var hits = ScratchBuffer<PDF417PatternHit>(capacity: 256)
     private(set) var hitCount = 0
+    /// The order of the line being read, in a search of every line.
+    private var lineOrder = 0
+    /// Which of a direction's lines were read (coarse to fine search).
+    private var lineRead = ScratchBuffer<UInt8>(capacity: 1024)
 
-    func free() { hits.free() }
+    func free() { hits.free(); lineRead.free() }
+
+    /// With the detection pass's cells and lines 3 pixels apart or more
+    /// (pictures of 480 pixels or more), every this many lines are read
+    /// first, the others only out from one that crossed a start or stop
+    /// pattern, until this many in a row cross none: a pattern column
+    /// (3 rows of 3 modules of 1.5 pixels at least) is taller than 12
+    /// pixels, so a coarse line crosses it.
+    static let coarseEvery = 4
 
     /// The start pattern's element widths in modules.
     private static let start: [Float] = [8, 1, 1, 1, 1, 1, 1, 3]
@@ -79,23 +94,30 @@ struct PDF417Detector {
         let reach = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
         let r = 0.5.squareRoot()
         let directions = across.map { [$0] } ?? [(1.0, 0.0), (0.0, 1.0), (r, r), (r, -r)]
-        for (dx, dy) in directions {
-            // Lines across the direction (-dy, dx), `step` apart.
-            var t = -reach + Double(step) / 2
-            while t < reach {
-                let centre = Point(x: cx - dy * t, y: cy + dx * t)
-                if let line = ScanLine.clipped(center: centre, dx: dx, dy: dy, halfLength: reach, bounds: bounds, margin: 0) {
-                    if let cells {
-                        if cells.barsCrossed(by: line, minEnergy: 25, dominance: 1).cells >= 1 {
-                            cells.openParts(of: line) { scan(image, $0) }
-                        }
-                    } else {
-                        scan(image, line)
+        // Lines across the direction (-dy, dx), `step` apart: line k at
+        // -reach + (k + 1/2) step. With `cells` and lines 3 pixels apart
+        // or more, every fourth line first (``coarseEvery``).
+        let lineCount = max(0, Int(((2 * reach) / Double(step)).rounded(.up)))
+        let coarse = cells == nil || step < 3 ? 1 : PDF417Detector.coarseEvery
+        for (d, (dx, dy)) in directions.enumerated() {
+            func read(_ k: Int) {
+                lineOrder = d * lineCount + k
+                guard let line = ScanLine.numbered(k, step: Double(step), reach: reach, centre: Point(x: cx, y: cy),
+                                                   dx: dx, dy: dy, bounds: bounds, margin: 0) else { return }
+                if let cells {
+                    if cells.barsCrossed(by: line, minEnergy: 25, dominance: 1).cells >= 1 {
+                        cells.openParts(of: line) { scan(image, $0) }
                     }
+                } else {
+                    scan(image, line)
                 }
-                t += Double(step)
             }
+            lineRead.reserve(lineCount)
+            readCoarseToFine(count: lineCount, coarse: coarse, marks: lineRead.pointer, found: { hitCount }, read: read)
         }
+        // The order of a search of every line, so that the columns are
+        // traced as that search would trace them.
+        if coarse > 1 { sortHits(hits.pointer, count: hitCount, order: \.order, parent: \.parent) }
         return group(image, step: Double(step))
     }
 
@@ -175,7 +197,7 @@ struct PDF417Detector {
         let len = line.stepLength
         hits[hitCount] = PDF417PatternHit(isStart: isStart, inverted: inverted, outer: outer,
                                           dx: sign * line.dx / len, dy: sign * line.dy / len, module: m * len,
-                                          parent: hitCount)
+                                          parent: hitCount, order: lineOrder << 24 | hitCount)
         hitCount += 1
     }
 
