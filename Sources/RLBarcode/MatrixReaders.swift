@@ -67,6 +67,7 @@ final class MatrixReaders {
     /// called apart).
     var lastCandidateCount: Int {
         qrCandidateCount + aztecCandidateCount + dataMatrixCandidateCount + pdf417CandidateCount
+            + microPDF417CandidateCount + stillPDF417CandidateCount
     }
     /// Candidates of the last QR Code, Aztec Code and Data Matrix tasks
     /// and of the last PDF417 search: each written by the thread that ran it.
@@ -74,16 +75,23 @@ final class MatrixReaders {
     private var aztecCandidateCount = 0
     private var dataMatrixCandidateCount = 0
     private var pdf417CandidateCount = 0
+    private var microPDF417CandidateCount = 0
+    private var stillPDF417CandidateCount = 0
     /// When the frame's analysis must stop (``MonotonicClock/now``); `.max`: never.
     /// Checked before each symbology's search.
     var deadline: UInt64 = .max
     /// Whether the last read left out a search because the deadline had passed.
-    var timedOut: Bool { qrTimedOut || aztecTimedOut || dataMatrixTimedOut || pdf417TimedOut }
+    var timedOut: Bool {
+        qrTimedOut || aztecTimedOut || dataMatrixTimedOut || pdf417TimedOut || microPDF417TimedOut
+            || stillPDF417TimedOut
+    }
     /// Set apart by the searches that may run on two threads at once.
     private var qrTimedOut = false
     private var aztecTimedOut = false
     private var dataMatrixTimedOut = false
     private var pdf417TimedOut = false
+    private var microPDF417TimedOut = false
+    private var stillPDF417TimedOut = false
     /// True (and `flag` set) once the deadline has passed.
     private func late(_ flag: inout Bool) -> Bool {
         if !flag && deadline != .max && MonotonicClock.now >= deadline { flag = true }
@@ -128,9 +136,7 @@ final class MatrixReaders {
         let pdf417Turn = thorough || frames < 2 || everySearch || videoTurn == 2
         guard pdf417Turn || barAreas.contains(where: \.crossesPattern), !late(&pdf417TimedOut) else { return }
         if thorough {
-            pdf417Reader.read(image, bounds: bounds, thorough: true, cells: cells, into: &out)
-            microPDF417Reader.read(image, bounds: bounds, thorough: true, cells: cells, into: &out)
-            pdf417CandidateCount += pdf417Reader.lastCandidateCount + microPDF417Reader.lastCandidateCount
+            // Still pictures: ``SquareTask/pdf417`` and ``SquareTask/microPDF417``.
         } else {
             // Video frames: PDF417 only. The MicroPDF417 search (row
             // address patterns along lines at many angles) would cost
@@ -153,10 +159,18 @@ final class MatrixReaders {
     /// read), so two threads may run one each at the same time; their
     /// results wait for ``finishSquare(into:)``. Handed out in this order,
     /// the costliest first, so that the two threads end close together.
+    /// Still pictures' MicroPDF417 search is one of them too, so that it
+    /// runs beside the PDF417 search.
     enum SquareTask: Int, CaseIterable {
         /// Data Matrix: in the frame itself in the frames whose turn it is,
         /// and in the half-size copy of HD video frames.
         case dataMatrix
+        /// PDF417 in still pictures (video frames: ``readPDF417(_:bounds:enabled:thorough:everySearch:barAreas:cells:into:)``).
+        case pdf417
+        /// MicroPDF417, in still pictures only (row address patterns along
+        /// lines at many angles: as costly as every other search of an HD
+        /// video frame together).
+        case microPDF417
         /// QR Code (and Micro QR).
         case qr
         /// Aztec Code, as Data Matrix.
@@ -180,12 +194,16 @@ final class MatrixReaders {
         /// The half-size copy of `half`'s rectangle of the frame, which HD
         /// video frames search for Data Matrix and Aztec Code (nil: none).
         var half: (view: LumaView, rect: PixelRect)?
+        /// The detection pass's cells, along which MicroPDF417 is looked for.
+        var cells: CellTensors?
     }
     private var squarePlan: SquarePlan?
     /// Each task's results, reused from frame to frame.
     private var dataMatrixResults: [BarcodeResult] = []
     private var aztecResults: [BarcodeResult] = []
     private var qrResults: [BarcodeResult] = []
+    private var microPDF417Results: [BarcodeResult] = []
+    private var pdf417Results: [BarcodeResult] = []
 
     /// Readies the searches for QR Code, Data Matrix and Aztec Code inside
     /// `bounds` (the whole frame when nil): finds the frame's areas with 2D
@@ -205,14 +223,20 @@ final class MatrixReaders {
         qrCandidateCount = 0
         aztecCandidateCount = 0
         dataMatrixCandidateCount = 0
+        microPDF417CandidateCount = 0
+        stillPDF417CandidateCount = 0
         qrTimedOut = false
         aztecTimedOut = false
         dataMatrixTimedOut = false
+        microPDF417TimedOut = false
+        stillPDF417TimedOut = false
         dataMatrixResults.removeAll(keepingCapacity: true)
         aztecResults.removeAll(keepingCapacity: true)
         qrResults.removeAll(keepingCapacity: true)
+        microPDF417Results.removeAll(keepingCapacity: true)
+        pdf417Results.removeAll(keepingCapacity: true)
         squarePlan = nil
-        let wanted = enabled.intersection([.qrCode, .dataMatrix, .aztec])
+        let wanted = enabled.intersection(thorough ? [.qrCode, .dataMatrix, .aztec, .pdf417] : [.qrCode, .dataMatrix, .aztec])
         guard !wanted.isEmpty, image.width >= 10, image.height >= 10 else { return }
         qrDetector.options.rescueFailedSymbols = thorough
         // Video frames: every third row (every fourth in HD frames, whose
@@ -235,7 +259,7 @@ final class MatrixReaders {
                                 aztecTurn: everything || (!halfScale && videoTurn == 0),
                                 dataMatrixTurn: everything || (!halfScale && videoTurn == 1),
                                 dataMatrixBudget: MatrixReaders.dataMatrixBudget(bounds, of: image),
-                                half: halfScale ? halve(image, bounds: bounds, wanted: wanted) : nil)
+                                half: halfScale ? halve(image, bounds: bounds, wanted: wanted) : nil, cells: cells)
     }
 
     /// Runs one search of the frame (nothing when the frame wants none).
@@ -245,6 +269,8 @@ final class MatrixReaders {
         case .dataMatrix: readDataMatrix(plan, into: &dataMatrixResults)
         case .qr: readQR(plan, into: &qrResults)
         case .aztec: readAztec(plan, into: &aztecResults)
+        case .microPDF417: readMicroPDF417(plan, into: &microPDF417Results)
+        case .pdf417: readStillPDF417(plan, into: &pdf417Results)
         }
     }
 
@@ -254,6 +280,22 @@ final class MatrixReaders {
         out.append(contentsOf: aztecResults)
         out.append(contentsOf: dataMatrixResults)
         out.append(contentsOf: qrResults)
+        out.append(contentsOf: pdf417Results)
+        out.append(contentsOf: microPDF417Results)
+    }
+
+    /// PDF417 in still pictures (``SquareTask/pdf417``).
+    private func readStillPDF417(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
+        guard plan.thorough, plan.wanted.contains(.pdf417), !late(&stillPDF417TimedOut) else { return }
+        pdf417Reader.read(plan.image, bounds: plan.bounds, thorough: true, cells: plan.cells, into: &out)
+        stillPDF417CandidateCount += pdf417Reader.lastCandidateCount
+    }
+
+    /// MicroPDF417 (``SquareTask/microPDF417``): still pictures only.
+    private func readMicroPDF417(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
+        guard plan.thorough, plan.wanted.contains(.pdf417), !late(&microPDF417TimedOut) else { return }
+        microPDF417Reader.read(plan.image, bounds: plan.bounds, thorough: true, cells: plan.cells, into: &out)
+        microPDF417CandidateCount += microPDF417Reader.lastCandidateCount
     }
 
     /// Aztec Code (``SquareTask/aztec``).

@@ -97,4 +97,29 @@ final class StillPictureTests: XCTestCase {
             XCTAssertEqual(r.first?.addOn, addOn, data)
         }
     }
+
+    /// The still-picture searches share out over two threads (PDF417 and
+    /// MicroPDF417 among the matrix searches): the same results, in the
+    /// same order, as on one.
+    func testTwoThreadsReadAsOne() throws {
+        guard let micro = try ZintPDF417.make("micro of four", arguments: ["--cols=2"],
+                                              symbology: StillPictureTests.zintMicroPDF417),
+              let pdf = try ZintPDF417.make("pdf417 of four", arguments: ["--cols=3"]) else { return }
+        let qr = try QRTestSymbol.make(symbology: 58, "qr of four")
+        guard qr.size > 0 else { return }
+        var p = QRPicture(width: 720, height: 480)
+        p.draw(matrix: micro.matrix(), QRPicture.Placement(cx: 180, cy: 120, module: 2, angle: 10, quietZone: 2))
+        p.draw(matrix: pdf.matrix(), QRPicture.Placement(cx: 520, cy: 130, module: 2, angle: -8, quietZone: 2))
+        p.draw(qr, QRPicture.Placement(cx: 200, cy: 350, module: 4, angle: 30, quietZone: 4))
+        p.picture.draw(try ZintRow.make(.eanx, "5901234123457"), .init(cx: 520, cy: 350, module: 2, barHeight: 40))
+        let want: Set = ["micro of four", "pdf417 of four", "qr of four", "5901234123457"]
+        var runs: [[String]] = []
+        for threads in [1, 2, 2] {
+            let r = p.picture.scan(ScanOptions(effort: .thorough, threads: threads, exhaustive: true))
+            XCTAssertEqual(Set(r.map(\.text)), want, "\(threads) threads")
+            runs.append(r.map(\.text))
+        }
+        XCTAssertEqual(runs[0], runs[1])
+        XCTAssertEqual(runs[1], runs[2])
+    }
 }
