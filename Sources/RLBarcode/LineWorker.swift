@@ -355,7 +355,7 @@ final class LineWorker {
         let startsAtBorder = pass.isOnFrameBorder(first), endsAtBorder = pass.isOnFrameBorder(last)
         for polarity in 0..<2 {
             let inverted = polarity == 1
-            if inverted && !plan.bothPolaritiesEveryFrame && pass.polarityTurn % 2 == 0 { continue }
+            if inverted && (!plan.lightOnDark || (!plan.bothPolaritiesEveryFrame && pass.polarityTurn % 2 == 0)) { continue }
             run.fill(from: edges, lineLength: n, inverted: inverted,
                      startsAtFrameBorder: startsAtBorder, endsAtFrameBorder: endsAtBorder)
             run.profile = UnsafePointer(profile.pointer)

@@ -176,6 +176,9 @@ public final class Scanner {
         /// other frame only: they are rare, and a code in view stays there
         /// for many frames.
         var bothPolaritiesEveryFrame = true
+        /// Whether light-on-dark linear codes are looked for at all (a
+        /// still picture's first look leaves them to the full depth).
+        var lightOnDark = true
         /// Whether every matrix search runs whichever frame's turn it is
         /// (``MatrixReaders/prepareSquare(_:bounds:enabled:thorough:everySearch:cells:)``):
         /// the seldom tiles of the rest of a frame with an active region.
@@ -321,8 +324,8 @@ public final class Scanner {
     }
 
     /// A still picture (``Effort/thorough``): first a look at the depth of
-    /// a video frame's, with every search of a first frame and both
-    /// polarities; only when that reads nothing, the still-picture depth
+    /// a video frame's, with every search of a first frame (linear codes
+    /// dark on light only); only when that reads nothing, the still-picture depth
     /// (`plan`). Most pictures are read by the first look at a fraction of
     /// the cost; the pictures it reads nothing in pay for both. With
     /// ``ScanOptions/exhaustive``, the still-picture depth alone.
@@ -334,6 +337,7 @@ public final class Scanner {
         var look = self.plan(for: image, effort: .balanced)
         look.everySearch = true
         look.bothPolaritiesEveryFrame = true
+        look.lightOnDark = false
         look.partials = false
         let first = scanArea(image, bounds: bounds, wholeFrame: wholeFrame, enabled: enabled, plan: look)
         if outOfTime || matrix.timedOut { return first }

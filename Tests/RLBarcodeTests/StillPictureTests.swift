@@ -122,4 +122,14 @@ final class StillPictureTests: XCTestCase {
         XCTAssertEqual(runs[0], runs[1])
         XCTAssertEqual(runs[1], runs[2])
     }
+
+    /// Light-on-dark linear codes: left to the full depth, which reads them.
+    func testLightOnDarkLinearCodeReadAtFullDepth() throws {
+        var p = TestPicture(width: 400, height: 200)
+        p.draw(try ZintRow.make(.eanx, "5901234123457"), .init(cx: 200, cy: 100, module: 2, barHeight: 50))
+        p.invert()
+        let r = p.scan(ScanOptions(effort: .thorough))
+        XCTAssertEqual(r.map(\.text), ["5901234123457"])
+        XCTAssertEqual(r.first?.isInverted, true)
+    }
 }
