@@ -744,11 +744,11 @@ final class DMDetector {
                          dark: Bool, dashed: Bool, module: Double, outward: Bool = false,
                          anchor: Double? = nil) -> (DMLine, Double)? {
         let len = a.distance(to: b)
-        // Video frames: half as many points at most, and a third of the
-        // line pairs below, which still find the clock track's line; a
-        // clock track's first, rough fit (no anchor yet: its scans run
-        // deep, as far as perspective may move the track) a quarter.
-        let most = options.thorough ? 160 : dashed && anchor == nil ? 40 : 80
+        // At most 80 points, and 100 line pairs below, which find the
+        // clock track's line (more read no more symbols); in video frames
+        // a clock track's first, rough fit (no anchor yet: its scans run
+        // deep, as far as perspective may move the track) half as many.
+        let most = !options.thorough && dashed && anchor == nil ? 40 : 80
         let samples = max(dashed ? 32 : 8, min(most, Int(len / 1.2)))
         // Video frames: coarse steps where modules are two pixels or more.
         let coarse = !options.thorough && module >= 2
@@ -803,7 +803,7 @@ final class DMDetector {
             let minCos = anchor != nil || len < 20 * module ? 0.996 : 0.978
             var bestInliers = 0, bestDepth = Double.infinity
             var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-            let pairs = min(options.thorough ? 300 : 100, count * (count - 1) / 2)
+            let pairs = min(100, count * (count - 1) / 2)
             for _ in 0..<pairs {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
                 let i = Int((state >> 33) % UInt64(count))
