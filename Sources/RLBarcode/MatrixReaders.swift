@@ -100,56 +100,51 @@ final class MatrixReaders {
 
     /// Finds and decodes the enabled matrix codes inside `bounds` and
     /// appends them to `out`, every step on the calling thread:
-    /// ``readPDF417(_:bounds:enabled:thorough:everySearch:barAreas:cells:into:)``, then
+    /// ``readPDF417(_:bounds:enabled:thorough:everySearch:barAreas:into:)``, then
     /// ``prepareSquare(_:bounds:enabled:thorough:everySearch:cells:)``, every
     /// ``SquareTask`` and ``finishSquare(into:)``.
     func read(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool = true,
               everySearch: Bool = false, cells: CellTensors? = nil, barAreas: [BarArea] = [],
               into out: inout [BarcodeResult]) {
         readPDF417(image, bounds: bounds, enabled: enabled, thorough: thorough, everySearch: everySearch,
-                   barAreas: barAreas, cells: cells, into: &out)
+                   barAreas: barAreas, into: &out)
         prepareSquare(image, bounds: bounds, enabled: enabled, thorough: thorough, everySearch: everySearch,
                       cells: cells)
         for task in SquareTask.allCases { run(task) }
         finishSquare(into: &out)
     }
 
-    /// PDF417 (and in still pictures MicroPDF417): its own search for
-    /// start and stop patterns. Touches none of the state of the
-    /// ``SquareTask``s, so it may run at the same time as one of them.
+    /// PDF417 in video frames: its own search for start and stop
+    /// patterns. Touches none of the state of the ``SquareTask``s, so it
+    /// may run at the same time as one of them. Still pictures
+    /// (`thorough`) search for PDF417 and MicroPDF417 among the
+    /// ``SquareTask``s instead: nothing here.
     ///
     /// `barAreas` are where video frames look for PDF417 (the largest
-    /// regions of bars the linear stage found); still pictures search the
-    /// whole of `bounds`, along the lines that cross bars by the detection
-    /// pass's `cells` (every line when nil). Video frames search the regions of bars whose
-    /// lines crossed a start or stop pattern in every frame, the others in
-    /// one frame of four and with a third of the lines (a code in view
-    /// stays there for many frames); still pictures, a scanner's first
-    /// frame, and with `everySearch` (the seldom tiles of the rest of a
-    /// frame with an active region), every time.
+    /// regions of bars the linear stage found). Video frames search the
+    /// regions of bars whose lines crossed a start or stop pattern in every
+    /// frame, the others in one frame of four and with a third of the
+    /// lines (a code in view stays there for many frames); a scanner's
+    /// first frame, and with `everySearch` (the seldom tiles of the rest of
+    /// a frame with an active region), every time.
     func readPDF417(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
-                    everySearch: Bool = false, barAreas: [BarArea], cells: CellTensors? = nil,
-                    into out: inout [BarcodeResult]) {
+                    everySearch: Bool = false, barAreas: [BarArea], into out: inout [BarcodeResult]) {
+        guard !thorough else { return }
         pdf417CandidateCount = 0
         pdf417TimedOut = false
         guard enabled.contains(.pdf417), image.width >= 10, image.height >= 10 else { return }
-        let pdf417Turn = thorough || frames < 2 || everySearch || videoTurn == 2
+        let pdf417Turn = frames < 2 || everySearch || videoTurn == 2
         guard pdf417Turn || barAreas.contains(where: \.crossesPattern), !late(&pdf417TimedOut) else { return }
-        if thorough {
-            // Still pictures: ``SquareTask/pdf417`` and ``SquareTask/microPDF417``.
-        } else {
-            // Video frames: PDF417 only. The MicroPDF417 search (row
-            // address patterns along lines at many angles) would cost
-            // about as much as every other search of an HD frame
-            // together; MicroPDF417 is read in still pictures.
-            // After a scanner's first frame, a region whose lines crossed
-            // no start or stop pattern (most often a linear code) gets a
-            // third of the search lines.
-            for area in barAreas where pdf417Turn || area.crossesPattern {
-                pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy),
-                                  lines: area.crossesPattern || frames < 2 ? 24 : 8, into: &out)
-                pdf417CandidateCount += pdf417Reader.lastCandidateCount
-            }
+        // PDF417 only. The MicroPDF417 search (row address patterns along
+        // lines at many angles) would cost about as much as every other
+        // search of an HD frame together; MicroPDF417 is read in still
+        // pictures. After a scanner's first frame, a region whose lines
+        // crossed no start or stop pattern (most often a linear code) gets
+        // a third of the search lines.
+        for area in barAreas where pdf417Turn || area.crossesPattern {
+            pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy),
+                              lines: area.crossesPattern || frames < 2 ? 24 : 8, into: &out)
+            pdf417CandidateCount += pdf417Reader.lastCandidateCount
         }
     }
 
@@ -165,7 +160,7 @@ final class MatrixReaders {
         /// Data Matrix: in the frame itself in the frames whose turn it is,
         /// and in the half-size copy of HD video frames.
         case dataMatrix
-        /// PDF417 in still pictures (video frames: ``readPDF417(_:bounds:enabled:thorough:everySearch:barAreas:cells:into:)``).
+        /// PDF417 in still pictures (video frames: ``readPDF417(_:bounds:enabled:thorough:everySearch:barAreas:into:)``).
         case pdf417
         /// MicroPDF417, in still pictures only (row address patterns along
         /// lines at many angles: as costly as every other search of an HD

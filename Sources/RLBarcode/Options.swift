@@ -42,10 +42,9 @@ public enum Effort: Int, Sendable, CaseIterable {
     case balanced
     /// Still-picture depth: first a look at the depth of ``balanced`` with
     /// every search of a scanner's first frame (linear codes dark on light
-    /// only); when
-    /// that reads nothing, lower detection thresholds, dense scan lines
-    /// in twelve directions over the whole frame sampled every half pixel,
-    /// failed matrix symbols sampled again, MicroPDF417. Most pictures are
+    /// only); when that reads nothing, lower detection thresholds, dense
+    /// scan lines in twelve directions over the whole frame sampled every
+    /// half pixel, failed matrix symbols sampled again, MicroPDF417. Most pictures are
     /// read by the first look; ``ScanOptions/exhaustive`` gives every
     /// picture the full depth.
     case thorough

@@ -336,7 +336,6 @@ public final class Scanner {
         }
         var look = self.plan(for: image, effort: .balanced)
         look.everySearch = true
-        look.bothPolaritiesEveryFrame = true
         look.lightOnDark = false
         look.partials = false
         let first = scanArea(image, bounds: bounds, wholeFrame: wholeFrame, enabled: enabled, plan: look)
@@ -347,10 +346,13 @@ public final class Scanner {
             guard !enabled.isDisjoint(with: [.ean2, .ean5]), let cells = detector.tensors else { return first }
             // Codes read without an add-on where bars follow them: their
             // surroundings at the full depth, EAN/UPC alone.
-            var out = first
+            // (Every box found before any is scanned: a scan measures the
+            // cells again, over its box.)
             let frame = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
+            let boxes = first.map { Scanner.addOnBox($0, cells: cells, frame: frame, plan: look) }
+            var out = first
             for k in first.indices {
-                guard let box = Scanner.addOnBox(first[k], cells: cells, frame: frame, plan: look) else { continue }
+                guard let box = boxes[k] else { continue }
                 let again = scanArea(image, bounds: box, wholeFrame: false, enabled: enabled.intersection(.eanUPC),
                                      plan: plan)
                 if let better = again.first(where: { !$0.addOn.isEmpty && $0.text == first[k].text }) {
@@ -573,15 +575,9 @@ public final class Scanner {
         // Matrix codes: their own detection (finder patterns), then decoding.
         // PDF417 in video frames where the linear stage found bars.
         if !thorough { collectBarAreas(image) }
-        // Still pictures: the PDF417 searches pass over the bars of the
-        // linear codes read (no other symbol lies on them).
-        var searchCells = detector.tensors
-        if thorough, var cells = searchCells, !out.isEmpty {
-            cells.excluded = maskReadCodes(out, cells)
-            searchCells = cells
-        }
+        // (Still pictures: among the matrix searches.)
         matrix.readPDF417(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
-                          everySearch: plan.everySearch, barAreas: barAreas, cells: searchCells, into: &out)
+                          everySearch: plan.everySearch, barAreas: barAreas, into: &out)
         if let helper {
             while runNextSquareTask(helper) {}
             helper.wait()
