@@ -110,8 +110,11 @@ final class DMDetector {
     struct Options {
         /// The least grey-level difference that counts as contrast.
         var minContrast = 20
-        /// The most components per polarity and region tried as finders.
-        var maxComponents = 48
+        /// The most components per polarity and region tried as finders
+        /// (video frames: half as many). The largest come first: beyond
+        /// two dozen in one region, the rest are specks of text and
+        /// texture, not finders (24 and 48 read the same symbols).
+        var maxComponents = 24
         /// The shortest finder arm, in pixels.
         var minArm = 12
         /// Try harder on symbols that fail (mirror images and neighbouring sizes).
@@ -224,17 +227,16 @@ final class DMDetector {
     /// the component being located (0 to 1).
     private var bestPattern = 0.0
     /// A pattern score that a grid misplaced by a module or so reaches, and
-    /// other shapes rarely do: video frames then try the runners-up among
-    /// the clock tracks' edges.
+    /// other shapes rarely do: only then are the runners-up among the
+    /// clock tracks' edges tried.
     private static let nearlyAGrid = 0.65
     /// A grid whose unguided samplings match the finder and clock
     /// patterns less than this (chance is about half) is no symbol: it
     /// gets no module guides from its clock tracks, nor nudges.
     private static let guideGate = 0.6
     /// Which of the top and right clock tracks' edges to take, in turn:
-    /// the likeliest (0) or the runner-up (1); video frames stop after
-    /// the third.
-    private static let clockPicks = [(0, 0), (1, 0), (0, 1), (1, 1)]
+    /// the likeliest (0) or the runner-up (1).
+    private static let clockPicks = [(0, 0), (1, 0), (0, 1)]
     /// Rows between labelled rows.
     private var labelStep = 1
 
@@ -354,7 +356,7 @@ final class DMDetector {
             while b >= 0 && area[Int(p[b])] < area[Int(v)] { p[b + 1] = p[b]; b -= 1 }
             p[b + 1] = v
         }
-        candidateCount = min(candidateCount, options.thorough ? options.maxComponents : options.maxComponents / 4)
+        candidateCount = min(candidateCount, options.thorough ? options.maxComponents : options.maxComponents / 2)
     }
 
     static func inside(_ p: Point, _ q: [Point]) -> Bool {
@@ -907,14 +909,14 @@ final class DMDetector {
         br = project(br, bottomLine)
         // Perspective can move the far corner by a good part of a side.
         let reach = 0.2 * min(tl.distance(to: bl), br.distance(to: bl))
-        // The clock tracks; for still pictures, when the likeliest edges do
-        // not give a symbol, the runners-up.
-        // Video frames: the runners-up too when the likeliest edges gave a
-        // grid close to a symbol's (the edge of a label's text above the
-        // symbol taken for its clock track, say).
+        // The clock tracks: the likeliest edges, then the runners-up when
+        // those gave a grid close to a symbol's (the edge of a label's text
+        // above the symbol taken for its clock track, say). Runners-up
+        // after a grid far from any symbol's read none in still pictures
+        // either, at a good part of the Data Matrix search's cost.
         bestPattern = 0
         for (k, (pt, pr)) in DMDetector.clockPicks.enumerated() {
-            if !options.thorough && (k == 3 || (k > 0 && bestPattern < DMDetector.nearlyAGrid)) { break }
+            if k > 0 && bestPattern < DMDetector.nearlyAGrid { break }
             if let c = finishLocate(img, bl: bl, tl: tl, br: br, leftLine: leftLine, bottomLine: bottomLine,
                                     module: module, reach: reach, dark: dark, pickTop: pt, pickRight: pr) { return c }
         }
