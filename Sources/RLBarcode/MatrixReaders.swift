@@ -39,6 +39,11 @@ final class MatrixReaders {
     private var halfPixels = ScratchBuffer<UInt8>(capacity: 1)
     /// The areas with 2D texture in the half-size copy.
     private var halfRegions = MatrixRegionDetector()
+    /// The block thresholds of the areas in the frame and in the half-size
+    /// copy, measured once for the readers that search the same areas
+    /// (empty when one reader or none does).
+    private let regionThresholds = AreaThresholds()
+    private let halfThresholds = AreaThresholds()
     /// Counts video frames, to share the searches out among them.
     private var videoTurn = 0
 
@@ -250,12 +255,29 @@ final class MatrixReaders {
         // under 2 pixels there.
         let halfScale = !thorough && min(image.width, image.height) >= 720
         let everything = thorough || frames < 2 || (everySearch && !halfScale)
-        squarePlan = SquarePlan(image: image, bounds: bounds, wanted: wanted, thorough: thorough,
-                                aztecTurn: everything || (!halfScale && videoTurn == 0),
-                                dataMatrixTurn: everything || (!halfScale && videoTurn == 1),
-                                dataMatrixBudget: MatrixReaders.dataMatrixBudget(bounds, of: image),
-                                half: halfScale ? halve(image, bounds: bounds, wanted: wanted) : nil, cells: cells)
+        let plan = SquarePlan(image: image, bounds: bounds, wanted: wanted, thorough: thorough,
+                              aztecTurn: everything || (!halfScale && videoTurn == 0),
+                              dataMatrixTurn: everything || (!halfScale && videoTurn == 1),
+                              dataMatrixBudget: MatrixReaders.dataMatrixBudget(bounds, of: image),
+                              half: halfScale ? halve(image, bounds: bounds, wanted: wanted) : nil, cells: cells)
+        // The areas' thresholds, once, where two readers or more search them.
+        let fullReaders = (wanted.contains(.qrCode) && image.width >= 21 && image.height >= 21 ? 1 : 0)
+            + (plan.dataMatrixTurn && wanted.contains(.dataMatrix) ? 1 : 0)
+            + (plan.aztecTurn && wanted.contains(.aztec) && image.width >= 11 && image.height >= 11 ? 1 : 0)
+        regionThresholds.clear()
+        halfThresholds.clear()
+        if fullReaders >= 2 {
+            regionThresholds.prepare(image, regions: regionFinder, minContrast: MatrixReaders.minContrast)
+        }
+        if let half = plan.half, wanted.isSuperset(of: [.dataMatrix, .aztec]) {
+            halfThresholds.prepare(half.view, regions: halfRegions, minContrast: MatrixReaders.minContrast)
+        }
+        squarePlan = plan
     }
+
+    /// The contrast below which the QR Code, Data Matrix and Aztec Code
+    /// readers see a flat neighbourhood (their default).
+    static let minContrast = 20
 
     /// Runs one search of the frame (nothing when the frame wants none).
     func run(_ task: SquareTask) {
@@ -297,8 +319,8 @@ final class MatrixReaders {
     private func readAztec(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
         guard plan.wanted.contains(.aztec) else { return }
         readFullAndHalf(plan, turn: plan.aztecTurn, timedOut: &aztecTimedOut, candidates: &aztecCandidateCount,
-                        into: &out) { image, bounds, thorough, regions, out in
-            aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regions, into: &out)
+                        into: &out) { image, bounds, thorough, regions, prepared, out in
+            aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regions, prepared: prepared, into: &out)
             return aztecReader.lastCandidateCount
         }
     }
@@ -307,8 +329,8 @@ final class MatrixReaders {
     private func readDataMatrix(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
         guard plan.wanted.contains(.dataMatrix) else { return }
         readFullAndHalf(plan, turn: plan.dataMatrixTurn, timedOut: &dataMatrixTimedOut,
-                        candidates: &dataMatrixCandidateCount, into: &out) { image, bounds, thorough, regions, out in
-            dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regions,
+                        candidates: &dataMatrixCandidateCount, into: &out) { image, bounds, thorough, regions, prepared, out in
+            dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regions, prepared: prepared,
                                   examineBudget: plan.dataMatrixBudget, into: &out)
             return dataMatrixReader.lastCandidateCount
         }
@@ -329,13 +351,14 @@ final class MatrixReaders {
     /// frames; it returns its candidate count.
     private func readFullAndHalf(_ plan: SquarePlan, turn: Bool, timedOut: inout Bool, candidates: inout Int,
                                  into out: inout [BarcodeResult],
-                                 read: (LumaView, PixelRect?, Bool, MatrixRegionDetector, inout [BarcodeResult]) -> Int) {
+                                 read: (LumaView, PixelRect?, Bool, MatrixRegionDetector, AreaThresholds,
+                                        inout [BarcodeResult]) -> Int) {
         if turn && !late(&timedOut) {
-            candidates += read(plan.image, plan.bounds, plan.thorough, regionFinder, &out)
+            candidates += read(plan.image, plan.bounds, plan.thorough, regionFinder, regionThresholds, &out)
         }
         if let half = plan.half, !late(&timedOut) {
             let first = out.count
-            candidates += read(half.view, nil, false, halfRegions, &out)
+            candidates += read(half.view, nil, false, halfRegions, halfThresholds, &out)
             MatrixReaders.fromHalf(&out, from: first, rect: half.rect)
         }
     }
@@ -356,7 +379,7 @@ final class MatrixReaders {
         let image = plan.image, bounds = plan.bounds
         guard plan.wanted.contains(.qrCode), image.width >= 21, image.height >= 21, !late(&qrTimedOut) else { return }
         qrCandidates.removeAll(keepingCapacity: true)
-        qrDetector.scan(image, in: bounds, regions: regionFinder, into: &qrCandidates)
+        qrDetector.scan(image, in: bounds, regions: regionFinder, prepared: regionThresholds, into: &qrCandidates)
         qrCandidateCount += qrCandidates.count
         for c in qrCandidates {
             let decoded = c.decodeTried ? c.decoded : QRDetector.decodeFirst(c)

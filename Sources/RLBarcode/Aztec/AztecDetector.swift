@@ -105,9 +105,11 @@ final class AztecDetector {
     /// symbol that they missed, at a third of the cost of a still
     /// picture's Aztec search.)
     /// `shared`: the frame's regions when the caller found them already
-    /// (shared by the matrix readers); only read.
+    /// (shared by the matrix readers); `prepared`, their block thresholds
+    /// when the caller measured them; both only read.
     func scan(_ image: LumaView, in bounds: PixelRect? = nil, thorough: Bool = false,
-              regions shared: MatrixRegionDetector? = nil, into out: inout [AztecSymbol]) {
+              regions shared: MatrixRegionDetector? = nil, prepared: AreaThresholds? = nil,
+              into out: inout [AztecSymbol]) {
         lastCentreCount = 0
         let regions: MatrixRegionDetector
         if let shared {
@@ -127,17 +129,23 @@ final class AztecDetector {
         }
         defer { options = saved }
         for k in 0..<regions.regionCount {
-            detect(image, in: regions.regions[k], into: &out)
+            detect(image, in: regions.regions[k], prepared: shared != nil ? prepared?.blocks(k) : nil, into: &out)
         }
     }
 
-    /// Finds and decodes the symbols in `region` (the whole frame when nil).
-    func detect(_ image: LumaView, in region: PixelRect? = nil, into out: inout [AztecSymbol]) {
+    /// Finds and decodes the symbols in `region` (the whole frame when nil);
+    /// `prepared`: the region's block thresholds, when already measured.
+    func detect(_ image: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
+                into out: inout [AztecSymbol]) {
         var r = region ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
         r.x0 = max(0, r.x0); r.y0 = max(0, r.y0); r.x1 = min(image.width, r.x1); r.y1 = min(image.height, r.y1)
         guard r.width >= 11, r.height >= 11 else { return }
-        let block = min(r.width, r.height) >= 720 ? 16 : 8
-        thresholds.prepare(image, rect: r, blockSize: block, minContrast: options.minContrast)
+        let block = AreaThresholds.blockSize(r)
+        if let prepared, prepared.matches(rect: r, blockSize: block, minContrast: options.minContrast) {
+            thresholds.copy(from: prepared)
+        } else {
+            thresholds.prepare(image, rect: r, blockSize: block, minContrast: options.minContrast)
+        }
         centres.removeAll(keepingCapacity: true)
         findCentres(image, r)
         guard !centres.isEmpty else { return }

@@ -18,15 +18,18 @@ final class AztecReader {
     var lastCandidateCount: Int { detector.lastCentreCount }
 
     /// Finds and decodes the symbols inside `bounds` and appends them to
-    /// `out`. With `thorough` (still pictures) every row is searched and,
-    /// when the textured areas give nothing, the whole picture too.
-    /// - Parameter regions: the frame's 2D-texture regions when the caller
-    ///   found them already; nil to find them here.
+    /// `out`. With `thorough` (still pictures) every row of the textured
+    /// areas is searched, and bull's-eyes whose centre blurred away too.
+    /// - Parameters:
+    ///   - regions: the frame's 2D-texture regions when the caller found
+    ///     them already; nil to find them here.
+    ///   - prepared: their block thresholds, when the caller prepared them
+    ///     for several readers.
     func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
-              into out: inout [BarcodeResult]) {
+              prepared: AreaThresholds? = nil, into out: inout [BarcodeResult]) {
         guard image.width >= 11, image.height >= 11 else { return }
         symbols.removeAll(keepingCapacity: true)
-        detector.scan(image, in: bounds, thorough: thorough, regions: regions, into: &symbols)
+        detector.scan(image, in: bounds, thorough: thorough, regions: regions, prepared: prepared, into: &symbols)
         for s in symbols { out.append(AztecReader.result(s)) }
     }
 

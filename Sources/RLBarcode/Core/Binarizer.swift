@@ -32,6 +32,8 @@ struct BlockThreshold {
     private var rowHi = ScratchBuffer<UInt8>(capacity: 1024)
     /// The threshold of each block; 0 before `prepare`.
     private(set) var thresholds = ScratchBuffer<UInt8>(capacity: 1024)
+    /// The contrast the blocks were prepared with (-1 before `prepare`).
+    private(set) var minContrast = -1
     /// Whether the block's neighbourhood had contrast.
     private var known = ScratchBuffer<Bool>(capacity: 1024)
 
@@ -47,6 +49,7 @@ struct BlockThreshold {
     mutating func prepare(_ img: LumaView, rect r: PixelRect, blockSize: Int, minContrast: Int) {
         precondition(blockSize >= 2 && blockSize & (blockSize - 1) == 0, "block size must be a power of two")
         self.blockSize = blockSize
+        self.minContrast = minContrast
         shift = blockSize.trailingZeroBitCount
         let x0 = max(0, r.x0), y0 = max(0, r.y0), x1 = min(img.width, r.x1), y1 = min(img.height, r.y1)
         guard x0 < x1, y0 < y1 else { cols = 0; rows = 0; rect = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0); return }
@@ -207,6 +210,23 @@ struct BlockThreshold {
         return (vmn.min(), vmx.max())
     }
 
+    /// Whether ``prepare(_:rect:blockSize:minContrast:)`` with these
+    /// arguments would prepare the blocks already here.
+    func matches(rect r: PixelRect, blockSize: Int, minContrast: Int) -> Bool {
+        minContrast == self.minContrast && blockSize == self.blockSize && rect.x0 == r.x0 && rect.y0 == r.y0
+            && rect.x1 == r.x1 && rect.y1 == r.y1
+    }
+
+    /// Takes the blocks `other` prepared: the same as preparing them again
+    /// (with the same frame), at the cost of a copy of one byte a block.
+    mutating func copy(from other: BlockThreshold) {
+        blockSize = other.blockSize; shift = other.shift; minContrast = other.minContrast
+        bx0 = other.bx0; by0 = other.by0; cols = other.cols; rows = other.rows; rect = other.rect
+        let n = cols * rows
+        thresholds.reserve(n)
+        if n > 0 { thresholds.pointer.update(from: other.thresholds.pointer, count: n) }
+    }
+
     /// The threshold at pixel (`x`, `y`); outside the prepared blocks, that
     /// of the nearest block.
     @inline(__always)
@@ -284,4 +304,40 @@ struct BlockThreshold {
         for i in 0...count { runs[i] = runs[i &+ 1] &- runs[i] }
         return count &+ 1
     }
+}
+
+/// The block thresholds of the areas with 2D texture that a
+/// ``MatrixRegionDetector`` found, prepared once for every matrix reader
+/// that searches those areas with the same blocks (they all take blocks of
+/// 16 pixels in areas 720 pixels or more across, else 8, and the same
+/// contrast). A reader copies an area's blocks (``BlockThreshold/copy(from:)``)
+/// instead of measuring its pixels again; the readers may run on different
+/// threads, as they only read these.
+final class AreaThresholds {
+    private var blocks: [BlockThreshold] = []
+    /// How many areas are prepared (0: none, every reader measures its own).
+    private(set) var count = 0
+
+    deinit { for b in blocks { b.free() } }
+
+    /// Forgets the prepared blocks: every reader measures its own.
+    func clear() { count = 0 }
+
+    /// Prepares the blocks of every area of `regions` in `image`.
+    func prepare(_ image: LumaView, regions: MatrixRegionDetector, minContrast: Int) {
+        count = 0
+        for k in 0..<regions.regionCount {
+            let g = regions.regions[k]
+            let r = PixelRect(x0: max(0, g.x0), y0: max(0, g.y0), x1: min(image.width, g.x1), y1: min(image.height, g.y1))
+            if blocks.count <= k { blocks.append(BlockThreshold()) }
+            blocks[k].prepare(image, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: minContrast)
+        }
+        count = regions.regionCount
+    }
+
+    /// The prepared blocks of area `k`, nil when there are none.
+    func blocks(_ k: Int) -> BlockThreshold? { k < count ? blocks[k] : nil }
+
+    /// The block size the matrix readers take for an area.
+    static func blockSize(_ r: PixelRect) -> Int { min(r.width, r.height) >= 720 ? 16 : 8 }
 }

@@ -182,12 +182,14 @@ final class DMDetector {
     ///   - shared: the regions of this frame when another reader found them
     ///     already with the same settings (QR Code's pre-pass); only read,
     ///     during this call.
+    ///   - prepared: the block thresholds of `shared`'s areas when the
+    ///     caller prepared them (``AreaThresholds``); only read.
     func scan(_ image: LumaView, in bounds: PixelRect? = nil, regions shared: MatrixRegionDetector? = nil,
-              into out: inout [DMCandidate]) {
+              prepared: AreaThresholds? = nil, into out: inout [DMCandidate]) {
         found.removeAll(keepingCapacity: true)
         examineBudget = options.thorough ? Int.max : max(1, options.examineBudget)
         if let shared {
-            for k in 0..<shared.regionCount { detect(image, in: shared.regions[k], into: &out) }
+            for k in 0..<shared.regionCount { detect(image, in: shared.regions[k], prepared: prepared?.blocks(k), into: &out) }
             return
         }
         regionFinder.findAll(image, bounds: bounds)
@@ -196,14 +198,20 @@ final class DMDetector {
         }
     }
 
-    /// Finds and decodes symbols in `region` (the whole frame when nil).
-    func detect(_ img: LumaView, in region: PixelRect? = nil, into out: inout [DMCandidate]) {
+    /// Finds and decodes symbols in `region` (the whole frame when nil);
+    /// `prepared`: the region's block thresholds, when already measured.
+    func detect(_ img: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
+                into out: inout [DMCandidate]) {
         var r = region ?? PixelRect(x0: 0, y0: 0, x1: img.width, y1: img.height)
         r.x0 = max(0, r.x0); r.y0 = max(0, r.y0); r.x1 = min(img.width, r.x1); r.y1 = min(img.height, r.y1)
         guard r.width >= 12, r.height >= 12 else { return }
         if region == nil { found.removeAll(keepingCapacity: true) }
-        let block = min(r.width, r.height) >= 720 ? 16 : 8
-        thresholds.prepare(img, rect: r, blockSize: block, minContrast: options.minContrast)
+        let block = AreaThresholds.blockSize(r)
+        if let prepared, prepared.matches(rect: r, blockSize: block, minContrast: options.minContrast) {
+            thresholds.copy(from: prepared)
+        } else {
+            thresholds.prepare(img, rect: r, blockSize: block, minContrast: options.minContrast)
+        }
         label(img, r)
         for dark in [true, false] {
             pickCandidates(r, dark: dark)

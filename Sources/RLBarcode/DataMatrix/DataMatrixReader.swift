@@ -25,16 +25,19 @@ final class DataMatrixReader {
     ///   - regions: the 2D-texture regions of this frame when another
     ///     reader found them already (``MatrixRegionDetector`` with the same
     ///     settings); nil to find them here.
+    ///   - prepared: the block thresholds of `regions`' areas, when the
+    ///     caller prepared them for several readers.
     ///   - examineBudget: without `thorough`, how many components to
     ///     examine as finders (see ``DMDetector/Options/examineBudget``).
     func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
-              examineBudget: Int = DMDetector.Options().examineBudget, into out: inout [BarcodeResult]) {
+              prepared: AreaThresholds? = nil, examineBudget: Int = DMDetector.Options().examineBudget,
+              into out: inout [BarcodeResult]) {
         lastCandidateCount = 0
         guard image.width >= 10, image.height >= 10 else { return }
         detector.options.thorough = thorough
         detector.options.examineBudget = examineBudget
         candidates.removeAll(keepingCapacity: true)
-        detector.scan(image, in: bounds, regions: regions, into: &candidates)
+        detector.scan(image, in: bounds, regions: regions, prepared: prepared, into: &candidates)
         lastCandidateCount = candidates.count
         let first = out.count
         for c in candidates {

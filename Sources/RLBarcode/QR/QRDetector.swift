@@ -201,7 +201,8 @@ final class QRDetector {
     ///     (``MatrixRegionDetector/findAll(_:bounds:cells:)``, shared by the
     ///     matrix readers); only read.
     func scan(_ image: LumaView, in bounds: PixelRect? = nil, cells: CellTensors? = nil,
-              regions shared: MatrixRegionDetector? = nil, into out: inout [QRCandidate]) {
+              regions shared: MatrixRegionDetector? = nil, prepared: AreaThresholds? = nil,
+              into out: inout [QRCandidate]) {
         let regions: MatrixRegionDetector
         if let shared {
             regions = shared
@@ -212,7 +213,7 @@ final class QRDetector {
         let first = out.count
         var promising: [Int] = []
         for k in 0..<regions.regionCount {
-            detect(image, in: regions.regions[k], into: &out)
+            detect(image, in: regions.regions[k], prepared: shared != nil ? prepared?.blocks(k) : nil, into: &out)
             if options.rescueFailedSymbols && finderCount >= 2 { promising.append(k) }
         }
         // Still pictures: where finder patterns were seen but no symbol
@@ -228,18 +229,24 @@ final class QRDetector {
     }
 
     /// Finds symbols in `region` (the whole frame when `nil`) and appends
-    /// them to `out`.
+    /// them to `out`; `prepared`: the region's block thresholds, when
+    /// already measured.
     ///
     /// - Complexity: one read of the region's pixels for the thresholds,
     ///   one threshold pass over every scanned row; the rest scales with the
     ///   finder patterns found.
-    func detect(_ image: LumaView, in region: PixelRect? = nil, into out: inout [QRCandidate]) {
+    func detect(_ image: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
+                into out: inout [QRCandidate]) {
         finderCount = 0
         var r = region ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
         r.x0 = max(0, r.x0); r.y0 = max(0, r.y0); r.x1 = min(image.width, r.x1); r.y1 = min(image.height, r.y1)
         guard r.width >= 14, r.height >= 14 else { return }
-        let block = options.blockSize > 0 ? options.blockSize : (min(r.width, r.height) >= 720 ? 16 : 8)
-        thresholds.prepare(image, rect: r, blockSize: block, minContrast: options.minContrast)
+        let block = options.blockSize > 0 ? options.blockSize : AreaThresholds.blockSize(r)
+        if let prepared, prepared.matches(rect: r, blockSize: block, minContrast: options.minContrast) {
+            thresholds.copy(from: prepared)
+        } else {
+            thresholds.prepare(image, rect: r, blockSize: block, minContrast: options.minContrast)
+        }
         findFinders(image, rect: r)
         pruneFinders(rowStep: rowStep(for: r))
         groupFinders(image, into: &out)
