@@ -1,0 +1,109 @@
+import XCTest
+@testable import RLBarcode
+
+/// Block thresholds measured once and shared by the matrix readers
+/// (``AreaThresholds``): a copy thresholds every pixel as a fresh
+/// preparation does, is taken only where it was prepared alike, and the
+/// readers read the same symbols with it as without.
+final class AreaThresholdsTests: XCTestCase {
+    /// A picture of uneven light and texture: a gradient, noise and a few
+    /// dark blocks.
+    private func texture(width: Int, height: Int) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for y in 0..<height {
+            for x in 0..<width {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let noise = Int(state >> 59)
+                let block = (x / 23 + y / 17) % 5 == 0 ? 90 : 0
+                pixels[y * width + x] = UInt8(clamping: 60 + x * 150 / width + noise * 4 - block)
+            }
+        }
+        return pixels
+    }
+
+    func testCopyThresholdsEveryPixelAsAPreparation() {
+        let width = 301, height = 203
+        let pixels = texture(width: width, height: height)
+        pixels.withUnsafeBufferPointer {
+            let view = LumaView(base: $0.baseAddress!, width: width, height: height, stride: width)
+            for (rect, block) in [(PixelRect(x0: 13, y0: 7, x1: 290, y1: 190), 8),
+                                  (PixelRect(x0: 0, y0: 0, x1: width, y1: height), 16)] {
+                var fresh = BlockThreshold(), copy = BlockThreshold()
+                defer { fresh.free(); copy.free() }
+                fresh.prepare(view, rect: rect, blockSize: block, minContrast: 20)
+                copy.copy(from: fresh)
+                XCTAssertTrue(copy.matches(rect: rect, blockSize: block, minContrast: 20))
+                XCTAssertFalse(copy.matches(rect: rect, blockSize: block == 8 ? 16 : 8, minContrast: 20))
+                XCTAssertFalse(copy.matches(rect: rect, blockSize: block, minContrast: 30))
+                XCTAssertFalse(copy.matches(rect: PixelRect(x0: rect.x0 + 1, y0: rect.y0, x1: rect.x1, y1: rect.y1),
+                                            blockSize: block, minContrast: 20))
+                var differing = 0
+                for y in 0..<height {
+                    for x in 0..<width where copy.threshold(x: x, y: y) != fresh.threshold(x: x, y: y)
+                        || copy.isDark(view, x: x, y: y) != fresh.isDark(view, x: x, y: y) {
+                        differing += 1
+                    }
+                }
+                XCTAssertEqual(differing, 0, "rect \(rect), blocks of \(block)")
+                // Not a trivial picture: some pixels dark, some light.
+                let dark = (0..<width).filter { fresh.isDark(view, x: $0, y: 100) }.count
+                XCTAssertGreaterThan(dark, 0)
+                XCTAssertLessThan(dark, width)
+            }
+        }
+    }
+
+    func testReadersReadTheSameWithSharedThresholds() throws {
+        guard let dm = try ZintMatrix.make(.dataMatrix, "Shared blocks 42"),
+              let qr = try ZintMatrix.make(.qrCode, "Shared blocks QR") else {
+            throw XCTSkip("zint is not installed")
+        }
+        var pic = QRPicture(width: 640, height: 360)
+        pic.draw(matrix: dm, QRPicture.Placement(cx: 170, cy: 180, module: 5, angle: 12))
+        pic.draw(matrix: qr, QRPicture.Placement(cx: 460, cy: 180, module: 5, angle: -8))
+        pic.picture.addNoise(amplitude: 10)
+        pic.picture.pixels.withUnsafeBufferPointer {
+            let view = LumaView(base: $0.baseAddress!, width: pic.picture.width, height: pic.picture.height,
+                                stride: pic.picture.stride)
+            var regions = MatrixRegionDetector()
+            defer { regions.free() }
+            regions.findAll(view, bounds: nil)
+            XCTAssertGreaterThan(regions.regionCount, 0)
+            let shared = AreaThresholds()
+            shared.prepare(view, regions: regions, minContrast: MatrixReaders.minContrast)
+            XCTAssertEqual(shared.count, regions.regionCount)
+            XCTAssertNotNil(shared.blocks(0))
+            XCTAssertNil(shared.blocks(regions.regionCount))
+            // Prepared as each reader would prepare them itself (so each takes them).
+            for k in 0..<regions.regionCount {
+                let g = regions.regions[k]
+                let r = PixelRect(x0: max(0, g.x0), y0: max(0, g.y0), x1: min(view.width, g.x1), y1: min(view.height, g.y1))
+                for contrast in [DMDetector.Options().minContrast, QRDetector.Options().minContrast,
+                                 AztecDetector.Options().minContrast] {
+                    XCTAssertEqual(shared.blocks(k)?.matches(rect: r, blockSize: AreaThresholds.blockSize(r),
+                                                             minContrast: contrast), true, "area \(k)")
+                }
+            }
+
+            var alone: [BarcodeResult] = [], together: [BarcodeResult] = []
+            DataMatrixReader().read(view, bounds: nil, thorough: true, regions: regions, into: &alone)
+            DataMatrixReader().read(view, bounds: nil, thorough: true, regions: regions, prepared: shared,
+                                    into: &together)
+            XCTAssertEqual(alone.map(\.text), ["Shared blocks 42"])
+            XCTAssertEqual(together.map(\.text), alone.map(\.text))
+            XCTAssertEqual(together.map(\.corners), alone.map(\.corners))
+
+            var qrAlone: [QRCandidate] = [], qrTogether: [QRCandidate] = []
+            QRDetector().scan(view, regions: regions, into: &qrAlone)
+            QRDetector().scan(view, regions: regions, prepared: shared, into: &qrTogether)
+            XCTAssertEqual(qrAlone.compactMap { QRDetector.decodeFirst($0)?.text }, ["Shared blocks QR"])
+            XCTAssertEqual(qrTogether.compactMap { QRDetector.decodeFirst($0)?.text },
+                           qrAlone.compactMap { QRDetector.decodeFirst($0)?.text })
+
+            shared.clear()
+            XCTAssertEqual(shared.count, 0)
+            XCTAssertNil(shared.blocks(0))
+        }
+    }
+}
