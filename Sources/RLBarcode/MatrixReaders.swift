@@ -267,17 +267,13 @@ final class MatrixReaders {
         regionThresholds.clear()
         halfThresholds.clear()
         if fullReaders >= 2 {
-            regionThresholds.prepare(image, regions: regionFinder, minContrast: MatrixReaders.minContrast)
+            regionThresholds.prepare(image, regions: regionFinder, minContrast: AreaThresholds.minContrast)
         }
         if let half = plan.half, wanted.isSuperset(of: [.dataMatrix, .aztec]) {
-            halfThresholds.prepare(half.view, regions: halfRegions, minContrast: MatrixReaders.minContrast)
+            halfThresholds.prepare(half.view, regions: halfRegions, minContrast: AreaThresholds.minContrast)
         }
         squarePlan = plan
     }
-
-    /// The contrast below which the QR Code, Data Matrix and Aztec Code
-    /// readers see a flat neighbourhood (their default).
-    static let minContrast = 20
 
     /// Runs one search of the frame (nothing when the frame wants none).
     func run(_ task: SquareTask) {

@@ -162,14 +162,12 @@ public final class Scanner {
         /// before it has read anything.
         var retryLines = 4
         /// A candidate whose first lines (from the middle out) read nothing
-        /// is given up after this many. (Video frames: three, and one when
-        /// the middle line crosses too few edges for any code: text and
-        /// texture make most candidates, and a code missed in one frame
-        /// is seen again in the next; two more lines before giving up read
-        /// no more frames of the benchmark clips, at 4% of their cost.)
+        /// is given up after this many.
         var giveUpLines = Int.max
         /// A candidate whose first lines all cross fewer than `minLineEdges`
-        /// (too few for any symbology) is given up after this many.
+        /// (too few for any symbology) is given up after this many (video
+        /// frames: one, the middle line; text and texture make most
+        /// candidates).
         var sparseLinesToGiveUp = Int.max
         /// With an orientation hint, read lines only in the hinted direction.
         var hintedDirectionOnly = false
@@ -206,7 +204,7 @@ public final class Scanner {
         case .balanced:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
                         linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4,
-                        retryLines: 4, giveUpLines: 5, sparseLinesToGiveUp: 1, bothPolaritiesEveryFrame: false)
+                        giveUpLines: 5, sparseLinesToGiveUp: 1, bothPolaritiesEveryFrame: false)
         case .thorough:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
                         linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, retryLines: 1000, sweepStep: 0.5,

@@ -71,14 +71,13 @@ final class AreaThresholdsTests: XCTestCase {
             regions.findAll(view, bounds: nil)
             XCTAssertGreaterThan(regions.regionCount, 0)
             let shared = AreaThresholds()
-            shared.prepare(view, regions: regions, minContrast: MatrixReaders.minContrast)
+            shared.prepare(view, regions: regions, minContrast: AreaThresholds.minContrast)
             XCTAssertEqual(shared.count, regions.regionCount)
             XCTAssertNotNil(shared.blocks(0))
             XCTAssertNil(shared.blocks(regions.regionCount))
             // Prepared as each reader would prepare them itself (so each takes them).
             for k in 0..<regions.regionCount {
-                let g = regions.regions[k]
-                let r = PixelRect(x0: max(0, g.x0), y0: max(0, g.y0), x1: min(view.width, g.x1), y1: min(view.height, g.y1))
+                let r = regions.regions[k].clipped(width: view.width, height: view.height)
                 for contrast in [DMDetector.Options().minContrast, QRDetector.Options().minContrast,
                                  AztecDetector.Options().minContrast] {
                     XCTAssertEqual(shared.blocks(k)?.matches(rect: r, blockSize: AreaThresholds.blockSize(r),

@@ -64,7 +64,7 @@ final class AztecDetector {
         /// The most bull's-eye candidates examined per area.
         var maxCentres = 24
         /// The least contrast of a block neighbourhood.
-        var minContrast = 20
+        var minContrast = AreaThresholds.minContrast
         /// Also look for bull's-eyes whose centre module blurred away
         /// (costlier on busy frames; on for still pictures).
         var blurredCentres = false
@@ -137,15 +137,11 @@ final class AztecDetector {
     /// `prepared`: the region's block thresholds, when already measured.
     func detect(_ image: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
                 into out: inout [AztecSymbol]) {
-        var r = region ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
-        r.x0 = max(0, r.x0); r.y0 = max(0, r.y0); r.x1 = min(image.width, r.x1); r.y1 = min(image.height, r.y1)
+        let r = (region ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height))
+            .clipped(width: image.width, height: image.height)
         guard r.width >= 11, r.height >= 11 else { return }
-        let block = AreaThresholds.blockSize(r)
-        if let prepared, prepared.matches(rect: r, blockSize: block, minContrast: options.minContrast) {
-            thresholds.copy(from: prepared)
-        } else {
-            thresholds.prepare(image, rect: r, blockSize: block, minContrast: options.minContrast)
-        }
+        thresholds.prepare(image, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: options.minContrast,
+                           reusing: prepared)
         centres.removeAll(keepingCapacity: true)
         findCentres(image, r)
         guard !centres.isEmpty else { return }

@@ -217,6 +217,18 @@ struct BlockThreshold {
             && rect.x1 == r.x1 && rect.y1 == r.y1
     }
 
+    /// As ``prepare(_:rect:blockSize:minContrast:)``, but takes the blocks
+    /// of `prepared` (measured in the same frame) when they were prepared
+    /// with these arguments (``AreaThresholds``).
+    mutating func prepare(_ img: LumaView, rect r: PixelRect, blockSize: Int, minContrast: Int,
+                          reusing prepared: BlockThreshold?) {
+        if let prepared, prepared.matches(rect: r, blockSize: blockSize, minContrast: minContrast) {
+            copy(from: prepared)
+        } else {
+            prepare(img, rect: r, blockSize: blockSize, minContrast: minContrast)
+        }
+    }
+
     /// Takes the blocks `other` prepared: the same as preparing them again
     /// (with the same frame), at the cost of a copy of one byte a block.
     mutating func copy(from other: BlockThreshold) {
@@ -327,8 +339,7 @@ final class AreaThresholds {
     func prepare(_ image: LumaView, regions: MatrixRegionDetector, minContrast: Int) {
         count = 0
         for k in 0..<regions.regionCount {
-            let g = regions.regions[k]
-            let r = PixelRect(x0: max(0, g.x0), y0: max(0, g.y0), x1: min(image.width, g.x1), y1: min(image.height, g.y1))
+            let r = regions.regions[k].clipped(width: image.width, height: image.height)
             if blocks.count <= k { blocks.append(BlockThreshold()) }
             blocks[k].prepare(image, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: minContrast)
         }
@@ -340,4 +351,8 @@ final class AreaThresholds {
 
     /// The block size the matrix readers take for an area.
     static func blockSize(_ r: PixelRect) -> Int { min(r.width, r.height) >= 720 ? 16 : 8 }
+
+    /// The grey-level difference below which the matrix readers see a
+    /// flat neighbourhood (their options' default).
+    static let minContrast = 20
 }

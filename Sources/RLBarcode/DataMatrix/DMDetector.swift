@@ -109,7 +109,7 @@ final class DMDetector {
     /// Tunables.
     struct Options {
         /// The least grey-level difference that counts as contrast.
-        var minContrast = 20
+        var minContrast = AreaThresholds.minContrast
         /// The most components per polarity and region tried as finders
         /// (video frames: half as many). The largest come first: beyond
         /// two dozen in one region, the rest are specks of text and
@@ -189,7 +189,9 @@ final class DMDetector {
         found.removeAll(keepingCapacity: true)
         examineBudget = options.thorough ? Int.max : max(1, options.examineBudget)
         if let shared {
-            for k in 0..<shared.regionCount { detect(image, in: shared.regions[k], prepared: prepared?.blocks(k), into: &out) }
+            for k in 0..<shared.regionCount {
+                detect(image, in: shared.regions[k], prepared: prepared?.blocks(k), into: &out)
+            }
             return
         }
         regionFinder.findAll(image, bounds: bounds)
@@ -202,16 +204,12 @@ final class DMDetector {
     /// `prepared`: the region's block thresholds, when already measured.
     func detect(_ img: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
                 into out: inout [DMCandidate]) {
-        var r = region ?? PixelRect(x0: 0, y0: 0, x1: img.width, y1: img.height)
-        r.x0 = max(0, r.x0); r.y0 = max(0, r.y0); r.x1 = min(img.width, r.x1); r.y1 = min(img.height, r.y1)
+        let r = (region ?? PixelRect(x0: 0, y0: 0, x1: img.width, y1: img.height))
+            .clipped(width: img.width, height: img.height)
         guard r.width >= 12, r.height >= 12 else { return }
         if region == nil { found.removeAll(keepingCapacity: true) }
-        let block = AreaThresholds.blockSize(r)
-        if let prepared, prepared.matches(rect: r, blockSize: block, minContrast: options.minContrast) {
-            thresholds.copy(from: prepared)
-        } else {
-            thresholds.prepare(img, rect: r, blockSize: block, minContrast: options.minContrast)
-        }
+        thresholds.prepare(img, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: options.minContrast,
+                           reusing: prepared)
         label(img, r)
         for dark in [true, false] {
             pickCandidates(r, dark: dark)

@@ -146,7 +146,7 @@ final class QRDetector {
         /// sampled again in other ways (costly; worth it for still pictures).
         var rescueFailedSymbols = true
         /// The least grey-level difference that counts as contrast.
-        var minContrast = 20
+        var minContrast = AreaThresholds.minContrast
         /// Block side for the thresholds; 0 chooses 8, or 16 for areas 720
         /// pixels or more on their short side.
         var blockSize = 0
@@ -238,15 +238,11 @@ final class QRDetector {
     func detect(_ image: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
                 into out: inout [QRCandidate]) {
         finderCount = 0
-        var r = region ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
-        r.x0 = max(0, r.x0); r.y0 = max(0, r.y0); r.x1 = min(image.width, r.x1); r.y1 = min(image.height, r.y1)
+        let r = (region ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height))
+            .clipped(width: image.width, height: image.height)
         guard r.width >= 14, r.height >= 14 else { return }
         let block = options.blockSize > 0 ? options.blockSize : AreaThresholds.blockSize(r)
-        if let prepared, prepared.matches(rect: r, blockSize: block, minContrast: options.minContrast) {
-            thresholds.copy(from: prepared)
-        } else {
-            thresholds.prepare(image, rect: r, blockSize: block, minContrast: options.minContrast)
-        }
+        thresholds.prepare(image, rect: r, blockSize: block, minContrast: options.minContrast, reusing: prepared)
         findFinders(image, rect: r)
         pruneFinders(rowStep: rowStep(for: r))
         groupFinders(image, into: &out)
