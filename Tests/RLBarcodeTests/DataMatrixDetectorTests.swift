@@ -176,3 +176,22 @@ extension DataMatrixDetectorTests {
         XCTAssertEqual(out.count, 0)
     }
 }
+
+extension DataMatrixDetectorTests {
+    /// A symbol whose finder lies along the frame's left and bottom edges,
+    /// its quiet zone beyond them: still pictures read it (a picture
+    /// cropped to its symbol); video frames do not take the frame's edge
+    /// for a quiet zone, and read it once the quiet zone is in view.
+    func testFinderOnTheFramesEdge() throws {
+        let m = try symbol("Cropped to the edge")
+        let module = 6.0, side = Double(m.width) * module
+        var flush = QRPicture(width: 320, height: 320)
+        flush.draw(matrix: m, QRPicture.Placement(cx: side / 2, cy: 320 - side / 2, module: module))
+        XCTAssertEqual(flush.scanDataMatrix(thorough: true).first?.text, "Cropped to the edge")
+        XCTAssertEqual(flush.scanDataMatrix(thorough: false).count, 0)
+        var inView = QRPicture(width: 320, height: 320)
+        inView.draw(matrix: m, QRPicture.Placement(cx: side / 2 + 3 * module, cy: 320 - side / 2 - 3 * module,
+                                                   module: module))
+        XCTAssertEqual(inView.scanDataMatrix(thorough: false).first?.text, "Cropped to the edge")
+    }
+}

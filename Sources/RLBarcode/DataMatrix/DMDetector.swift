@@ -70,7 +70,8 @@ struct DMLine {
 ///    ends, and the quadrilateral of its diameter and the two hull points
 ///    farthest from it on either side.
 /// 4. A corner of that quadrilateral whose two sides are solid for most of
-///    their length, with light (quiet zone) outside, and whose two other
+///    their length, with light (quiet zone) outside (in video frames, in
+///    view: not beyond the frame's edge), and whose two other
 ///    sides are less solid, is the finder's corner; the arms must be thin
 ///    (one module where the module beside is light). The sign of the cross
 ///    product tells the bottom arm from the left arm (a mirror image swaps
@@ -472,9 +473,10 @@ final class DMDetector {
     }
 
     /// The fraction of points along `a`→`b`, moved `inset` pixels along
-    /// `normal`, that are ink.
+    /// `normal`, that are ink; points beyond the frame's edge count as
+    /// light, or as ink with `offFrameIsInk`.
     private func inkFraction(_ img: LumaView, _ a: Point, _ b: Point, normal n: Point, inset: Double, dark: Bool,
-                             margin: Double = 0.05) -> Double {
+                             margin: Double = 0.05, offFrameIsInk: Bool = false) -> Double {
         let len = a.distance(to: b)
         let samples = max(8, min(64, Int(len / 1.5)))
         var ink = 0
@@ -484,7 +486,11 @@ final class DMDetector {
             let w = 0.5 + Double(s) * 0.618_033_988_75
             let t = margin + (1 - 2 * margin) * (w - w.rounded(.down))
             let p = Point(x: a.x + (b.x - a.x) * t + n.x * inset, y: a.y + (b.y - a.y) * t + n.y * inset)
-            if isInk(img, p, dark: dark) { ink += 1 }
+            if offFrameIsInk && (p.x < 0 || p.y < 0 || p.x >= Double(img.width) || p.y >= Double(img.height)) {
+                ink += 1
+            } else if isInk(img, p, dark: dark) {
+                ink += 1
+            }
         }
         return Double(ink) / Double(samples)
     }
@@ -594,7 +600,14 @@ final class DMDetector {
             }
         }
         if inside < 0.8 { return inside }
-        let outside = 1 - inkFraction(img, v, p, normal: n, inset: -3, dark: dark, margin: 0.15)
+        // The quiet zone outside. Beyond the frame's edge it is light in
+        // still pictures (a symbol cropped to its edge); in video frames it
+        // is not in view, and a dark area cut by the frame's edge (a dark
+        // object, a letterbox bar) would otherwise pass for a finder whose
+        // whole search reads nothing: the camera moves, and the symbol is
+        // read once its quiet zone is in view.
+        let outside = 1 - inkFraction(img, v, p, normal: n, inset: -3, dark: dark, margin: 0.15,
+                                      offFrameIsInk: !options.thorough)
         trace?("    arm \(v) \(p): inside \(inside) outside \(outside)")
         return min(inside, outside + 0.1)
     }
