@@ -158,6 +158,20 @@ final class VideoSearchTests: XCTestCase {
         assertRead(frame, frames: 5, ["PDF417 in every frame"])
     }
 
+    /// PDF417 symbols of large modules in HD video frames, turned and
+    /// blurred: their lines are sampled a third of a module apart (several
+    /// pixels), and still read.
+    func testPDF417OfLargeModulesInVideoFrames() throws {
+        guard let z = try ZintPDF417.make("Large modules 0123456789", arguments: ["--cols=2"]) else { return }
+        for (module, angle) in [(7.0, 0.0), (9.0, 8.0), (11.0, -10.0)] {
+            var frame = QRPicture(width: 1280, height: 720)
+            frame.draw(matrix: z.matrix(rowHeight: 3), QRPicture.Placement(cx: 640, cy: 360, module: module, angle: angle,
+                                                                          quietZone: 2))
+            frame.picture.blur(radius: 2, passes: 1)
+            assertRead(frame, frames: 2, ["Large modules 0123456789"])
+        }
+    }
+
     /// Scans `frame` as that many video frames in a row (every symbology,
     /// `balanced`) and checks that each reads `texts`.
     private func assertRead(_ frame: QRPicture, frames: Int, _ texts: [String],

@@ -42,6 +42,11 @@ final class PDF417Reader {
     /// The votes of a symbol's cells: four candidate values a cell, then their counts.
     private var votes = ScratchBuffer<Int32>(capacity: 4096)
 
+    /// Whether the symbols of the current read are in a video frame
+    /// (not `thorough`): their lines are then sampled a third of a module
+    /// apart even where that is more than a pixel.
+    private var videoSteps = false
+
     init() {}
 
     deinit { detector.free(); edges.free(); run.free(); profile.free(); lineWords.free(); lineT.free(); votes.free(); positions.free() }
@@ -70,6 +75,7 @@ final class PDF417Reader {
     func symbols(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
                  lines: Int = 24, cells: CellTensors? = nil) -> [PDF417Symbol] {
         lastCandidateCount = 0
+        videoSteps = !thorough
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
         // Still pictures: lines 2 pixels apart in pictures under 480
@@ -375,7 +381,13 @@ final class PDF417Reader {
         let ux = (p1.x - p0.x) / length, uy = (p1.y - p0.y) / length
         let m0 = p0.distance(to: h.map(17 / width, t)) / 17
         let m1 = p1.distance(to: h.map(1 - 17 / width, t)) / 17
-        let step = min(1, max(0.25, min(m0, m1) / 3))
+        // Three samples a module. Still pictures: at most a pixel apart
+        // (every pixel of large modules read: their faint or blurred edges
+        // placed from more samples). Video frames: three a module however
+        // large, enough to place each edge, so that a symbol of large
+        // modules costs no more samples a line than one of small modules.
+        let third = max(0.25, min(m0, m1) / 3)
+        let step = videoSteps ? third : min(1, third)
         // Reads codewords `first ... last` from the part of the line between
         // `a` and `b` pixels from its start (`p0`).
         func window(_ a: Double, _ b: Double, _ first: Int, _ last: Int) {
