@@ -17,6 +17,8 @@ struct LinePass {
     var detector: RegionDetector
     /// Whether lines look for PDF417 start and stop patterns.
     var spotsPDF417: Bool
+    /// The frames the scanner has scanned, this one included (1 in its
+    /// first frame): what alternates between video frames follows it.
     var polarityTurn: Int
     /// The reading direction the orientation hint expects.
     var expectedReading: (Double, Double)?
@@ -236,7 +238,12 @@ final class LineWorker {
             // stray fragments of other codes or text are common.
             let variants = repeated ? 5 : 1
             let stackedEnabled = pass.enabled.intersection([.dataBar, .dataBarExpanded])
-            for k in 0..<(lines - 1) {
+            // Still pictures, the seldom tiles of a frame's rest and a
+            // scanner's first frame: a line halfway between each two;
+            // later video frames every other one of them, the others in
+            // the next frame (the symbol stays in view).
+            let everyLine = plan.thorough || plan.everySearch || pass.polarityTurn <= 1
+            for k in 0..<(lines - 1) where everyLine || k % 2 == pass.polarityTurn % 2 {
                 let t = (Double(k + 1) / Double(lines) - 0.5) * spread
                 barReach = max(0, spread / 2 - abs(t))
                 let center = Point(x: c.cx + t * vx + shift * c.ux, y: c.cy + t * vy + shift * c.uy)

@@ -330,3 +330,29 @@ final class DataBarStackedTests: XCTestCase {
         }
     }
 }
+
+extension DataBarStackedTests {
+    /// Video frames after a scanner's first: the lines that read a stacked
+    /// symbol's rows turn one way in one frame and the other in the next,
+    /// so two frames read it at every angle (the first frame turns them
+    /// every way: ``testStackedEveryFifteenDegrees()``).
+    func testStackedEveryFifteenDegreesWithinTwoVideoFrames() throws {
+        let s = try stack(Self.stacked, "0441234567890")
+        var missed: [Int] = []
+        for angle in stride(from: 0, to: 360, by: 15) {
+            let pic = picture(s, module: 3, angle: Double(angle))
+            let blank = [UInt8](repeating: 200, count: pic.width * pic.height)
+            let scanner = Scanner(options: ScanOptions(symbologies: [.dataBar, .dataBarExpanded], effort: .balanced))
+            var texts = Set<String>()
+            blank.withUnsafeBufferPointer {
+                _ = scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.width))
+            }
+            pic.pixels.withUnsafeBufferPointer {
+                let view = LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride)
+                for _ in 0..<2 { for r in scanner.scan(view) { texts.insert(r.text) } }
+            }
+            if texts != ["0104412345678909"] { missed.append(angle) }
+        }
+        XCTAssertEqual(missed, [])
+    }
+}
