@@ -28,3 +28,27 @@ final class AztecVideoFrameTests: XCTestCase {
         XCTAssertEqual(scan(frame).map(\.decoded.text), ["Aztec in a video frame"])
     }
 }
+
+extension AztecVideoFrameTests {
+    /// Video frames: a bull's-eye whose centre module spans several scanned
+    /// rows is still found when a row through its centre is rejected (the
+    /// next row's look at the same place is skipped), beside stripes whose
+    /// runs repeat a centre's look-alike on every row.
+    func testSymbolsBesideStripesAtEveryModuleSize() throws {
+        guard let m = try ZintAztec.make("Beside the stripes", arguments: ["--vers=2"]) else { return }
+        let s = QRTestSymbol(modules: (0..<m.height).map { y in (0..<m.width).map { m[$0, y] } })
+        var missed: [String] = []
+        for module in [4.0, 6.0, 9.0] {
+            for angle in [0.0, 30.0] {
+                var frame = QRPicture(width: 800, height: 480)
+                for y in 0..<480 {
+                    for x in 0..<360 where (x / 3) % 2 == 0 { frame.picture.pixels[y * 800 + x] = 30 }
+                }
+                frame.draw(s, QRPicture.Placement(cx: 590, cy: 240, module: module, angle: angle))
+                frame.picture.blur(radius: 1, passes: 1)
+                if scan(frame).map(\.decoded.text) != ["Beside the stripes"] { missed.append("\(module)/\(angle)") }
+            }
+        }
+        XCTAssertEqual(missed, [])
+    }
+}

@@ -74,6 +74,9 @@ final class AztecDetector {
     private var regionFinder = MatrixRegionDetector()
     private var thresholds = BlockThreshold()
     private var runs = ScratchBuffer<Int32>(capacity: 4096)
+    /// Centres rejected on the previous scanned row and on this one
+    /// (``findCentres(_:_:)``).
+    private var rejected = ScratchBuffer<Int32>(capacity: 4096)
     /// Rays' luma profiles.
     private var profile = ScratchBuffer<Float>(capacity: 1024)
 
@@ -95,7 +98,7 @@ final class AztecDetector {
     init() { centres.reserveCapacity(64) }
 
     deinit {
-        regionFinder.free(); thresholds.free(); runs.free(); profile.free()
+        regionFinder.free(); thresholds.free(); runs.free(); rejected.free(); profile.free()
     }
 
     /// Finds and decodes the symbols inside `bounds` (the whole frame when
@@ -215,8 +218,20 @@ final class AztecDetector {
         runs.reserve(r.width + 2)
         let rp = runs.pointer
         let collapsedToo = options.blurredCentres
+        // Video frames (rows scanned every other one or sparser): centres
+        // rejected on the previous scanned row are not checked on the
+        // next, only on the one after; stripes and woven texture repeat a
+        // look-alike of the centre's runs on row after row, and each is
+        // rejected the same way.
+        let skipRejected = options.rowStep > 1
+        let width = r.width + 4
+        rejected.reserve(2 * width)
+        var previous = rejected.pointer, current = rejected.pointer + width
+        var previousCount = 0
         var y = r.y0 + options.rowStep / 2
         while y < r.y1 {
+            var currentCount = 0
+            var scan = 0  // into `previous`, whose centres ascend
             var firstDark = false
             let raw = thresholds.rowRuns(image, y: y, x0: r.x0, x1: r.x1, runs: rp, firstDark: &firstDark)
             // A one-pixel run between two of four pixels or more is noise:
@@ -254,11 +269,19 @@ final class AztecDetector {
                         let centreX = Double(cx) + Double(rp[i + 4]) / 2 - 0.5
                         // Colour of run i + 4.
                         let centreDark = firstDark == ((i + 4) & 1 == 0)
-                        confirm(image, centreX, Double(y), m, inverted: !centreDark, r)
+                        let key = Int32(centreX.rounded(.down))
+                        while scan < previousCount && previous[scan] < key - 1 { scan += 1 }
+                        let seen = skipRejected && scan < previousCount && previous[scan] <= key + 1
+                        if !seen && !confirm(image, centreX, Double(y), m, inverted: !centreDark, r) {
+                            current[currentCount] = key
+                            currentCount += 1
+                        }
                     }
                     x += Int(rp[i])
                 }
             }
+            swap(&previous, &current)
+            previousCount = currentCount
             y += options.rowStep
         }
     }
@@ -340,8 +363,10 @@ final class AztecDetector {
 
     /// Confirms a row candidate down its column, then along the row through
     /// the column's centre and down the column again, and adds or merges it.
+    /// - Returns: whether it was taken for a bull's-eye's centre.
+    @discardableResult
     private func confirm(_ image: LumaView, _ cx: Double, _ cy: Double, _ m: Double, inverted: Bool, _ r: PixelRect,
-                         collapsed: Bool = false) {
+                         collapsed: Bool = false) -> Bool {
         @inline(__always) func px(_ v: Double) -> Int { Int(v.rounded()) }
         // Blur may lose the centre module in some directions only: either
         // form of cross section counts.
@@ -350,25 +375,26 @@ final class AztecDetector {
                 ?? crossSection(image, x, y, dx: dx, dy: dy, inverted: inverted, m, r, collapsed: !collapsed)
         }
         guard let v1 = crossSection(image, px(cx), px(cy), dx: 0, dy: 1, inverted: inverted, m, r, collapsed: collapsed),
-              v1.module > 0.4 * m, v1.module < 2.5 * m else { return }
+              v1.module > 0.4 * m, v1.module < 2.5 * m else { return false }
         guard
               let h = section(px(cx), px(v1.centre), 1, 0),
               let v = section(px(h.centre), px(v1.centre), 0, 1)
-        else { return }
+        else { return false }
         let x = h.centre, y = v.centre
         // Both diagonals through the centre (their runs are sqrt(2) times longer at most).
-        guard section(px(x), px(y), 1, 1) != nil, section(px(x), px(y), 1, -1) != nil else { return }
+        guard section(px(x), px(y), 1, 1) != nil, section(px(x), px(y), 1, -1) != nil else { return false }
         let module = (h.module + v.module) / 2
         for i in 0..<centres.count where centres[i].inverted == inverted && centres[i].collapsed == collapsed {
             let c = centres[i]
             if abs(c.x - x) < 1.5 * c.module && abs(c.y - y) < 1.5 * c.module {
                 centres[i].count += 1
-                return
+                return true
             }
         }
         if centres.count < 256 {
             centres.append(Centre(x: x, y: y, module: module, inverted: inverted, count: 1, collapsed: collapsed))
         }
+        return true
     }
 
     // MARK: - Sampling
