@@ -160,7 +160,7 @@ final class QRDetector {
 
     var thresholds = BlockThreshold()
     private var runs = ScratchBuffer<Int32>(capacity: 4096)
-    /// Finder look-alikes rejected on the last two scanned rows.
+    /// Finder look-alikes rejected on the last three scanned rows.
     private var rejected = ScratchBuffer<Int32>(capacity: 1024)
     /// The finder patterns of the last call.
     private(set) var finders = ScratchBuffer<QRFinder>(capacity: 64)
@@ -297,13 +297,16 @@ final class QRDetector {
     func findFinders(_ img: LumaView, rect: PixelRect) {
         let step = rowStep(for: rect)
         runs.reserve(rect.width + 4)
-        rejected.reserve(2 * (rect.width + 4))
+        let width = rect.width + 4
+        rejected.reserve(3 * width)
         let rp = runs.pointer
-        // Centres rejected on the previous scanned row and on this one: a
-        // look-alike (a letter, say) rejected on one row is not checked on
-        // the next, only on the one after.
-        var previous = rejected.pointer, current = rejected.pointer + (rect.width + 4)
-        var previousCount = 0
+        // Centres rejected on the last two scanned rows and on this one: a
+        // look-alike (a letter, a bar of a linear code) rejected on one row
+        // is not checked on the next two, only on the one after (a finder
+        // pattern whose centre spans that many rows is checked on it again;
+        // one that spans fewer meets no more rows).
+        var older = rejected.pointer, previous = rejected.pointer + width, current = rejected.pointer + 2 * width
+        var olderCount = 0, previousCount = 0
         var y = rect.y0 + 1
         while y < rect.y1 - 1 {
             var firstDark = false
@@ -312,7 +315,7 @@ final class QRDetector {
             if n >= 5 {
                 var start = rect.x0 + Int(rp[0]) + Int(rp[1])  // start of run i = 2
                 var i = 2
-                var scan = 0  // into `previous`, whose centres ascend
+                var scan = 0, scanOlder = 0  // into `previous` and `older`, whose centres ascend
                 while i + 2 < n {
                     if let m = QRDetector.finderModule(rp[i - 2], rp[i - 1], rp[i], rp[i + 1], rp[i + 2]),
                        // A separator or quiet zone of a module or more on either side.
@@ -322,8 +325,10 @@ final class QRDetector {
                         let cx = Double(start) + Double(rp[i] - 1) / 2
                         let key = Int32(cx.rounded(.down))
                         while scan < previousCount && previous[scan] < key - 1 { scan += 1 }
-                        let seen = scan < previousCount && previous[scan] <= key + 1
-                        // Skipped once, checked again on the row after.
+                        while scanOlder < olderCount && older[scanOlder] < key - 1 { scanOlder += 1 }
+                        let seen = (scan < previousCount && previous[scan] <= key + 1)
+                            || (scanOlder < olderCount && older[scanOlder] <= key + 1)
+                        // Skipped twice, checked again on the row after.
                         if !seen && !confirm(img, x: cx, y: y, module: m, centreDark: dark) {
                             current[currentCount] = key
                             currentCount += 1
@@ -333,8 +338,8 @@ final class QRDetector {
                     i += 1
                 }
             }
-            swap(&previous, &current)
-            previousCount = currentCount
+            (older, previous, current) = (previous, current, older)
+            (olderCount, previousCount) = (previousCount, currentCount)
             y += step
         }
     }
