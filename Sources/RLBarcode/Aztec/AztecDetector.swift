@@ -74,9 +74,8 @@ final class AztecDetector {
     private var regionFinder = MatrixRegionDetector()
     private var thresholds = BlockThreshold()
     private var runs = ScratchBuffer<Int32>(capacity: 4096)
-    /// Centres rejected on the previous scanned row and on this one
-    /// (``findCentres(_:_:)``).
-    private var rejected = ScratchBuffer<Int32>(capacity: 4096)
+    /// Centres rejected on the last scanned row (``findCentres(_:_:)``).
+    private var rejected = RejectedCentres()
     /// Rays' luma profiles.
     private var profile = ScratchBuffer<Float>(capacity: 1024)
 
@@ -224,14 +223,9 @@ final class AztecDetector {
         // look-alike of the centre's runs on row after row, and each is
         // rejected the same way.
         let skipRejected = options.rowStep > 1
-        let width = r.width + 4
-        rejected.reserve(2 * width)
-        var previous = rejected.pointer, current = rejected.pointer + width
-        var previousCount = 0
+        rejected.start(width: r.width + 4, rows: 1)
         var y = r.y0 + options.rowStep / 2
         while y < r.y1 {
-            var currentCount = 0
-            var scan = 0  // into `previous`, whose centres ascend
             var firstDark = false
             let raw = thresholds.rowRuns(image, y: y, x0: r.x0, x1: r.x1, runs: rp, firstDark: &firstDark)
             // A one-pixel run between two of four pixels or more is noise:
@@ -269,19 +263,15 @@ final class AztecDetector {
                         let centreX = Double(cx) + Double(rp[i + 4]) / 2 - 0.5
                         // Colour of run i + 4.
                         let centreDark = firstDark == ((i + 4) & 1 == 0)
-                        let key = Int32(centreX.rounded(.down))
-                        while scan < previousCount && previous[scan] < key - 1 { scan += 1 }
-                        let seen = skipRejected && scan < previousCount && previous[scan] <= key + 1
+                        let seen = skipRejected && rejected.wasRejected(at: centreX)
                         if !seen && !confirm(image, centreX, Double(y), m, inverted: !centreDark, r) {
-                            current[currentCount] = key
-                            currentCount += 1
+                            rejected.reject(at: centreX)
                         }
                     }
                     x += Int(rp[i])
                 }
             }
-            swap(&previous, &current)
-            previousCount = currentCount
+            rejected.nextRow()
             y += options.rowStep
         }
     }

@@ -160,8 +160,8 @@ final class QRDetector {
 
     var thresholds = BlockThreshold()
     private var runs = ScratchBuffer<Int32>(capacity: 4096)
-    /// Finder look-alikes rejected on the last three scanned rows.
-    private var rejected = ScratchBuffer<Int32>(capacity: 1024)
+    /// Finder look-alikes rejected on the last scanned rows.
+    private var rejected = RejectedCentres()
     /// The finder patterns of the last call.
     private(set) var finders = ScratchBuffer<QRFinder>(capacity: 64)
     private(set) var finderCount = 0
@@ -297,25 +297,19 @@ final class QRDetector {
     func findFinders(_ img: LumaView, rect: PixelRect) {
         let step = rowStep(for: rect)
         runs.reserve(rect.width + 4)
-        let width = rect.width + 4
-        rejected.reserve(3 * width)
         let rp = runs.pointer
-        // Centres rejected on the last two scanned rows and on this one: a
-        // look-alike (a letter, a bar of a linear code) rejected on one row
-        // is not checked on the next two, only on the one after (a finder
-        // pattern whose centre spans that many rows is checked on it again;
-        // one that spans fewer meets no more rows).
-        var older = rejected.pointer, previous = rejected.pointer + width, current = rejected.pointer + 2 * width
-        var olderCount = 0, previousCount = 0
+        // A look-alike rejected on one row is not checked on the next two,
+        // only on the one after (a finder pattern whose centre spans that
+        // many rows is checked on it again; one that spans fewer meets no
+        // more rows).
+        rejected.start(width: rect.width + 4, rows: 2)
         var y = rect.y0 + 1
         while y < rect.y1 - 1 {
             var firstDark = false
-            var currentCount = 0
             let n = thresholds.rowRuns(img, y: y, x0: rect.x0, x1: rect.x1, runs: rp, firstDark: &firstDark)
             if n >= 5 {
                 var start = rect.x0 + Int(rp[0]) + Int(rp[1])  // start of run i = 2
                 var i = 2
-                var scan = 0, scanOlder = 0  // into `previous` and `older`, whose centres ascend
                 while i + 2 < n {
                     if let m = QRDetector.finderModule(rp[i - 2], rp[i - 1], rp[i], rp[i + 1], rp[i + 2]),
                        // A separator or quiet zone of a module or more on either side.
@@ -323,23 +317,15 @@ final class QRDetector {
                         // Run i's colour: runs alternate from the first.
                         let dark = (i & 1 == 0) == firstDark
                         let cx = Double(start) + Double(rp[i] - 1) / 2
-                        let key = Int32(cx.rounded(.down))
-                        while scan < previousCount && previous[scan] < key - 1 { scan += 1 }
-                        while scanOlder < olderCount && older[scanOlder] < key - 1 { scanOlder += 1 }
-                        let seen = (scan < previousCount && previous[scan] <= key + 1)
-                            || (scanOlder < olderCount && older[scanOlder] <= key + 1)
-                        // Skipped twice, checked again on the row after.
-                        if !seen && !confirm(img, x: cx, y: y, module: m, centreDark: dark) {
-                            current[currentCount] = key
-                            currentCount += 1
+                        if !rejected.wasRejected(at: cx) && !confirm(img, x: cx, y: y, module: m, centreDark: dark) {
+                            rejected.reject(at: cx)
                         }
                     }
                     start += Int(rp[i])
                     i += 1
                 }
             }
-            (older, previous, current) = (previous, current, older)
-            (olderCount, previousCount) = (previousCount, currentCount)
+            rejected.nextRow()
             y += step
         }
     }
