@@ -162,6 +162,11 @@ final class QRDetector {
     private var runs = ScratchBuffer<Int32>(capacity: 4096)
     /// Finder look-alikes rejected on the last scanned rows.
     private var rejected = RejectedCentres()
+    /// The area of the current finder search.
+    private var searchRect = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    /// The same for look-alikes with an open outer ring, apart, so that
+    /// they never hide a pattern with both rings on the next rows.
+    private var rejectedOpen = RejectedCentres()
     /// The finder patterns of the last call.
     private(set) var finders = ScratchBuffer<QRFinder>(capacity: 64)
     private(set) var finderCount = 0
@@ -182,7 +187,7 @@ final class QRDetector {
     init(options: Options = Options()) { self.options = options }
 
     deinit {
-        thresholds.free(); runs.free(); rejected.free(); finders.free(); triples.free(); regionFinder.free()
+        thresholds.free(); runs.free(); rejected.free(); rejectedOpen.free(); finders.free(); triples.free(); regionFinder.free()
         moduleLuma.free(); moduleThreshold.free(); moduleLow.free(); moduleHigh.free(); pairFrom.free(); pairTo.free()
     }
 
@@ -267,6 +272,25 @@ final class QRDetector {
         return Double(t) / 7
     }
 
+    /// The module of a finder pattern whose centre is run `i` of the `n`
+    /// runs `rp` of a row (``finderModule(_:_:_:_:_:)``), and which side
+    /// of its outer ring is open: 0 none; -1 (before) or 1 (after) when
+    /// that side's outer run is far longer than a ring and the other four
+    /// runs fit the pattern with a ring as wide as the other side's: a
+    /// symbol printed without its quiet zone on a surface of its dark
+    /// colour, or flush with a dark border of the frame (a letterboxed
+    /// picture), whose outer ring merges with what surrounds it.
+    @inline(__always)
+    static func rowFinderModule(_ rp: UnsafeMutablePointer<Int32>, _ i: Int, _ n: Int) -> (Double, Int)? {
+        let a = rp[i - 2], b = rp[i - 1], c = rp[i], d = rp[i + 1], e = rp[i + 2]
+        if let m = finderModule(a, b, c, d, e) { return (m, 0) }
+        let ring = 2 &* max(b, d) &+ 1
+        let merged = 3 &* max(b, d)
+        if i == 2, a > merged, e <= ring, let m = finderModule(e, b, c, d, e) { return (m, -1) }
+        if i + 3 == n, e > merged, a <= ring, let m = finderModule(a, b, c, d, a) { return (m, 1) }
+        return nil
+    }
+
     /// The distance between scanned rows in `rect`.
     func rowStep(for rect: PixelRect) -> Int {
         max(1, options.rowStep)
@@ -295,6 +319,7 @@ final class QRDetector {
 
     /// Scans rows of `rect` for finder patterns of both polarities.
     func findFinders(_ img: LumaView, rect: PixelRect) {
+        searchRect = rect
         let step = rowStep(for: rect)
         runs.reserve(rect.width + 4)
         let rp = runs.pointer
@@ -303,6 +328,7 @@ final class QRDetector {
         // many rows is checked on it again; one that spans fewer meets no
         // more rows).
         rejected.start(width: rect.width + 4, rows: 2)
+        rejectedOpen.start(width: rect.width + 4, rows: 2)
         var y = rect.y0 + 1
         while y < rect.y1 - 1 {
             var firstDark = false
@@ -311,14 +337,21 @@ final class QRDetector {
                 var start = rect.x0 + Int(rp[0]) + Int(rp[1])  // start of run i = 2
                 var i = 2
                 while i + 2 < n {
-                    if let m = QRDetector.finderModule(rp[i - 2], rp[i - 1], rp[i], rp[i + 1], rp[i + 2]),
-                       // A separator or quiet zone of a module or more on either side.
-                       i < 3 || Double(rp[i - 3]) >= 0.5 * m, i + 3 >= n || Double(rp[i + 3]) >= 0.5 * m {
+                    if let (m, open) = QRDetector.rowFinderModule(rp, i, n),
+                       // A separator or quiet zone of a module or more on
+                       // either side (not beyond an outer ring merged with
+                       // its surroundings).
+                       open < 0 || i < 3 || Double(rp[i - 3]) >= 0.5 * m,
+                       open > 0 || i + 3 >= n || Double(rp[i + 3]) >= 0.5 * m {
                         // Run i's colour: runs alternate from the first.
                         let dark = (i & 1 == 0) == firstDark
                         let cx = Double(start) + Double(rp[i] - 1) / 2
-                        if !rejected.wasRejected(at: cx) && !confirm(img, x: cx, y: y, module: m, centreDark: dark) {
-                            rejected.reject(at: cx)
+                        if open == 0 {
+                            if !rejected.wasRejected(at: cx) && !confirm(img, x: cx, y: y, module: m, centreDark: dark) {
+                                rejected.reject(at: cx)
+                            }
+                        } else if !rejectedOpen.wasRejected(at: cx) && !confirm(img, x: cx, y: y, module: m, centreDark: dark) {
+                            rejectedOpen.reject(at: cx)
                         }
                     }
                     start += Int(rp[i])
@@ -326,6 +359,7 @@ final class QRDetector {
                 }
             }
             rejected.nextRow()
+            rejectedOpen.nextRow()
             y += step
         }
     }
@@ -337,6 +371,12 @@ final class QRDetector {
     /// run (a crease, scratch or fleck across the centre square of a
     /// pattern of large modules) count as part of it.
     ///
+    /// On one side, the outer ring may run on, in its colour, to the edge
+    /// of the area searched (``findFinders(_:rect:)``): a symbol without
+    /// its quiet zone on a surface of that colour, or flush with a dark
+    /// border of the frame. It then counts as wide as the light ring inside
+    /// it.
+    ///
     /// - Returns: the offset of the centre run's middle from (`x`, `y`) in
     ///   steps, and the module size in steps; `nil` when the runs are not in
     ///   the ratio 1:1:3:1:1.
@@ -346,6 +386,9 @@ final class QRDetector {
         guard x >= 0, y >= 0, x < w, y < h, thresholds.isDark(img, x: x, y: y) == centreDark else { return nil }
         var counts: (Int32, Int32, Int32, Int32, Int32) = (0, 0, 1, 0, 0)
         var before = 0, after = 0
+        // Whether one side's outer ring ran on far past a ring's width,
+        // to the area's edge. One side at most.
+        var opened = false
         for dir in stride(from: -1, through: 1, by: 2) {
             var px = x + dir * dx, py = y + dir * dy
             var state = 0  // 0 centre run, 1 opposite, 2 outer ring
@@ -375,6 +418,22 @@ final class QRDetector {
                 if d == want {
                     len += 1
                     if state == 0 { centreLen += 1 }
+                    if state == 2 {
+                        let inner = dir < 0 ? counts.1 : counts.3
+                        if len > 2 &* inner &+ 1 {
+                            // Merged: dark on to the edge of the area searched.
+                            guard !opened else { return nil }
+                            let r = searchRect
+                            var qx = px + dir * dx, qy = py + dir * dy
+                            while qx >= r.x0, qy >= r.y0, qx < r.x1, qy < r.y1 {
+                                if thresholds.isDark(img, x: qx, y: qy) != want { return nil }
+                                qx += dir * dx; qy += dir * dy
+                            }
+                            opened = true
+                            len = inner
+                            break
+                        }
+                    }
                     if len > maxRun { return nil }
                 } else {
                     if state == 0 {
