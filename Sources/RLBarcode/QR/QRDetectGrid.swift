@@ -262,10 +262,12 @@ extension QRDetector {
             result.alternatives = others.map { $0.0 }
         }
         // A symbol found whose readings all fail Reed-Solomon decoding is
-        // sampled again in other ways before it is given up.
+        // sampled again in other ways before it is given up (in video
+        // frames, the first few of a scan).
         if let d = QRDetector.decodeFirst(result) {
             result.decoded = d
-        } else if options.rescueFailedSymbols {
+        } else if options.rescueFailedSymbols || resamplesLeft > 0 {
+            if !options.rescueFailedSymbols { resamplesLeft -= 1 }
             rescue(img, pTL, pTR, pBL, outline: outline, sizes: [result.matrix.width] + result.alternatives.map(\.width),
                    inverted: inverted, into: &result)
         }

@@ -145,6 +145,13 @@ final class QRDetector {
         /// Whether a symbol found whose readings all fail Reed-Solomon is
         /// sampled again in other ways (costly; worth it for still pictures).
         var rescueFailedSymbols = true
+        /// Without ``rescueFailedSymbols`` (video frames): how many symbols
+        /// found whose readings all fail Reed-Solomon are still sampled
+        /// again in those other ways in one ``scan(_:in:cells:regions:prepared:into:)``
+        /// (a symbol bent or blurred past the first reading, seen in a
+        /// frame or two only; few, so that a symbol in view that cannot be
+        /// read costs little in every frame).
+        var resamplesPerScan = 1
         /// The least grey-level difference that counts as contrast.
         var minContrast = AreaThresholds.minContrast
         /// Block side for the thresholds; 0 chooses 8, or 16 for areas 720
@@ -162,6 +169,8 @@ final class QRDetector {
     private var runs = ScratchBuffer<Int32>(capacity: 4096)
     /// Finder look-alikes rejected on the last scanned rows.
     private var rejected = RejectedCentres()
+    /// What is left of ``Options/resamplesPerScan`` in the current scan.
+    var resamplesLeft = 0
     /// The area of the current finder search.
     private var searchRect = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
     /// The same for look-alikes with an open outer ring, apart, so that
@@ -208,6 +217,7 @@ final class QRDetector {
     func scan(_ image: LumaView, in bounds: PixelRect? = nil, cells: CellTensors? = nil,
               regions shared: MatrixRegionDetector? = nil, prepared: AreaThresholds? = nil,
               into out: inout [QRCandidate]) {
+        resamplesLeft = options.resamplesPerScan
         let regions: MatrixRegionDetector
         if let shared {
             regions = shared
