@@ -106,6 +106,14 @@ final class LineWorker {
         spottingFor = -1
     }
 
+    /// Forgets the readings of this frame (after ``absorb(_:into:)`` took
+    /// them), keeping the count of candidates read.
+    func clearReadings() {
+        votes.reset()
+        rows.reset()
+        heldParts.removeAll(keepingCapacity: true)
+    }
+
     /// Adds `other`'s readings of this frame to this worker's (its votes,
     /// rows, and the parts it held, into `partials`).
     func absorb(_ other: LineWorker, into partials: PartialCodes) {

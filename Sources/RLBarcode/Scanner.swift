@@ -79,6 +79,18 @@ public final class Scanner {
     private let bandsNext = Atomic<Int>(0)
     private let bandsDone = Atomic<Int>(0)
     private let stageOneDone = Atomic<Bool>(false)
+    /// The sweeps of a still picture, shared by both threads: whether the
+    /// helper takes part (set before it starts), whether this thread has
+    /// opened them (``sweepJob`` is set), the next angle to take and the
+    /// angles done.
+    private var sweepJob: SweepJob?
+    private let sweepsShared = Atomic<Bool>(false)
+    private let sweepsOpen = Atomic<Bool>(false)
+    private let nextSweep = Atomic<Int>(0)
+    private let sweepsDone = Atomic<Int>(0)
+    /// How many sweep angles the helper thread read in the last area
+    /// scanned (written by it before its run ends).
+    private(set) var sweepsByHelper = 0
     /// How many of the last area's candidates the helper thread read.
     var lastCandidatesReadByHelper: Int { helperLines?.candidatesRead ?? 0 }
     /// The matrix (2D) symbologies' detectors and decoders.
@@ -467,6 +479,7 @@ public final class Scanner {
             bandsNext.store(0, ordering: .relaxed)
             bandsDone.store(0, ordering: .relaxed)
             stageOneDone.store(false, ordering: .relaxed)
+            openSweeps(plan)
             // The helper prepares the matrix searches while this thread
             // groups the cells into candidates.
             squareJob = square
@@ -526,6 +539,7 @@ public final class Scanner {
         } else if let helper {
             squareJob = square
             candidateJob = shared ? pass : nil
+            openSweeps(plan)
             helper.start()
         }
 
@@ -539,6 +553,7 @@ public final class Scanner {
                 if !runNextSquareTask(helper) { sched_yield() }
             }
             lines.absorb(helperLines, into: partials)
+            helperLines.clearReadings()
         }
 
         // Frames too thin for cells (a single row, say): read every row or column.
@@ -565,9 +580,22 @@ public final class Scanner {
                 let read = lines.votes.results(minVotes: plan.minVotes)
                 if !read.isEmpty { c.excluded = maskReadCodes(read, c); unread = c }
             }
-            for a in 0..<12 {
-                let angle = Double(a) * Double.pi / 12
-                sweep(pass, angle: angle, step: a % 6 == 0 ? step : step * 2, bounds: bounds, cells: cells, unread: unread)
+            let job = SweepJob(pass: pass, step: step, bounds: bounds, cells: cells, unread: unread)
+            nextSweep.store(0, ordering: .relaxed)
+            sweepsDone.store(0, ordering: .relaxed)
+            if let helper, let helperLines, sweepsShared.load(ordering: .relaxed) {
+                // Shared with the helper, which reads into its own lines
+                // (their candidate readings absorbed and cleared above).
+                sweepJob = job
+                sweepsOpen.store(true, ordering: .releasing)
+                runSweeps(lines, job)
+                while sweepsDone.load(ordering: .acquiring) < Scanner.sweepAngles.count {
+                    if !runNextSquareTask(helper) { sched_yield() }
+                }
+                lines.absorb(helperLines, into: partials)
+                helperLines.clearReadings()
+            } else {
+                runSweeps(lines, job)
             }
         }
         assembleRows(enabled: enabled)
@@ -586,6 +614,7 @@ public final class Scanner {
             squareJob = nil
             candidateJob = nil
             measureJob = nil
+            sweepJob = nil
         } else {
             prepare(square)
             for task in MatrixReaders.SquareTask.allCases { matrix.run(task) }
@@ -641,6 +670,11 @@ public final class Scanner {
         while runNextSquareTask(helper) {}
         if early != nil { while !stageOneDone.load(ordering: .acquiring) { sched_yield() } }
         if let pass = candidateJob, let helperLines { readCandidates(helperLines, pass) }
+        if sweepsShared.load(ordering: .relaxed), let helperLines {
+            // Once this thread's candidate readings are absorbed.
+            while !sweepsOpen.load(ordering: .acquiring) { sched_yield() }
+            if let job = sweepJob { sweepsByHelper = runSweeps(helperLines, job) }
+        }
     }
 
     /// What both threads need to measure the cells of a frame in bands.
@@ -796,8 +830,8 @@ public final class Scanner {
     /// those that cross bars by the detection pass's `cells` (every line
     /// when nil). `unread`: the same cells with those of the codes read
     /// already excluded, which tell the lines that get retries.
-    private func sweep(_ pass: LinePass, angle: Double, step: Int, bounds: PixelRect, cells: CellTensors?,
-                       unread: CellTensors?) {
+    private func sweep(_ worker: LineWorker, _ pass: LinePass, angle: Double, step: Int, bounds: PixelRect,
+                       cells: CellTensors?, unread: CellTensors?) {
         let plan = pass.plan
         let ux = cos(angle), uy = sin(angle)
         let vx = -uy, vy = ux
@@ -826,8 +860,49 @@ public final class Scanner {
                                                      dominance: Scanner.sweepDominance).cells >= 4
                     }
                 }
-                lines.scanLine(read, pass, retries: retries)
+                worker.scanLine(read, pass, retries: retries)
             }
+        }
+    }
+
+    /// The sweeps' angles, in 15-degree steps, in the order they are taken:
+    /// the two read at the full step (twice the lines) first, so that two
+    /// threads end close together.
+    static let sweepAngles = [0, 6, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11]
+
+    /// What the sweeps of a still picture need, shared by both threads.
+    private struct SweepJob {
+        var pass: LinePass
+        var step: Int
+        var bounds: PixelRect
+        var cells: CellTensors?
+        var unread: CellTensors?
+    }
+
+    /// Sets whether the helper thread, once its candidates are read, waits
+    /// for the sweeps (``plan``'s) and shares them; called before it starts.
+    private func openSweeps(_ plan: Plan) {
+        sweepsShared.store(plan.sweeps && helperLines != nil, ordering: .relaxed)
+        sweepsOpen.store(false, ordering: .relaxed)
+        sweepJob = nil
+        sweepsByHelper = 0
+    }
+
+    /// Reads the sweeps with `worker`, taking the next angle no thread has
+    /// taken until none is left.
+    /// - Returns: how many angles it took.
+    @discardableResult
+    private func runSweeps(_ worker: LineWorker, _ job: SweepJob) -> Int {
+        let angles = Scanner.sweepAngles
+        var taken = 0
+        while true {
+            let k = nextSweep.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard k < angles.count else { return taken }
+            taken += 1
+            let a = angles[k]
+            sweep(worker, job.pass, angle: Double(a) * Double.pi / 12, step: a % 6 == 0 ? job.step : job.step * 2,
+                  bounds: job.bounds, cells: job.cells, unread: job.unread)
+            sweepsDone.wrappingAdd(1, ordering: .releasing)
         }
     }
 

@@ -171,6 +171,45 @@ final class ThreadedScanTests: XCTestCase {
         XCTAssertGreaterThan(byHelper, 0, "the helper thread read no candidate")
     }
 
+    /// Still pictures at full depth: the sweeps over the whole picture at
+    /// twelve angles are shared by both threads, and the codes, with their
+    /// corners, are the same as with one thread.
+    func testSweepsSharedByTwoThreadsReadAsOne() throws {
+        let ean = try ZintRow.make(.eanx, "590123412345")
+        let code128 = try ZintRow.make(symbology: 20, "SWEEPS-128")
+        guard !ean.modules.isEmpty, !code128.modules.isEmpty else { return }
+        var picture = TestPicture(width: 800, height: 600)
+        picture.draw(ean, .init(cx: 250, cy: 200, module: 2, angle: 33))
+        picture.draw(code128, .init(cx: 560, cy: 400, module: 2, angle: -58))
+        picture.addNoise(amplitude: 8)
+        var readings: [Int: [String]] = [:]
+        var byHelper = 0
+        picture.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
+            for threads in [1, 2] {
+                let linear = Symbology.all.subtracting(MatrixReaders.symbologies)
+                let scanner = Scanner(options: ScanOptions(symbologies: linear, effort: .thorough, threads: threads,
+                                                           exhaustive: true))
+                var all: [String] = []
+                for k in 0..<4 {
+                    var codes: [String] = []
+                    for r in scanner.scan(view) {
+                        let corners = r.corners.map { "\(Int($0.x.rounded())),\(Int($0.y.rounded()))" }
+                        codes.append("\(k)|\(r.symbology)|\(r.text)|\(corners.joined(separator: " "))")
+                    }
+                    if threads == 2 { byHelper += scanner.sweepsByHelper }
+                    all += codes.sorted()
+                }
+                readings[threads] = all
+            }
+        }
+        let one = try XCTUnwrap(readings[1])
+        let texts = one.filter { $0.hasPrefix("0|") }.map { String($0.split(separator: "|")[2]) }
+        XCTAssertEqual(texts.sorted(), ["5901234123457", "SWEEPS-128"], "\(one)")
+        XCTAssertEqual(readings[2], one)
+        XCTAssertGreaterThan(byHelper, 0, "the helper thread read no sweep")
+    }
+
     /// Two threads' readings of one frame added together: a row or a code
     /// read by both joins its match, with the lines of both; one read
     /// elsewhere, or of other content, stays apart.
