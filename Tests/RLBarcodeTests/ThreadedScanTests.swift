@@ -143,25 +143,8 @@ final class ThreadedScanTests: XCTestCase {
         frame.draw(itf, .init(cx: 300, cy: 520, module: 3, angle: -15))
         frame.draw(stacked, .init(cx: 860, cy: 520, module: 2.5, angle: 10))
         frame.addNoise(amplitude: 6)
-        var readings: [Int: [String]] = [:]
-        var byHelper = 0
-        frame.pixels.withUnsafeBufferPointer { p in
-            let view = LumaView(base: p.baseAddress!, width: frame.width, height: frame.height, stride: frame.stride)
-            for threads in [1, 2] {
-                let linear = Symbology.all.subtracting(MatrixReaders.symbologies)
-                let scanner = Scanner(options: ScanOptions(symbologies: linear, effort: .balanced, threads: threads))
-                var all: [String] = []
-                for k in 0..<6 {
-                    var codes: [String] = []
-                    defer { if threads == 2 { byHelper += scanner.lastCandidatesReadByHelper } }
-                    for r in scanner.scan(view) {
-                        let corners = r.corners.map { "\(Int($0.x.rounded())),\(Int($0.y.rounded()))" }
-                        codes.append("\(k)|\(r.symbology)|\(r.text)|\(corners.joined(separator: " "))")
-                    }
-                    all += codes.sorted()
-                }
-                readings[threads] = all
-            }
+        let (readings, byHelper) = ThreadedScanTests.linearReadings(frame, effort: .balanced, frames: 6) {
+            $0.lastCandidatesReadByHelper
         }
         let one = try XCTUnwrap(readings[1])
         let texts = one.filter { $0.hasPrefix("0|") }.map { String($0.split(separator: "|")[2]) }
@@ -182,32 +165,43 @@ final class ThreadedScanTests: XCTestCase {
         picture.draw(ean, .init(cx: 250, cy: 200, module: 2, angle: 33))
         picture.draw(code128, .init(cx: 560, cy: 400, module: 2, angle: -58))
         picture.addNoise(amplitude: 8)
+        let (readings, byHelper) = ThreadedScanTests.linearReadings(picture, effort: .thorough, exhaustive: true,
+                                                                    frames: 4) { $0.sweepsByHelper }
+        let one = try XCTUnwrap(readings[1])
+        let texts = one.filter { $0.hasPrefix("0|") }.map { String($0.split(separator: "|")[2]) }
+        XCTAssertEqual(texts.sorted(), ["5901234123457", "SWEEPS-128"], "\(one)")
+        XCTAssertEqual(readings[2], one)
+        XCTAssertGreaterThan(byHelper, 0, "the helper thread read no sweep")
+    }
+
+    /// Scans `picture` for linear codes `frames` times with one scanner of
+    /// one thread and one of two: each frame's codes as
+    /// "frame|symbology|text|corners", sorted, per thread count, and the
+    /// sum of `helperShare` over the two-thread scans.
+    static func linearReadings(_ picture: TestPicture, effort: Effort, exhaustive: Bool = false, frames: Int,
+                               helperShare: (RLBarcode.Scanner) -> Int) -> ([Int: [String]], Int) {
         var readings: [Int: [String]] = [:]
         var byHelper = 0
         picture.pixels.withUnsafeBufferPointer { p in
             let view = LumaView(base: p.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
             for threads in [1, 2] {
                 let linear = Symbology.all.subtracting(MatrixReaders.symbologies)
-                let scanner = Scanner(options: ScanOptions(symbologies: linear, effort: .thorough, threads: threads,
-                                                           exhaustive: true))
+                let scanner = Scanner(options: ScanOptions(symbologies: linear, effort: effort, threads: threads,
+                                                           exhaustive: exhaustive))
                 var all: [String] = []
-                for k in 0..<4 {
+                for k in 0..<frames {
                     var codes: [String] = []
                     for r in scanner.scan(view) {
                         let corners = r.corners.map { "\(Int($0.x.rounded())),\(Int($0.y.rounded()))" }
                         codes.append("\(k)|\(r.symbology)|\(r.text)|\(corners.joined(separator: " "))")
                     }
-                    if threads == 2 { byHelper += scanner.sweepsByHelper }
+                    if threads == 2 { byHelper += helperShare(scanner) }
                     all += codes.sorted()
                 }
                 readings[threads] = all
             }
         }
-        let one = try XCTUnwrap(readings[1])
-        let texts = one.filter { $0.hasPrefix("0|") }.map { String($0.split(separator: "|")[2]) }
-        XCTAssertEqual(texts.sorted(), ["5901234123457", "SWEEPS-128"], "\(one)")
-        XCTAssertEqual(readings[2], one)
-        XCTAssertGreaterThan(byHelper, 0, "the helper thread read no sweep")
+        return (readings, byHelper)
     }
 
     /// Two threads' readings of one frame added together: a row or a code
