@@ -151,8 +151,8 @@ extension QRDetector {
             // shows no outer edge on that side: the other side twice.
             switch (a, b) {
             case let (a?, b?): return (a + b) / 7
-            case let (a?, nil): return 2 * a / 7
-            case let (nil, b?): return 2 * b / 7
+            case let (a?, nil) where f.merged: return 2 * a / 7
+            case let (nil, b?) where f.merged: return 2 * b / 7
             default: return nil
             }
         }
@@ -172,16 +172,17 @@ extension QRDetector {
         // show through a grid spanned by their centres.
         var rings = RingCount()
         countRings(img, pTL, tlu ?? mx, tlv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
-                   outerU: -1, outerV: -1, into: &rings)
+                   outerU: -1, outerV: -1, merged: tl.merged, into: &rings)
         countRings(img, pTR, tru ?? mx, trv, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
-                   outerU: 1, outerV: -1, into: &rings)
+                   outerU: 1, outerV: -1, merged: tr.merged, into: &rings)
         countRings(img, pBL, blu, blv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
-                   outerU: -1, outerV: 1, into: &rings)
+                   outerU: -1, outerV: 1, merged: bl.merged, into: &rings)
         // Still pictures admit more perspective, which the affine grid of
-        // the three centres follows less well. (Of the 3 x 64 modules
-        // counted, most must lie in the frame.)
+        // the three centres follows less well. (Of the 3 x 81 modules
+        // counted, 64 for a merged pattern, most must lie in the frame.)
         let ringShare = options.rescueFailedSymbols ? 0.6 : 0.8
-        guard rings.total > 118 && Double(rings.good) >= ringShare * Double(rings.total) else {
+        let mergedCount = (tl.merged ? 1 : 0) + (tr.merged ? 1 : 0) + (bl.merged ? 1 : 0)
+        guard rings.total > 150 - 11 * mergedCount && Double(rings.good) >= ringShare * Double(rings.total) else {
             trace?("finder rings \(rings.good) of \(rings.total) at size \(d0)")
             return nil
         }
@@ -328,15 +329,16 @@ extension QRDetector {
     /// top-right and bottom-left ones). `outerU` and `outerV` (-1 or 1)
     /// name the pattern's outer sides, beyond which the ring of 9x9 lies
     /// in the quiet zone (ISO/IEC 18004:2015, 6.3.3: the separators lie on
-    /// the inner sides only): not counted, since a symbol printed without
-    /// its quiet zone on a dark surface has none.
+    /// the inner sides only): not counted for a `merged` pattern, since a
+    /// symbol printed without its quiet zone on a dark surface has none.
     func countRings(_ img: LumaView, _ c: Point, _ mu: Double, _ mv: Double, ux: Double, uy: Double,
-                    vx: Double, vy: Double, inverted: Bool, outerU: Int, outerV: Int, into count: inout RingCount) {
+                    vx: Double, vy: Double, inverted: Bool, outerU: Int, outerV: Int, merged: Bool,
+                    into count: inout RingCount) {
         let ax = ux * mu, ay = uy * mu, bx = vx * mv, by = vy * mv
         for j in -4...4 {
             for i in -4...4 {
                 // The quiet zone beyond the outer sides is not the symbol's.
-                if i == 4 * outerU || j == 4 * outerV { continue }
+                if merged && (i == 4 * outerU || j == 4 * outerV) { continue }
                 let p = Point(x: c.x + Double(i) * ax + Double(j) * bx, y: c.y + Double(i) * ay + Double(j) * by)
                 guard QRDetector.inside(img, p) else { continue }
                 let ring = max(abs(i), abs(j))

@@ -68,6 +68,10 @@ struct QRFinder {
     var quad: (Point, Point, Point, Point)? = nil
     /// Whether `quad` was measured (it may still be `nil`).
     var quadMeasured = false
+    /// Whether a cross section found its outer ring merged with what
+    /// surrounds it on one side (``QRDetector/crossCheck``): a symbol
+    /// without a quiet zone on a surface of its dark colour.
+    var merged = false
 
     /// The centre: where the diagonals of `quad` cross (exact under
     /// perspective), else the centre found by the cross sections.
@@ -282,18 +286,17 @@ final class QRDetector {
         return Double(t) / 7
     }
 
-    /// The module of a finder pattern whose centre is run `i` of the `n`
-    /// runs `rp` of a row (``finderModule(_:_:_:_:_:)``), and which side
-    /// of its outer ring is open: 0 none; -1 (before) or 1 (after) when
-    /// that side's outer run is far longer than a ring and the other four
-    /// runs fit the pattern with a ring as wide as the other side's: a
-    /// symbol printed without its quiet zone on a surface of its dark
-    /// colour, or flush with a dark border of the frame (a letterboxed
+    /// The module of a finder pattern with an open outer ring whose centre
+    /// is run `i` of the `n` runs `rp` of a row, the first or the last
+    /// pattern of the row (the open run its first or last), and which side
+    /// is open: -1 (before) or 1 (after) when that side's outer run is far
+    /// longer than a ring and the other four runs fit the pattern
+    /// (``finderModule(_:_:_:_:_:)``) with a ring as wide as the other
+    /// side's: a symbol printed without its quiet zone on a surface of its
+    /// dark colour, or flush with a dark border of the frame (a letterboxed
     /// picture), whose outer ring merges with what surrounds it.
-    @inline(__always)
-    static func rowFinderModule(_ rp: UnsafeMutablePointer<Int32>, _ i: Int, _ n: Int) -> (Double, Int)? {
+    static func openFinderModule(_ rp: UnsafeMutablePointer<Int32>, _ i: Int, _ n: Int) -> (Double, Int)? {
         let a = rp[i - 2], b = rp[i - 1], c = rp[i], d = rp[i + 1], e = rp[i + 2]
-        if let m = finderModule(a, b, c, d, e) { return (m, 0) }
         let ring = 2 &* max(b, d) &+ 1
         let merged = 3 &* max(b, d)
         if i == 2, a > merged, e <= ring, let m = finderModule(e, b, c, d, e) { return (m, -1) }
@@ -347,7 +350,9 @@ final class QRDetector {
                 var start = rect.x0 + Int(rp[0]) + Int(rp[1])  // start of run i = 2
                 var i = 2
                 while i + 2 < n {
-                    if let (m, open) = QRDetector.rowFinderModule(rp, i, n),
+                    var found = QRDetector.finderModule(rp[i - 2], rp[i - 1], rp[i], rp[i + 1], rp[i + 2]).map { ($0, 0) }
+                    if found == nil && (i == 2 || i + 3 == n) { found = QRDetector.openFinderModule(rp, i, n) }
+                    if let (m, open) = found,
                        // A separator or quiet zone of a module or more on
                        // either side (not beyond an outer ring merged with
                        // its surroundings).
@@ -388,10 +393,10 @@ final class QRDetector {
     /// it.
     ///
     /// - Returns: the offset of the centre run's middle from (`x`, `y`) in
-    ///   steps, and the module size in steps; `nil` when the runs are not in
-    ///   the ratio 1:1:3:1:1.
+    ///   steps, the module size in steps, and whether one side's outer ring
+    ///   ran on; `nil` when the runs are not in the ratio 1:1:3:1:1.
     private func crossCheck(_ img: LumaView, x: Int, y: Int, dx: Int, dy: Int, centreDark: Bool,
-                            maxRun: Int, gap: Int) -> (offset: Double, module: Double)? {
+                            maxRun: Int, gap: Int) -> (offset: Double, module: Double, open: Bool)? {
         let w = img.width, h = img.height
         guard x >= 0, y >= 0, x < w, y < h, thresholds.isDark(img, x: x, y: y) == centreDark else { return nil }
         var counts: (Int32, Int32, Int32, Int32, Int32) = (0, 0, 1, 0, 0)
@@ -464,7 +469,7 @@ final class QRDetector {
         }
         counts.2 = Int32(before + after + 1)
         guard let m = QRDetector.finderModule(counts.0, counts.1, counts.2, counts.3, counts.4) else { return nil }
-        return (Double(after - before) / 2, m)
+        return (Double(after - before) / 2, m, opened)
     }
 
     /// Confirms a row hit vertically and diagonally, refines its centre, and
@@ -496,6 +501,7 @@ final class QRDetector {
         let d1 = crossCheck(img, x: jx, y: iy, dx: 1, dy: 1, centreDark: centreDark, maxRun: maxRun, gap: gap)
         let d2 = crossCheck(img, x: jx, y: iy, dx: 1, dy: -1, centreDark: centreDark, maxRun: maxRun, gap: gap)
         guard d1 != nil || d2 != nil else { return false }
+        let merged = v.open || hz.open || d1?.open == true || d2?.open == true
         let module = (v.module + hz.module) / 2
         for k in 0..<finderCount where finders[k].inverted == inverted {
             let f = finders[k]
@@ -505,12 +511,14 @@ final class QRDetector {
                 finders[k].y = (f.y * n + cy) / (n + 1)
                 finders[k].module = (f.module * n + module) / (n + 1)
                 finders[k].count += 1
+                finders[k].merged = f.merged || merged
                 return true
             }
         }
         guard finderCount < options.maxFinders else { return false }
         finders.reserveKeeping(finderCount + 1)
-        finders[finderCount] = QRFinder(x: cx, y: cy, module: module, inverted: inverted, count: 1, used: false)
+        finders[finderCount] = QRFinder(x: cx, y: cy, module: module, inverted: inverted, count: 1, used: false,
+                                          merged: merged)
         finderCount += 1
         return true
     }
