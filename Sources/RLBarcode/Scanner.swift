@@ -62,32 +62,28 @@ public final class Scanner {
     /// Whether the linear readers are the scanner's own (then the helper
     /// thread gets a set of its own too).
     private let ownReaders: Bool
-    /// The candidates of the frame in the order they are read, and which
-    /// of them is the next one to take, and how many are done, when two
-    /// threads share them.
+    /// The candidates of the frame in the order they are read, and their
+    /// turns when two threads share them.
     private var candidateOrder = ScratchBuffer<Int32>(capacity: 64)
-    private let nextCandidate = Atomic<Int>(0)
-    private let candidatesFinished = Atomic<Int>(0)
+    private let candidateTurns = SharedTurns()
     /// The candidates the helper thread reads once its matrix searches are
     /// taken, set between its start and its end.
     private var candidateJob: LinePass?
     /// The bands of cells measured by both threads, set between the
-    /// helper's start and its end when it started before stage 1; the next
-    /// band to take, the bands done; and whether this thread has made the
-    /// frame's candidates (``candidateJob`` is set).
+    /// helper's start and its end when it started before stage 1; their
+    /// turns; and whether this thread has made the frame's candidates
+    /// (``candidateJob`` is set).
     private var measureJob: MeasureJob?
-    private let bandsNext = Atomic<Int>(0)
-    private let bandsDone = Atomic<Int>(0)
+    private let bandTurns = SharedTurns()
     private let stageOneDone = Atomic<Bool>(false)
     /// The sweeps of a still picture, shared by both threads: whether the
-    /// helper takes part (set before it starts), whether this thread has
-    /// opened them (``sweepJob`` is set), the next angle to take and the
-    /// angles done.
+    /// helper takes part (set before it starts, as ``candidateJob``),
+    /// whether this thread has opened them (``sweepJob`` is set), and the
+    /// angles' turns.
     private var sweepJob: SweepJob?
-    private let sweepsShared = Atomic<Bool>(false)
+    private var sweepsShared = false
     private let sweepsOpen = Atomic<Bool>(false)
-    private let nextSweep = Atomic<Int>(0)
-    private let sweepsDone = Atomic<Int>(0)
+    private let sweepTurns = SharedTurns()
     /// How many sweep angles the helper thread read in the last area
     /// scanned (written by it before its run ends).
     private(set) var sweepsByHelper = 0
@@ -476,8 +472,7 @@ public final class Scanner {
             let job = MeasureJob(image: image, bounds: bounds, flatBelow: flatBelow, detector: detector,
                                  bandRows: bandRows, bands: (detector.rows + bandRows - 1) / bandRows)
             measureJob = job
-            bandsNext.store(0, ordering: .relaxed)
-            bandsDone.store(0, ordering: .relaxed)
+            bandTurns.reset()
             stageOneDone.store(false, ordering: .relaxed)
             openSweeps(plan)
             // The helper prepares the matrix searches while this thread
@@ -486,7 +481,7 @@ public final class Scanner {
             candidateJob = nil
             helper.start()
             measureBands(job)
-            while bandsDone.load(ordering: .acquiring) < job.bands { sched_yield() }
+            while bandTurns.finished < job.bands { sched_yield() }
         } else if measurable {
             detector.measureRows(image, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1,
                                  cellRows: 0..<detector.rows, flatBelow: flatBelow)
@@ -526,14 +521,13 @@ public final class Scanner {
                             expectedReading: expectedReading, deadline: deadline, candidateRead: candidateRead.pointer,
                             candidateCrossesPDF417: candidateCrossesPDF417.pointer,
                             order: UnsafePointer(candidateOrder.pointer), orderCount: ordered)
-        nextCandidate.store(0, ordering: .relaxed)
-        candidatesFinished.store(0, ordering: .relaxed)
+        candidateTurns.reset()
 
         // The helper, once the matrix searches are handed out, reads the
         // candidates this thread has not taken yet, with scratch memory and
         // readers of its own.
         let shared = helper != nil && helperLines != nil && ordered > 1
-        if let helper, startedEarly {
+        if helper != nil, startedEarly {
             candidateJob = shared ? pass : nil
             stageOneDone.store(true, ordering: .releasing)
         } else if let helper {
@@ -549,7 +543,7 @@ public final class Scanner {
         if shared, let helper, let helperLines {
             // The helper's last candidates: meanwhile, the matrix searches
             // it has not begun.
-            while candidatesFinished.load(ordering: .acquiring) < ordered {
+            while candidateTurns.finished < ordered {
                 if !runNextSquareTask(helper) { sched_yield() }
             }
             lines.absorb(helperLines, into: partials)
@@ -581,15 +575,14 @@ public final class Scanner {
                 if !read.isEmpty { c.excluded = maskReadCodes(read, c); unread = c }
             }
             let job = SweepJob(pass: pass, step: step, bounds: bounds, cells: cells, unread: unread)
-            nextSweep.store(0, ordering: .relaxed)
-            sweepsDone.store(0, ordering: .relaxed)
-            if let helper, let helperLines, sweepsShared.load(ordering: .relaxed) {
+            sweepTurns.reset()
+            if let helper, let helperLines, sweepsShared {
                 // Shared with the helper, which reads into its own lines
                 // (their candidate readings absorbed and cleared above).
                 sweepJob = job
                 sweepsOpen.store(true, ordering: .releasing)
                 runSweeps(lines, job)
-                while sweepsDone.load(ordering: .acquiring) < Scanner.sweepAngles.count {
+                while sweepTurns.finished < Scanner.sweepAngles.count {
                     if !runNextSquareTask(helper) { sched_yield() }
                 }
                 lines.absorb(helperLines, into: partials)
@@ -659,7 +652,7 @@ public final class Scanner {
         let early = measureJob
         if let early {
             measureBands(early)
-            while bandsDone.load(ordering: .acquiring) < early.bands { sched_yield() }
+            while bandTurns.finished < early.bands { sched_yield() }
         }
         if let job = squareJob {
             prepare(job)
@@ -670,7 +663,7 @@ public final class Scanner {
         while runNextSquareTask(helper) {}
         if early != nil { while !stageOneDone.load(ordering: .acquiring) { sched_yield() } }
         if let pass = candidateJob, let helperLines { readCandidates(helperLines, pass) }
-        if sweepsShared.load(ordering: .relaxed), let helperLines {
+        if sweepsShared, let helperLines {
             // Once this thread's candidate readings are absorbed.
             while !sweepsOpen.load(ordering: .acquiring) { sched_yield() }
             if let job = sweepJob { sweepsByHelper = runSweeps(helperLines, job) }
@@ -694,12 +687,10 @@ public final class Scanner {
     /// has taken until none is left.
     private func measureBands(_ job: MeasureJob) {
         let b = job.bounds
-        while true {
-            let k = bandsNext.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard k < job.bands else { return }
+        while let k = bandTurns.take(below: job.bands) {
             job.detector.measureRows(job.image, x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1,
                                      cellRows: (k * job.bandRows)..<((k + 1) * job.bandRows), flatBelow: job.flatBelow)
-            bandsDone.wrappingAdd(1, ordering: .releasing)
+            bandTurns.finish()
         }
     }
 
@@ -715,11 +706,9 @@ public final class Scanner {
     /// taking the next one no thread has taken until none is left. Once
     /// its time is up, a worker takes the rest without reading them.
     private func readCandidates(_ worker: LineWorker, _ pass: LinePass) {
-        while true {
-            let k = nextCandidate.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard k < pass.orderCount else { return }
+        while let k = candidateTurns.take(below: pass.orderCount) {
             if !worker.outOfTime { worker.readCandidate(Int(pass.order[k]), pass) }
-            candidatesFinished.wrappingAdd(1, ordering: .releasing)
+            candidateTurns.finish()
         }
     }
 
@@ -882,7 +871,7 @@ public final class Scanner {
     /// Sets whether the helper thread, once its candidates are read, waits
     /// for the sweeps (``plan``'s) and shares them; called before it starts.
     private func openSweeps(_ plan: Plan) {
-        sweepsShared.store(plan.sweeps && helperLines != nil, ordering: .relaxed)
+        sweepsShared = plan.sweeps && helperLines != nil
         sweepsOpen.store(false, ordering: .relaxed)
         sweepJob = nil
         sweepsByHelper = 0
@@ -895,15 +884,14 @@ public final class Scanner {
     private func runSweeps(_ worker: LineWorker, _ job: SweepJob) -> Int {
         let angles = Scanner.sweepAngles
         var taken = 0
-        while true {
-            let k = nextSweep.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard k < angles.count else { return taken }
+        while let k = sweepTurns.take(below: angles.count) {
             taken += 1
             let a = angles[k]
             sweep(worker, job.pass, angle: Double(a) * Double.pi / 12, step: a % 6 == 0 ? job.step : job.step * 2,
                   bounds: job.bounds, cells: job.cells, unread: job.unread)
-            sweepsDone.wrappingAdd(1, ordering: .releasing)
+            sweepTurns.finish()
         }
+        return taken
     }
 
     /// How much stronger than across it the gradients along a sweep line

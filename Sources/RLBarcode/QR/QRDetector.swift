@@ -173,13 +173,13 @@ final class QRDetector {
     private var runs = ScratchBuffer<Int32>(capacity: 4096)
     /// Finder look-alikes rejected on the last scanned rows.
     private var rejected = RejectedCentres()
-    /// What is left of ``Options/resamplesPerScan`` in the current scan.
-    var resamplesLeft = 0
-    /// The area of the current finder search.
-    private var searchRect = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
     /// The same for look-alikes with an open outer ring, apart, so that
     /// they never hide a pattern with both rings on the next rows.
     private var rejectedOpen = RejectedCentres()
+    /// The area of the current finder search.
+    private var searchRect = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    /// What is left of ``Options/resamplesPerScan`` in the current scan.
+    var resamplesLeft = 0
     /// The finder patterns of the last call.
     private(set) var finders = ScratchBuffer<QRFinder>(capacity: 64)
     private(set) var finderCount = 0
