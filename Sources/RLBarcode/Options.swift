@@ -44,9 +44,10 @@ public enum Effort: Int, Sendable, CaseIterable {
     /// every search of a scanner's first frame (linear codes dark on light
     /// only); when that reads nothing, lower detection thresholds, dense
     /// scan lines in twelve directions over the whole frame sampled every
-    /// half pixel, failed matrix symbols sampled again, MicroPDF417. Most pictures are
+    /// half pixel (unless the lines across the candidates read a code),
+    /// failed matrix symbols sampled again, MicroPDF417. Most pictures are
     /// read by the first look; ``ScanOptions/exhaustive`` gives every
-    /// picture the full depth.
+    /// picture the full depth, the dense lines included.
     case thorough
 
     /// The name users type.

@@ -87,6 +87,8 @@ public final class Scanner {
     /// How many sweep angles the helper thread read in the last area
     /// scanned (written by it before its run ends).
     private(set) var sweepsByHelper = 0
+    /// How many sweep angles the last area scanned read, by either thread.
+    private(set) var sweptAngles = 0
     /// How many of the last area's candidates the helper thread read.
     var lastCandidatesReadByHelper: Int { helperLines?.candidatesRead ?? 0 }
     /// The matrix (2D) symbologies' detectors and decoders.
@@ -563,8 +565,19 @@ public final class Scanner {
             return lines.votes.results(minVotes: 1)
         }
 
-        // Thorough: sweeps over the whole frame at several angles.
-        if plan.sweeps {
+        // Thorough: sweeps over the whole frame at several angles, unless
+        // the candidates read a code and not every code is wanted (the
+        // sweeps find the linear codes the candidates miss: in a picture
+        // whose first look read nothing, one read is what the full depth
+        // was for, as the first look stops at one).
+        sweptAngles = 0
+        if plan.sweeps && !options.exhaustive && !lines.votes.results(minVotes: plan.minVotes).isEmpty {
+            if sweepsShared {
+                // None for the helper, which waits for the sweeps' opening.
+                sweepJob = nil
+                sweepsOpen.store(true, ordering: .releasing)
+            }
+        } else if plan.sweeps {
             let step = max(3, min(bounds.width, bounds.height) / 100)
             let cells = detector.tensors
             // The cells of the codes the candidates read: lines whose bars
@@ -590,6 +603,7 @@ public final class Scanner {
             } else {
                 runSweeps(lines, job)
             }
+            sweptAngles = Scanner.sweepAngles.count
         }
         assembleRows(enabled: enabled)
         var out = lines.votes.results(minVotes: plan.minVotes)

@@ -132,4 +132,36 @@ final class StillPictureTests: XCTestCase {
         XCTAssertEqual(r.map(\.text), ["5901234123457"])
         XCTAssertEqual(r.first?.isInverted, true)
     }
+
+    /// The full depth's dense sweeps: left out when the lines across the
+    /// candidates read a code (a light-on-dark one, which the first look
+    /// leaves to the full depth), made when they read nothing, and always
+    /// with ``ScanOptions/exhaustive``; the same code read either way.
+    func testSweepsOnlyWhenTheCandidatesReadNothing() throws {
+        var p = TestPicture(width: 400, height: 200)
+        p.draw(try ZintRow.make(.eanx, "5901234123457"), .init(cx: 200, cy: 100, module: 2, barHeight: 50))
+        p.invert()
+        var empty = TestPicture(width: 400, height: 200)
+        empty.addNoise(amplitude: 12)
+        func scan(_ picture: TestPicture, exhaustive: Bool, threads: Int) -> ([String], Int) {
+            let scanner = RLBarcode.Scanner(options: ScanOptions(effort: .thorough, threads: threads,
+                                                                 exhaustive: exhaustive))
+            let texts = picture.pixels.withUnsafeBufferPointer {
+                scanner.scan(LumaView(base: $0.baseAddress!, width: picture.width, height: picture.height,
+                                      stride: picture.stride)).map(\.text)
+            }
+            return (texts, scanner.sweptAngles)
+        }
+        for threads in [1, 2] {
+            let (read, swept) = scan(p, exhaustive: false, threads: threads)
+            XCTAssertEqual(read, ["5901234123457"], "\(threads) threads")
+            XCTAssertEqual(swept, 0, "\(threads) threads: swept though the candidates read the code")
+            let (all, sweptAll) = scan(p, exhaustive: true, threads: threads)
+            XCTAssertEqual(all, ["5901234123457"], "\(threads) threads, exhaustive")
+            XCTAssertEqual(sweptAll, RLBarcode.Scanner.sweepAngles.count, "\(threads) threads, exhaustive")
+            let (none, sweptNone) = scan(empty, exhaustive: false, threads: threads)
+            XCTAssertEqual(none, [], "\(threads) threads, noise")
+            XCTAssertEqual(sweptNone, RLBarcode.Scanner.sweepAngles.count, "\(threads) threads, noise")
+        }
+    }
 }

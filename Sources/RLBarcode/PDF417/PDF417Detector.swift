@@ -66,7 +66,8 @@ struct PDF417Detector {
     /// first, the others only out from one that crossed a start or stop
     /// pattern, until this many in a row cross none: a pattern column
     /// (3 rows of 3 modules of 1.5 pixels at least) is taller than 12
-    /// pixels, so a coarse line crosses it.
+    /// pixels, so a coarse line crosses it. Lines 2 pixels apart (smaller
+    /// pictures, whose symbols may be smaller too): every third first.
     static let coarseEvery = 4
 
     /// The start pattern's element widths in modules.
@@ -95,10 +96,10 @@ struct PDF417Detector {
         let r = 0.5.squareRoot()
         let directions = across.map { [$0] } ?? [(1.0, 0.0), (0.0, 1.0), (r, r), (r, -r)]
         // Lines across the direction (-dy, dx), `step` apart: line k at
-        // -reach + (k + 1/2) step. With `cells` and lines 3 pixels apart
-        // or more, every fourth line first (``coarseEvery``).
+        // -reach + (k + 1/2) step. With `cells`, every fourth line first
+        // (``coarseEvery``), every third when they are 2 pixels apart.
         let lineCount = max(0, Int(((2 * reach) / Double(step)).rounded(.up)))
-        let coarse = cells == nil || step < 3 ? 1 : PDF417Detector.coarseEvery
+        let coarse = cells == nil || step < 2 ? 1 : step == 2 ? PDF417Detector.coarseEvery - 1 : PDF417Detector.coarseEvery
         for (d, (dx, dy)) in directions.enumerated() {
             func read(_ k: Int) {
                 lineOrder = d * lineCount + k
