@@ -34,9 +34,9 @@ extension QRDetector {
                     // Under strong perspective (still pictures) the two
                     // longest sides can be nearly as long: either may be the
                     // diagonal.
-                    for second in [false, true] where !second || options.rescueFailedSymbols {
+                    for second in 0..<(options.rescueFailedSymbols ? 2 : 1) {
                         guard let t = QRDetector.triple(f, i, j, k, relaxed: options.rescueFailedSymbols,
-                                                        secondLongest: second) else { continue }
+                                                        secondLongest: second == 1) else { continue }
                         triples.reserveKeeping(tripleCount + 1)
                         triples[tripleCount] = t
                         tripleCount += 1
@@ -97,10 +97,16 @@ extension QRDetector {
         // The corner is opposite the longest side (the diagonal).
         var corner = i, p = j, q = k
         if secondLongest {
-            // Sides by length: the second longest, if nearly the longest.
-            let sides = [(ij, k, i, j), (ik, j, i, k), (jk, i, j, k)].sorted { $0.0 > $1.0 }
-            guard sides[1].0 >= 0.81 * sides[0].0 else { return nil }  // lengths within 10%
-            (corner, p, q) = (sides[1].1, sides[1].2, sides[1].3)
+            // Sides by length, longest first (on a tie, in this order): the
+            // second longest, if nearly the longest.
+            var s0 = (ij, k, i, j), s1 = (ik, j, i, k), s2 = (jk, i, j, k)
+            if s1.0 > s0.0 { swap(&s0, &s1) }
+            if s2.0 > s1.0 {
+                swap(&s1, &s2)
+                if s1.0 > s0.0 { swap(&s0, &s1) }
+            }
+            guard s1.0 >= 0.81 * s0.0 else { return nil }  // lengths within 10%
+            (corner, p, q) = (s1.1, s1.2, s1.3)
         } else if ij >= ik && ij >= jk { corner = k; p = i; q = j } else if ik >= ij && ik >= jk { corner = j; p = i; q = k }
         let ax = f[p].x - f[corner].x, ay = f[p].y - f[corner].y
         let bx = f[q].x - f[corner].x, by = f[q].y - f[corner].y
