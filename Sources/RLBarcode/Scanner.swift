@@ -674,9 +674,16 @@ public final class Scanner {
         } else {
             helper.openTasks(0)
         }
-        while runNextSquareTask(helper) {}
+        // Video frames: the matrix searches until the candidates are ready,
+        // then the candidates, then the searches left (this thread's
+        // PDF417 search, which waits for every candidate, runs beside
+        // them). Still pictures: every matrix search first (the longest
+        // pieces of work, which the sweeps after the candidates even out).
+        let stillPicture = squareJob?.thorough ?? false
+        while (stillPicture || early == nil || !stageOneDone.load(ordering: .acquiring)) && runNextSquareTask(helper) {}
         if early != nil { while !stageOneDone.load(ordering: .acquiring) { sched_yield() } }
         if let pass = candidateJob, let helperLines { readCandidates(helperLines, pass) }
+        while runNextSquareTask(helper) {}
         if sweepsShared, let helperLines {
             // Once this thread's candidate readings are absorbed.
             while !sweepsOpen.load(ordering: .acquiring) { sched_yield() }
