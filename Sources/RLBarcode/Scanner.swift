@@ -855,25 +855,33 @@ public final class Scanner {
                 // bars and the quiet zones (``CellTensors/partOverBars(_:minCells:minEnergy:dominance:maxAngle:)``).
                 // A line that crosses fewer than two cells of bars holds no
                 // code the sweeps could read; one that crosses fewer than
-                // four, not counting those of codes read already, is read
-                // once, without the retries, which pay on codes not read
-                // yet, not on the texture and text most lines cross.
+                // six (``sweepRetryCells``), not counting those of codes
+                // read already, is read once, without the retries, which pay
+                // on codes not read yet, not on the texture and text most
+                // lines cross.
                 var read = line, retries = true
                 if let cells {
                     guard let part = cells.partOverBars(line, minCells: 2, minEnergy: 0.25 * plan.minEnergy,
                                                         dominance: Scanner.sweepDominance, marginCells: 3,
                                                         marginShare: 0.5) else { continue }
                     read = part.line
-                    retries = part.cells >= 4
+                    retries = part.cells >= Scanner.sweepRetryCells
                     if retries, let unread {
                         retries = unread.barsCrossed(by: read, minEnergy: 0.25 * plan.minEnergy,
-                                                     dominance: Scanner.sweepDominance).cells >= 4
+                                                     dominance: Scanner.sweepDominance).cells >= Scanner.sweepRetryCells
                     }
                 }
                 worker.scanLine(read, pass, retries: retries)
             }
         }
     }
+
+    /// The cells of bars a sweep line must cross, not counting those of
+    /// codes read already, to get the retries: 96 pixels of bars (48 in
+    /// pictures under 400 pixels, whose cells are 8 pixels). Shorter runs
+    /// of bars are mostly text and texture; a code that short is a
+    /// candidate of its own, whose lines get retries.
+    static let sweepRetryCells = 6
 
     /// The sweeps' angles, in 15-degree steps, in the order they are taken:
     /// the two read at the full step (twice the lines) first, so that two
