@@ -176,8 +176,8 @@ final class ThreadedScanTests: XCTestCase {
 
     /// Scans `picture` for linear codes `frames` times with one scanner of
     /// one thread and one of two: each frame's codes as
-    /// "frame|symbology|text|corners", sorted, per thread count, and the
-    /// sum of `helperShare` over the two-thread scans.
+    /// "frame|symbology|text|corners", in the scanner's order, per thread
+    /// count, and the sum of `helperShare` over the two-thread scans.
     static func linearReadings(_ picture: TestPicture, effort: Effort, exhaustive: Bool = false, frames: Int,
                                helperShare: (RLBarcode.Scanner) -> Int) -> ([Int: [String]], Int) {
         var readings: [Int: [String]] = [:]
@@ -196,7 +196,9 @@ final class ThreadedScanTests: XCTestCase {
                         codes.append("\(k)|\(r.symbology)|\(r.text)|\(corners.joined(separator: " "))")
                     }
                     if threads == 2 { byHelper += helperShare(scanner) }
-                    all += codes.sorted()
+                    // In the order the scanner gives them: the same whichever
+                    // thread read which candidate.
+                    all += codes
                 }
                 readings[threads] = all
             }
@@ -255,6 +257,47 @@ final class ThreadedScanTests: XCTestCase {
         let codes = votes.results(minVotes: 2).map { "\($0.text)@\(Int($0.corners[0].x))" }.sorted()
         // "ONE" on the left: one line of each table, two together.
         XCTAssertEqual(codes, ["ONE@0", "ONE@600", "TWO@0"])
+    }
+
+    /// The codes of two threads' tables come out in one order whichever
+    /// thread read which code (with two threads, which one reads which
+    /// candidate varies from run to run; an element gives new codes their
+    /// tracking ids in this order).
+    func testJoinedTablesGiveTheirCodesInOneOrder() {
+        var sink = LinearHitSink()
+        defer { sink.free() }
+        func read(_ text: String, _ symbology: Symbology, into table: inout VoteTable, y: Double, line: Int) {
+            sink.reset()
+            let bytes = Array(text.utf8)
+            let offset = bytes.withUnsafeBufferPointer { sink.store($0) }
+            let hit = LinearHit(symbology: symbology, textOffset: offset, textCount: bytes.count, addOnOffset: 0,
+                                addOnCount: 0, firstElement: 0, lastElement: 10, start: 0, end: 200, error: 0.1,
+                                aimModifier: 48)
+            for k in 0..<2 {
+                table.add(hit, from: sink, p0: Point(x: 10, y: y + Double(k) * 3), p1: Point(x: 210, y: y + Double(k) * 3),
+                          inverted: false, line: line + k)
+            }
+        }
+        /// "A" (Code 128, at the top), "B" (Code 39, below it) and "C" (Code
+        /// 128, at the bottom), read by this thread (`mine`) or the other.
+        func joined(_ mine: Set<String>) -> [String] {
+            var votes = VoteTable(), other = VoteTable()
+            defer { votes.free(); other.free() }
+            for (k, (text, symbology, y)) in [("C", Symbology.code128, 400.0), ("B", .code39, 200), ("A", .code128, 0)].enumerated() {
+                if mine.contains(text) {
+                    read(text, symbology, into: &votes, y: y, line: 10 * k)
+                } else {
+                    read(text, symbology, into: &other, y: y, line: 1000 + 10 * k)
+                }
+            }
+            votes.absorb(other)
+            return votes.results(minVotes: 2).map(\.text)
+        }
+        let all = joined(["A", "B", "C"])
+        XCTAssertEqual(Set(all), ["A", "B", "C"])
+        for mine: Set<String> in [[], ["A"], ["B"], ["C"], ["A", "B"], ["B", "C"], ["A", "C"]] {
+            XCTAssertEqual(joined(mine), all, "this thread read \(mine.sorted())")
+        }
     }
 
     /// Scanners that used a helper thread end it when they go away: the

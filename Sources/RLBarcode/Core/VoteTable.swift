@@ -434,6 +434,25 @@ struct VoteTable {
                 orientation: deg, isInverted: v.inverted * 2 > v.count,
                 quality: min(100, Int(v.weight * 20))))
         }
+        // In an order that does not depend on the order the readings came
+        // in (with two threads, which thread read which candidate varies
+        // from run to run): by symbology, then content, then place (to the
+        // pixel, top to bottom, then left to right).
+        out.sort { a, b in
+            if a.symbology != b.symbology { return a.symbology.rawValue < b.symbology.rawValue }
+            if a.bytes != b.bytes { return a.bytes.lexicographicallyPrecedes(b.bytes) }
+            let ya = VoteTable.centre(a).y.rounded(), yb = VoteTable.centre(b).y.rounded()
+            if ya != yb { return ya < yb }
+            return VoteTable.centre(a).x.rounded() < VoteTable.centre(b).x.rounded()
+        }
         return out
+    }
+
+    /// The middle of a result's corners.
+    private static func centre(_ r: BarcodeResult) -> Point {
+        var x = 0.0, y = 0.0
+        for c in r.corners { x += c.x; y += c.y }
+        let n = Double(max(1, r.corners.count))
+        return Point(x: x / n, y: y / n)
     }
 }
