@@ -245,7 +245,9 @@ public final class Scanner {
     /// the frame is still looked at every few dozen frames.
     ///
     /// - Returns: every code found, one result per code (readings of one
-    ///   code by several scan lines are merged).
+    ///   code by several scan lines are merged): the linear codes by
+    ///   symbology, content and place, then the matrix codes, in an order
+    ///   that is the same whatever the number of threads.
     /// - Complexity: the detection pass reads a quarter of the frame's
     ///   pixels; decoding work scales with the candidates found.
     public func scan(_ image: LumaView) -> [BarcodeResult] {
