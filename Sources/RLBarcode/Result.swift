@@ -104,11 +104,16 @@ extension BarcodeResult {
     func isSameCode(as other: BarcodeResult) -> Bool {
         guard symbology == other.symbology, bytes == other.bytes, text == other.text,
               corners.count == 4, other.corners.count == 4 else { return false }
-        func centre(_ c: [Point]) -> Point {
-            Point(x: (c[0].x + c[1].x + c[2].x + c[3].x) / 4, y: (c[0].y + c[1].y + c[2].y + c[3].y) / 4)
-        }
         let reach = max(corners[0].distance(to: corners[2]), other.corners[0].distance(to: other.corners[2]), 8) / 2
-        return centre(corners).distance(to: centre(other.corners)) < reach
+        return centre.distance(to: other.centre) < reach
+    }
+
+    /// The middle of the corners (the origin when there are none).
+    var centre: Point {
+        var x = 0.0, y = 0.0
+        for c in corners { x += c.x; y += c.y }
+        let n = Double(max(1, corners.count))
+        return Point(x: x / n, y: y / n)
     }
 }
 

@@ -573,7 +573,8 @@ public final class Scanner {
         // whose first look read nothing, one read is what the full depth
         // was for, as the first look stops at one).
         sweptAngles = 0
-        if plan.sweeps && !options.exhaustive && !lines.votes.results(minVotes: plan.minVotes).isEmpty {
+        let readByCandidates = plan.sweeps ? lines.votes.results(minVotes: plan.minVotes) : []
+        if plan.sweeps && !options.exhaustive && !readByCandidates.isEmpty {
             if sweepsShared {
                 // None for the helper, which waits for the sweeps' opening.
                 sweepJob = nil
@@ -585,9 +586,9 @@ public final class Scanner {
             // The cells of the codes the candidates read: lines whose bars
             // are theirs can only read them again, once is enough.
             var unread: CellTensors? = nil
-            if var c = cells {
-                let read = lines.votes.results(minVotes: plan.minVotes)
-                if !read.isEmpty { c.excluded = maskReadCodes(read, c); unread = c }
+            if var c = cells, !readByCandidates.isEmpty {
+                c.excluded = maskReadCodes(readByCandidates, c)
+                unread = c
             }
             let job = SweepJob(pass: pass, step: step, bounds: bounds, cells: cells, unread: unread)
             sweepTurns.reset()

@@ -441,18 +441,10 @@ struct VoteTable {
         out.sort { a, b in
             if a.symbology != b.symbology { return a.symbology.rawValue < b.symbology.rawValue }
             if a.bytes != b.bytes { return a.bytes.lexicographicallyPrecedes(b.bytes) }
-            let ya = VoteTable.centre(a).y.rounded(), yb = VoteTable.centre(b).y.rounded()
-            if ya != yb { return ya < yb }
-            return VoteTable.centre(a).x.rounded() < VoteTable.centre(b).x.rounded()
+            let ca = a.centre, cb = b.centre
+            if ca.y.rounded() != cb.y.rounded() { return ca.y.rounded() < cb.y.rounded() }
+            return ca.x.rounded() < cb.x.rounded()
         }
         return out
-    }
-
-    /// The middle of a result's corners.
-    private static func centre(_ r: BarcodeResult) -> Point {
-        var x = 0.0, y = 0.0
-        for c in r.corners { x += c.x; y += c.y }
-        let n = Double(max(1, r.corners.count))
-        return Point(x: x / n, y: y / n)
     }
 }
