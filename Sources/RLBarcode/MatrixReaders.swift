@@ -1,5 +1,4 @@
 #if canImport(Glibc)
-import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -414,7 +413,7 @@ final class MatrixReaders {
                              x1: min(limit.x1, box.x1 + 16), y1: min(limit.y1, box.y1 + 16))
         guard rect.width >= 40, rect.height >= 40 else { return nil }
         let half = image.halved(rect, into: &halfPixels)
-        halfRegions.findAll(half, bounds: nil)
+        halfRegions.halve(regionFinder, rect: rect, width: half.width, height: half.height)
         return (half, rect)
     }
 

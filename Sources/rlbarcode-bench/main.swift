@@ -11,7 +11,9 @@
 //     swift run -c release rlbarcode-bench --clip clip.i420 --size 1920x1080 [--region x,y,w,h [--region-only]]
 //         [--symbologies ean-13+qr-code] [--rounds 3] [--times frame-ms.txt]
 //
-// (--times writes each frame's milliseconds, a line each in scan order.)
+// (--times writes each frame's milliseconds, a line each in scan order;
+// --results writes what the first round read in each frame, a line per
+// code: frame number, symbology, text.)
 //
 // Each picture is made here: the symbol's modules come from `zint --dump`
 // (Debian's zint package), drawn onto a shaded, noisy frame. Every picture
@@ -71,6 +73,8 @@ var clipSymbologies = Symbology.all
 var rounds = 3
 /// Where to write each frame's milliseconds, a line each in scan order.
 var timesPath: String? = nil
+/// Where `--results` writes each frame's readings.
+var resultsPath: String? = nil
 var args = Array(CommandLine.arguments.dropFirst())
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -107,12 +111,15 @@ while !args.isEmpty {
     case "--rounds":
         guard let n = Int(args.isEmpty ? "" : args.removeFirst()), n >= 1 else { fatalError("--rounds N (1 or more)") }
         rounds = n
+    case "--results":
+        guard !args.isEmpty else { fatalError("--results FILE") }
+        resultsPath = args.removeFirst()
     case "--times":
         guard !args.isEmpty else { fatalError("--times FILE") }
         timesPath = args.removeFirst()
     case "-h", "--help":
         print("usage: rlbarcode-bench [--size WxH] [--seconds S] [--effort fast|balanced|thorough] [--threads N]")
-        print("       rlbarcode-bench --clip FILE --size WxH [--grey] [--region x,y,w,h [--region-only]] [--symbologies S] [--rounds N] [--effort E] [--threads N] [--times FILE]")
+        print("       rlbarcode-bench --clip FILE --size WxH [--grey] [--region x,y,w,h [--region-only]] [--symbologies S] [--rounds N] [--effort E] [--threads N] [--times FILE] [--results FILE]")
         exit(0)
     default:
         FileHandle.standardError.write("rlbarcode-bench: unknown argument \(a)\n".data(using: .utf8)!)
@@ -140,6 +147,7 @@ while !args.isEmpty {
     var times: [Double] = []
     times.reserveCapacity(frames * rounds)
     var found = 0
+    var readings: [String] = []
     data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
         let base = raw.bindMemory(to: UInt8.self).baseAddress!
         for round in 0..<rounds {
@@ -149,12 +157,20 @@ while !args.isEmpty {
                 let results = scanner.scan(view)
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 if round == 0 && !results.isEmpty { found += 1 }
+                if round == 0 && resultsPath != nil {
+                    for r in results { readings.append("\(f)\t\(r.symbology.name ?? "?")\t\(r.text.debugDescription)\n") }
+                }
             }
         }
     }
     if let timesPath, !FileManager.default.createFile(atPath: timesPath,
             contents: times.map { String(format: "%.4f\n", $0) }.joined().data(using: .utf8)) {
         FileHandle.standardError.write("rlbarcode-bench: cannot write \(timesPath)\n".data(using: .utf8)!)
+        return 1
+    }
+    if let resultsPath, !FileManager.default.createFile(atPath: resultsPath,
+            contents: readings.joined().data(using: .utf8)) {
+        FileHandle.standardError.write("rlbarcode-bench: cannot write \(resultsPath)\n".data(using: .utf8)!)
         return 1
     }
     let sorted = times.sorted()

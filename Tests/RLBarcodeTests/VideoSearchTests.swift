@@ -198,4 +198,62 @@ final class VideoSearchTests: XCTestCase {
         let results = picture.scan(ScanOptions(symbologies: .dataBarExpanded, effort: .balanced))
         XCTAssertEqual(results.map(\.text), ["0198898765432106"])
     }
+
+    /// The half-size copy's areas of 2D texture are the frame's own,
+    /// halved, with a margin of 16 pixels of the copy: every area of the
+    /// frame lies inside one area of the copy, no two areas of the copy
+    /// come nearer than the margin, and each holds an area of the frame.
+    func testHalfSizeAreasAreTheFramesOwnHalved() throws {
+        guard let dm = try ZintMatrix.make(.dataMatrix, "Halved areas 19") else { return }
+        var frame = QRPicture(width: 1920, height: 1080)
+        frame.draw(matrix: dm, QRPicture.Placement(cx: 640, cy: 520, module: 22, angle: 0))
+        frame.draw(matrix: dm, QRPicture.Placement(cx: 1500, cy: 300, module: 4, angle: 30))
+        frame.draw(matrix: dm, QRPicture.Placement(cx: 1580, cy: 420, module: 4, angle: -10))
+        frame.picture.addNoise(amplitude: 6)
+        frame.picture.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: 1920, height: 1080, stride: frame.picture.stride)
+            var regions = MatrixRegionDetector(), half = MatrixRegionDetector()
+            defer { regions.free(); half.free() }
+            regions.findAll(view, bounds: nil)
+            XCTAssertGreaterThanOrEqual(regions.regionCount, 2)
+            let rect = PixelRect(x0: 100, y0: 40, x1: 1900, y1: 1060)
+            let w = rect.width / 2, h = rect.height / 2
+            half.halve(regions, rect: rect, width: w, height: h)
+            let areas = (0..<half.regionCount).map { half.regions[$0] }
+            XCTAssertGreaterThan(areas.count, 0)
+            XCTAssertLessThanOrEqual(areas.count, regions.regionCount)
+            var mapped: [PixelRect] = []
+            for k in 0..<regions.regionCount {
+                let r = regions.regions[k]
+                let m = PixelRect(x0: max(0, (r.x0 - rect.x0) / 2 - 16), y0: max(0, (r.y0 - rect.y0) / 2 - 16),
+                                  x1: min(w, (r.x1 - rect.x0 + 1) / 2 + 16), y1: min(h, (r.y1 - rect.y0 + 1) / 2 + 16))
+                guard m.width > 0, m.height > 0 else { continue }
+                mapped.append(m)
+                XCTAssertTrue(areas.contains { $0.x0 <= m.x0 && $0.y0 <= m.y0 && $0.x1 >= m.x1 && $0.y1 >= m.y1 },
+                              "area \(r) of the frame is inside one of the copy's \(areas)")
+            }
+            for a in areas {
+                XCTAssertTrue(a.x0 >= 0 && a.y0 >= 0 && a.x1 <= w && a.y1 <= h, "\(a) inside the copy")
+                XCTAssertTrue(mapped.contains { $0.x0 >= a.x0 && $0.y0 >= a.y0 && $0.x1 <= a.x1 && $0.y1 <= a.y1 },
+                              "\(a) holds an area of the frame")
+                for b in areas where a.x0 != b.x0 || a.y0 != b.y0 || a.x1 != b.x1 || a.y1 != b.y1 {
+                    let apart = b.x0 >= a.x1 + 16 || a.x0 >= b.x1 + 16 || b.y0 >= a.y1 + 16 || a.y0 >= b.y1 + 16
+                    XCTAssertTrue(apart, "\(a) and \(b) are one area")
+                }
+            }
+        }
+    }
+
+    /// Data Matrix symbols of large modules in HD frames, whose insides
+    /// leave the frame's small cells flat so that their texture comes in
+    /// parts: the half-size copy searches them whole, in every frame.
+    func testDataMatrixOfLargeModulesInEveryHDFrame() throws {
+        guard let dm = try ZintMatrix.make(.dataMatrix, "WUPV001DS81KA123") else { return }
+        for module in [18.0, 24, 30] {
+            var frame = QRPicture(width: 1920, height: 1080)
+            frame.draw(matrix: dm, QRPicture.Placement(cx: 900, cy: 520, module: module, angle: 4))
+            frame.picture.addNoise(amplitude: 6)
+            assertRead(frame, frames: 4, ["WUPV001DS81KA123"])
+        }
+    }
 }

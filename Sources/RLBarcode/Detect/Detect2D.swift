@@ -100,7 +100,6 @@ struct MatrixRegionDetector {
         let n = cols * rows
         mark.reserve(n); stack.reserve(n)
         let base = img.base, stride = img.stride
-        let vreach = reach * stride
         let mp = mark.pointer
         let maxCoherence2 = maxCoherence * maxCoherence
         // Every other pixel of every fourth row in 16-pixel cells, every
@@ -109,23 +108,43 @@ struct MatrixRegionDetector {
         // large), with differences over 4 pixels so that no edge falls
         // between samples.
         let rowSkip = cellSize >= 64 ? 8 : cellSize >= 16 ? 4 : 2
-        let colSkip = cellSize >= 32 ? 4 : 2
+        // The pass for each sampling, with its steps as constants.
+        if reach == 2 {
+            measure(base: base, stride: stride, x0: x0, y0: y0, x1: x1, y1: y1, reach: 2, colSkip: 4,
+                    rowSkip: rowSkip, minEnergy: minEnergy, maxCoherence2: maxCoherence2, into: mp)
+        } else {
+            measure(base: base, stride: stride, x0: x0, y0: y0, x1: x1, y1: y1, reach: 1, colSkip: 2,
+                    rowSkip: rowSkip, minEnergy: minEnergy, maxCoherence2: maxCoherence2, into: mp)
+        }
+        group(origin: (x0, y0), bounds: b, minCells: minCells, margin: margin)
+    }
+
+    /// Marks the 2D cells of the ``cols`` by ``rows`` cells from (`x0`,
+    /// `y0`) in `mark` (1 for a 2D cell): the structure tensor of the
+    /// gradient (differences over `2 reach` pixels) at every `colSkip`-th
+    /// pixel of every `rowSkip`-th row. Inlined with constant steps, so that
+    /// the loop over a row's samples is a few instructions a sample.
+    @inline(__always)
+    private mutating func measure(base: UnsafePointer<UInt8>, stride: Int, x0: Int, y0: Int, x1: Int, y1: Int,
+                                  reach: Int, colSkip: Int, rowSkip: Int, minEnergy: Int, maxCoherence2: Float,
+                                  into mp: UnsafeMutablePointer<Int32>) {
+        let vreach = reach &* stride
         for cy in 0..<rows {
             let ys = y0 + cy * cellSize, ye = min(y1, ys + cellSize)
             for cx in 0..<cols {
                 let xs = x0 + cx * cellSize, xe = min(x1, xs + cellSize)
+                let perRow = (xe - xs + colSkip - 1) / colSkip
                 var axx = 0, ayy = 0, axy = 0, samples = 0
                 var y = ys
                 while y < ye {
-                    let row = base + y &* stride
-                    var x = xs
-                    while x < xe {
-                        let gx = Int(row[x &+ reach]) &- Int(row[x &- reach])
-                        let gy = Int(row[x &+ vreach]) &- Int(row[x &- vreach])
+                    var p = base + (y &* stride &+ xs)
+                    for _ in 0..<perRow {
+                        let gx = Int(p[reach]) &- Int(p[-reach])
+                        let gy = Int(p[vreach]) &- Int(p[-vreach])
                         axx &+= gx &* gx; ayy &+= gy &* gy; axy &+= gx &* gy
-                        samples &+= 1
-                        x &+= colSkip
+                        p += colSkip
                     }
+                    samples &+= perRow
                     y &+= rowSkip
                 }
                 var is2D: Int32 = 0
@@ -138,7 +157,6 @@ struct MatrixRegionDetector {
                 mp[cy * cols + cx] = is2D
             }
         }
-        group(origin: (x0, y0), bounds: b, minCells: minCells, margin: margin)
     }
 
     /// Groups the 8-connected 2D cells of ``mark`` (cell (0, 0) at pixel
@@ -194,14 +212,40 @@ struct MatrixRegionDetector {
         }
     }
 
-    /// Adds a region, merged with any it overlaps (repeatedly, since a
-    /// merged region can reach others).
-    private mutating func add(_ region: PixelRect) {
+    /// The regions of `other`, a search of a frame, as they lie in the
+    /// half-size copy of its part `rect` (``LumaView/halved(_:into:)``),
+    /// `width` by `height` pixels: the areas of 2D texture of a
+    /// half-size copy without a pass over its pixels. Every module size
+    /// the frame's cells see is there (the fine cells' and the coarse
+    /// pass's), and the copy holds nothing that the frame does not.
+    mutating func halve(_ other: MatrixRegionDetector, rect: PixelRect, width: Int, height: Int) {
+        regionCount = 0
+        markedCells = other.markedCells
+        cellSize = max(1, other.cellSize / 2)
+        cols = 0
+        rows = 0
+        // The margin the copy's own search would leave: two of its cells,
+        // twice the frame's, for quiet zones and finder patterns whose
+        // cells are flat; regions that come as near as that are one (the
+        // parts of a symbol of large modules, whose insides are flat).
+        let extra = 16
+        for k in 0..<other.regionCount {
+            let r = other.regions[k]
+            let h = PixelRect(x0: max(0, ((r.x0 - rect.x0) >> 1) - extra), y0: max(0, ((r.y0 - rect.y0) >> 1) - extra),
+                              x1: min(width, ((r.x1 - rect.x0 + 1) >> 1) + extra),
+                              y1: min(height, ((r.y1 - rect.y0 + 1) >> 1) + extra))
+            if h.width > 0 && h.height > 0 { add(h, gap: extra) }
+        }
+    }
+
+    /// Adds a region, merged with any it overlaps or comes within `gap`
+    /// pixels of (repeatedly, since a merged region can reach others).
+    private mutating func add(_ region: PixelRect, gap: Int = 0) {
         var r = region
         var i = 0
         while i < regionCount {
             let o = regions[i]
-            if o.x0 < r.x1 && r.x0 < o.x1 && o.y0 < r.y1 && r.y0 < o.y1 {
+            if o.x0 < r.x1 &+ gap && r.x0 < o.x1 &+ gap && o.y0 < r.y1 &+ gap && r.y0 < o.y1 &+ gap {
                 r = PixelRect(x0: min(o.x0, r.x0), y0: min(o.y0, r.y0), x1: max(o.x1, r.x1), y1: max(o.y1, r.y1))
                 regions[i] = regions[regionCount - 1]
                 regionCount -= 1
