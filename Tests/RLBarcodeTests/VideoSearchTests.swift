@@ -257,3 +257,42 @@ final class VideoSearchTests: XCTestCase {
         }
     }
 }
+
+/// The coarse pass of the areas of 2D texture, a whole cell at once.
+final class CoarseCellTests: XCTestCase {
+    /// The vector sums of a whole 64-pixel cell equal the sums taken a
+    /// sample at a time, on pixels of every value (the extremes too), for
+    /// every row count the pass uses and strides wider than the rows.
+    func testWholeCellSumsAreTheSamplesSums() {
+        let width = 200, stride = 211, height = 150
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var pixels = [UInt8](repeating: 0, count: stride * height)
+        for i in pixels.indices {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let r = Int(state >> 56)
+            pixels[i] = r < 40 ? 0 : r > 215 ? 255 : UInt8(r)
+        }
+        pixels.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            for (x0, y0, rows, rowSkip) in [(2, 2, 8, 8), (37, 5, 16, 8), (130, 2, 1, 8), (70, 20, 12, 8)] {
+                XCTAssertTrue(y0 + (rows - 1) * rowSkip + 2 < height && x0 + 66 <= width, "inside the picture")
+                var xx = 0, yy = 0, xy = 0
+                for r in 0..<rows {
+                    let y = y0 + r * rowSkip
+                    for k in 0..<16 {
+                        let x = x0 + 4 * k
+                        let gx = Int(base[y * stride + x + 2]) - Int(base[y * stride + x - 2])
+                        let gy = Int(base[(y + 2) * stride + x]) - Int(base[(y - 2) * stride + x])
+                        xx += gx * gx; yy += gy * gy; xy += gx * gy
+                    }
+                }
+                let (a, b, c) = MatrixRegionDetector.coarseTensor(base + y0 * stride + x0, stride: stride,
+                                                                  rows: rows, rowSkip: rowSkip)
+                XCTAssertEqual(a, xx, "at \(x0),\(y0), \(rows) rows")
+                XCTAssertEqual(b, yy, "at \(x0),\(y0), \(rows) rows")
+                XCTAssertEqual(c, xy, "at \(x0),\(y0), \(rows) rows")
+                XCTAssertGreaterThan(xx, 0)
+            }
+        }
+    }
+}

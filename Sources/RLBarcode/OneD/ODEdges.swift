@@ -60,32 +60,37 @@ struct EdgeExtractor {
         }
         let pos = edgePos.pointer, sgn = edgeSign.pointer, mag = edgeMag.pointer
         var count = 0
-        var i = 0
-        while i < m {
-            let v = d[i], a = abs(v)
-            if a < floor { i += 1; continue }
-            let b = i / bs
+        // Block by block: the least derivative that can be an edge there,
+        // the floor or the share of the strongest nearby, whichever is
+        // more, so that the many samples below it cost one comparison.
+        for b in 0..<nb {
             let ref = max(bm[b], max(b > 0 ? bm[b - 1] : 0, b + 1 < nb ? bm[b + 1] : 0))
-            if a < relative * ref { i += 1; continue }
-            let prev: Float = i > 0 ? d[i - 1] : 0
-            let next: Float = i + 1 < m ? d[i + 1] : 0
-            // A peak of |d| with the same sign; on a plateau take its first sample.
-            let isPeak = (v > 0) ? (v >= prev && v > next) : (v <= prev && v < next)
-            if !isPeak { i += 1; continue }
-            let s: Int8 = v > 0 ? 1 : -1
-            // Sub-pixel: parabola through the three derivative samples.
-            let denom = prev - 2 * v + next
-            var off: Float = 0
-            if denom != 0 { off = 0.5 * (prev - next) / denom }
-            off = min(max(off, -0.5), 0.5)
-            let p = Float(i) + 0.5 + off
-            if count > 0 && sgn[count - 1] == s {
-                // Two edges of one sign in a row: keep the stronger.
-                if a > mag[count - 1] { pos[count - 1] = p; mag[count - 1] = a }
-            } else {
-                pos[count] = p; sgn[count] = s; mag[count] = a; count += 1
+            let least = max(floor, relative * ref)
+            let end = min(m, (b + 1) * bs)
+            var i = b * bs
+            while i < end {
+                let v = d[i], a = abs(v)
+                if a < least { i += 1; continue }
+                let prev: Float = i > 0 ? d[i - 1] : 0
+                let next: Float = i + 1 < m ? d[i + 1] : 0
+                // A peak of |d| with the same sign; on a plateau take its first sample.
+                let isPeak = (v > 0) ? (v >= prev && v > next) : (v <= prev && v < next)
+                if !isPeak { i += 1; continue }
+                let s: Int8 = v > 0 ? 1 : -1
+                // Sub-pixel: parabola through the three derivative samples.
+                let denom = prev - 2 * v + next
+                var off: Float = 0
+                if denom != 0 { off = 0.5 * (prev - next) / denom }
+                off = min(max(off, -0.5), 0.5)
+                let p = Float(i) + 0.5 + off
+                if count > 0 && sgn[count - 1] == s {
+                    // Two edges of one sign in a row: keep the stronger.
+                    if a > mag[count - 1] { pos[count - 1] = p; mag[count - 1] = a }
+                } else {
+                    pos[count] = p; sgn[count] = s; mag[count] = a; count += 1
+                }
+                i += 1
             }
-            i += 1
         }
         edgeCount = count
     }
@@ -109,7 +114,11 @@ struct EdgeExtractor {
             let dark = j < c ? sgn[j] > 0 : sgn[c - 1] < 0
             var e = p[min(max(from, 0), n - 1)]
             var i = from
-            while i <= to { e = dark ? min(e, p[i]) : max(e, p[i]); i += 1 }
+            if dark {
+                while i <= to { e = min(e, p[i]); i += 1 }
+            } else {
+                while i <= to { e = max(e, p[i]); i += 1 }
+            }
             ext[j] = e
         }
         // Greedy left-to-right merge into a compacted edge list.
