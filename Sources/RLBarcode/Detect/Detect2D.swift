@@ -177,8 +177,7 @@ struct MatrixRegionDetector {
     /// byte (little-endian); the products are summed in those lanes (at
     /// most 16 rows of 65025 a lane, 16 lanes: under 2³¹).
     @inline(__always)
-    static func coarseTensor(_ p: UnsafePointer<UInt8>, stride: Int, rows: Int,
-                                     rowSkip: Int) -> (Int, Int, Int) {
+    static func coarseTensor(_ p: UnsafePointer<UInt8>, stride: Int, rows: Int, rowSkip: Int) -> (Int, Int, Int) {
         precondition(rows <= 16, "sums within 32 bits")
         let low = SIMD16<Int32>(repeating: 0xFF)
         var sxx = SIMD16<Int32>(), syy = SIMD16<Int32>(), sxy = SIMD16<Int32>()
@@ -255,12 +254,9 @@ struct MatrixRegionDetector {
     /// half-size copy without a pass over its pixels. Every module size
     /// the frame's cells see is there (the fine cells' and the coarse
     /// pass's), and the copy holds nothing that the frame does not.
+    /// Only ``regions`` and ``regionCount`` are set: no cells are measured.
     mutating func halve(_ other: MatrixRegionDetector, rect: PixelRect, width: Int, height: Int) {
         regionCount = 0
-        markedCells = other.markedCells
-        cellSize = max(1, other.cellSize / 2)
-        cols = 0
-        rows = 0
         // The margin the copy's own search would leave: two of its cells,
         // twice the frame's, for quiet zones and finder patterns whose
         // cells are flat; regions that come as near as that are one (the
