@@ -459,7 +459,7 @@ final class DMDetector {
 
     /// The luma at a sub-pixel position (bilinear), clamped to the frame.
     @inline(__always)
-    private func luma(_ img: LumaView, _ x: Double, _ y: Double) -> Double {
+    private static func luma(_ img: LumaView, _ x: Double, _ y: Double) -> Double {
         let fx = min(max(x - 0.5, 0), Double(img.width - 1)), fy = min(max(y - 0.5, 0), Double(img.height - 1))
         let x0 = Int(fx), y0 = Int(fy)
         let x1 = min(x0 + 1, img.width - 1), y1 = min(y0 + 1, img.height - 1)
@@ -480,6 +480,14 @@ final class DMDetector {
 
     @inline(__always)
     private func isInk(_ img: LumaView, _ p: Point, dark: Bool) -> Bool {
+        DMDetector.isInk(img, p, dark: dark, thresholds: thresholds, symbolThreshold: symbolThreshold)
+    }
+
+    /// ``isInk(_:_:dark:)`` with the thresholds it reads passed in: for
+    /// loops that hold them, without a reference to the detector.
+    @inline(__always)
+    private static func isInk(_ img: LumaView, _ p: Point, dark: Bool, thresholds: borrowing BlockThreshold,
+                              symbolThreshold: Double?) -> Bool {
         guard p.x >= 0, p.y >= 0, p.x < Double(img.width), p.y < Double(img.height) else { return false }
         var t = Double(thresholds.threshold(x: Int(p.x), y: Int(p.y)))
         if let s = symbolThreshold { t = (t + s) / 2 }
@@ -497,10 +505,10 @@ final class DMDetector {
                 let base = Point(x: v.x + (end.x - v.x) * t, y: v.y + (end.y - v.y) * t)
                 for inset in [0.8, 1.5] {
                     let a = Point(x: base.x + n.x * inset, y: base.y + n.y * inset)
-                    if isInk(img, a, dark: dark) { ink += luma(img, a.x, a.y); inkN += 1 }
+                    if isInk(img, a, dark: dark) { ink += DMDetector.luma(img, a.x, a.y); inkN += 1 }
                 }
                 let b = Point(x: base.x - n.x * 3, y: base.y - n.y * 3)
-                if !isInk(img, b, dark: dark) { light += luma(img, b.x, b.y); lightN += 1 }
+                if !isInk(img, b, dark: dark) { light += DMDetector.luma(img, b.x, b.y); lightN += 1 }
             }
         }
         guard inkN > 4, lightN > 4 else { return nil }
@@ -717,11 +725,16 @@ final class DMDetector {
         /// The segment's length, the step (a multiple of half a pixel, at
         /// most half a module) and the segment's last half-pixel point.
         let length: Double, step: Double, last: Double
-        unowned(unsafe) let detector: DMDetector
+        /// The detector's thresholds and symbol threshold (``isInk(_:_:dark:)``),
+        /// held here: a reference to the detector would be retained and
+        /// released at every sample.
+        let thresholds: BlockThreshold
+        let symbolThreshold: Double?
 
         init(_ detector: DMDetector, _ img: LumaView, _ from: Point, _ dir: Point, length: Double, module: Double,
              dark: Bool) {
-            self.detector = detector
+            thresholds = detector.thresholds
+            symbolThreshold = detector.symbolThreshold
             self.img = img; self.from = from; self.dir = dir; self.dark = dark
             self.length = length
             step = max(0.5, min(6, module.rounded(.down) * 0.5))
@@ -736,7 +749,8 @@ final class DMDetector {
         }
 
         @inline(__always) func ink(_ t: Double) -> Bool {
-            detector.isInk(img, Point(x: from.x + dir.x * t, y: from.y + dir.y * t), dark: dark)
+            DMDetector.isInk(img, Point(x: from.x + dir.x * t, y: from.y + dir.y * t), dark: dark,
+                             thresholds: thresholds, symbolThreshold: symbolThreshold)
         }
 
         /// The first half-pixel point in `a...end` whose colour is `want`.
@@ -985,7 +999,7 @@ final class DMDetector {
         guard p.x >= 0, p.y >= 0, p.x < Double(img.width), p.y < Double(img.height) else { return 0 }
         var th = Double(thresholds.threshold(x: Int(p.x), y: Int(p.y)))
         if let s = symbolThreshold { th = (th + s) / 2 }
-        let d = (th - luma(img, p.x, p.y)) / 24
+        let d = (th - DMDetector.luma(img, p.x, p.y)) / 24
         return max(-1, min(1, dark ? d : -d))
     }
 
@@ -1389,7 +1403,7 @@ final class DMDetector {
             let v = vs[r]
             for c in 0..<cols {
                 let p = t.map(us[c], v)
-                g[r * cols + c] = luma(img, p.x, p.y)
+                g[r * cols + c] = DMDetector.luma(img, p.x, p.y)
             }
         }
         for r in 0..<rows {
