@@ -218,6 +218,17 @@ final class LineWorker {
                     // symbology, tell it sooner.
                     break
                 }
+                if reading == 0 && plan.giveUpLines < lines && j + 1 >= 2 * plan.giveUpLines && rows.count != rowsBefore
+                    && rows.mostSupport(since: rowsBefore) < 2 && 2 * (fragmentsRead - fragmentsBefore) <= j + 1 {
+                    // Rows of a stacked symbol only by chance: none read
+                    // alike by two lines, and on half of the lines or
+                    // fewer (the codewords of PDF417 and the characters of
+                    // DataBar Expanded are alike; so are some stretches of
+                    // text). A stacked symbol's lines meet its rows again.
+                    // Twice the lines of a candidate that read nothing at
+                    // all, not every line.
+                    break
+                }
             }
         }
         // Rows of a stacked symbol (a row read alike by two lines,

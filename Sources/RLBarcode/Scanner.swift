@@ -91,6 +91,10 @@ public final class Scanner {
     private(set) var sweptAngles = 0
     /// How many of the last area's candidates the helper thread read.
     var lastCandidatesReadByHelper: Int { helperLines?.candidatesRead ?? 0 }
+    /// How many of the last area's candidates either thread read.
+    var lastCandidatesRead: Int { lines.candidatesRead + lastCandidatesReadByHelper }
+    /// The scan lines sampled since the scanner was made, by either thread.
+    var linesSampled: Int { lines.lineSerial + (helperLines.map { $0.lineSerial - (1 << 56) } ?? 0) }
     /// The matrix (2D) symbologies' detectors and decoders.
     private let matrix = MatrixReaders()
     /// Parts of codes wider than the frame, kept across video frames.
