@@ -155,8 +155,12 @@ final class Code128Reader: LinearReader {
         let n = run.count
         let startWidth = w[b] + w[b + 1] + w[b + 2] + w[b + 3] + w[b + 4] + w[b + 5]
         let m = startWidth / 11
-        // The start character: bar 2, space 1, bar 1 modules (cheap tests first).
+        // The start character: bar 2, space 1, bar 1 modules (cheap tests
+        // first), after a space wide enough to be a quiet zone (one module
+        // at the line's start, else two: ``quiet(_:_:module:zone:leading:)``
+        // turns narrower ones down).
         guard m > 0, w[b] > 1.2 * m, w[b] < 3 * m, w[b + 1] < 2 * m, w[b + 2] < 2 * m,
+              w[b - 1] >= (b == 1 ? m : 2 * m),
               min(patterns.mismatch(w + b, value: Code128Reader.startA), patterns.mismatch(w + b, value: Code128Reader.startB),
                   patterns.mismatch(w + b, value: Code128Reader.startC)) <= maxCharError,
               Code128Reader.quiet(run, b - 1, module: m, zone: minQuietZone, leading: true),

@@ -125,10 +125,8 @@ final class EANReader: LinearReader {
     /// Whether `count` elements from `i` each measure about one module.
     @inline(__always)
     func guardOK(_ w: UnsafeMutablePointer<Float>, _ i: Int, _ count: Int, module m: Float) -> Bool {
-        for k in i..<(i + count) {
-            let r = w[k] / m
-            if r < 0.3 || r > 2.2 { return false }
-        }
+        let lo = 0.3 * m, hi = 2.2 * m
+        for k in i..<(i + count) where w[k] < lo || w[k] > hi { return false }
         return true
     }
 
