@@ -155,12 +155,10 @@ final class Code128Reader: LinearReader {
         let n = run.count
         let startWidth = w[b] + w[b + 1] + w[b + 2] + w[b + 3] + w[b + 4] + w[b + 5]
         let m = startWidth / 11
-        // The start character: bar 2, space 1, bar 1 modules (cheap tests
-        // first), after a space wide enough to be a quiet zone (one module
-        // at the line's start, else two: ``quiet(_:_:module:zone:leading:)``
-        // turns narrower ones down).
+        // The start character: bar 2, space 1, bar 1 modules, after a space
+        // that may be a quiet zone (cheap tests first).
         guard m > 0, w[b] > 1.2 * m, w[b] < 3 * m, w[b + 1] < 2 * m, w[b + 2] < 2 * m,
-              w[b - 1] >= (b == 1 ? m : 2 * m),
+              Code128Reader.mayBeQuiet(run, b - 1, module: m, zone: minQuietZone),
               min(patterns.mismatch(w + b, value: Code128Reader.startA), patterns.mismatch(w + b, value: Code128Reader.startB),
                   patterns.mismatch(w + b, value: Code128Reader.startC)) <= maxCharError,
               Code128Reader.quiet(run, b - 1, module: m, zone: minQuietZone, leading: true),
@@ -351,6 +349,17 @@ final class Code128Reader: LinearReader {
         return true
     }
 
+    /// Whether element `i` (a space) is wide enough for
+    /// ``quiet(_:_:module:zone:leading:)`` to take it: the whole zone, one
+    /// module where the line ends, else two (a narrower space is a gap
+    /// between characters, not a margin). The cheap part of that test,
+    /// for readers to make before measuring a character.
+    @inline(__always)
+    static func mayBeQuiet(_ run: borrowing ElementRun, _ i: Int, module m: Float, zone: Float) -> Bool {
+        let last = run.count - 1
+        return run.widths[i] >= min(zone * m, i == 0 || i == last ? m : 2 * m)
+    }
+
     /// Whether element `i` (a space) is a quiet zone of `zone` modules of
     /// size `m` before (`leading`) or after a symbol.
     ///
@@ -359,14 +368,13 @@ final class Code128Reader: LinearReader {
     /// elements next to it. A space that runs to the end of the line (the
     /// frame's edge) needs one module.
     static func quiet(_ run: borrowing ElementRun, _ i: Int, module m: Float, zone: Float, leading: Bool) -> Bool {
+        guard mayBeQuiet(run, i, module: m, zone: zone) else { return false }
         let w = run.widths.pointer, s = run.starts.pointer
         let need = zone * m
         if w[i] >= need { return true }
         let last = run.count - 1
         if (i == 0 || i == last) && w[i] >= m { return true }
         guard leading ? i + 6 <= last : i >= 6 else { return false }
-        // A space much narrower than a module is a gap between characters, not a margin.
-        guard w[i] >= 2 * m else { return false }
         let from = leading ? s[i + 1] : s[i - 6]
         let to = leading ? s[i + 6] + w[i + 6] : s[i]
         guard let levels = run.levels(from: from, to: to) else { return false }
