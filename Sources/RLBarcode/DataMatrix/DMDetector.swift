@@ -1011,13 +1011,24 @@ final class DMDetector {
     /// alike for every size.
     private func clockScore(_ img: LumaView, _ t: PerspectiveTransform, rows: Int, cols: Int, dark: Bool) -> Double {
         let fr = Double(rows), fc = Double(cols)
+        // ``inkScore(_:_:dark:)`` with what it reads from the detector held
+        // here: the grid fit of still pictures scores many grids.
+        let thresholds = self.thresholds, symbol = symbolThreshold
+        let width = Double(img.width), height = Double(img.height)
+        @inline(__always) func ink(_ p: Point) -> Double {
+            guard p.x >= 0, p.y >= 0, p.x < width, p.y < height else { return 0 }
+            var th = Double(thresholds.threshold(x: Int(p.x), y: Int(p.y)))
+            if let s = symbol { th = (th + s) / 2 }
+            let d = (th - DMDetector.luma(img, p.x, p.y)) / 24
+            return max(-1, min(1, dark ? d : -d))
+        }
         var sum = 0.0
         for c in 0..<cols {
-            let top = inkScore(img, t.map((Double(c) + 0.5) / fc, 0.5 / fr), dark: dark)
+            let top = ink(t.map((Double(c) + 0.5) / fc, 0.5 / fr))
             sum += c % 2 == 0 ? top : -top
         }
         for r in 0..<rows {
-            let right = inkScore(img, t.map(1 - 0.5 / fc, (Double(r) + 0.5) / fr), dark: dark)
+            let right = ink(t.map(1 - 0.5 / fc, (Double(r) + 0.5) / fr))
             sum += (rows - 1 - r) % 2 == 0 ? right : -right
         }
         return sum / Double(rows + cols)
@@ -1044,6 +1055,9 @@ final class DMDetector {
             return [a, c, b, bl]
         }
         var fits: [(rows: Int, cols: Int, quad: [Point], score: Double)] = []
+        var lattice = [Double](repeating: 0, count: 81)
+        var climbed: [(Double, Double, Double, Double, Double)] = []
+        climbed.reserveCapacity(160)
         for v in DMVersion.all {
             let shapes = v.rows == v.columns ? [(v.rows, v.columns)] : [(v.rows, v.columns), (v.columns, v.rows)]
             for (rows, cols) in shapes {
@@ -1062,10 +1076,25 @@ final class DMDetector {
                     for j in -4...4 {
                         let q = [0.0, 0.0, Double(i) * 0.5 * m, Double(j) * 0.5 * m]
                         let s = score(q)
+                        lattice[(i + 4) * 9 + j + 4] = s
                         if s > best { best = s; p = q }
                     }
                 }
-                // Then all four parameters, in ever finer steps.
+                // Then all four parameters, in ever finer steps. The climb
+                // comes back to grids scored already (a step undone, the
+                // lattice's points): their scores are looked up, not
+                // measured again (the same parameters, bit for bit).
+                climbed.removeAll(keepingCapacity: true)
+                func known(_ q: [Double]) -> Double? {
+                    if q[0] == 0 && q[1] == 0 {
+                        let i = (q[2] / (0.5 * m)).rounded(), j = (q[3] / (0.5 * m)).rounded()
+                        if abs(i) <= 4 && abs(j) <= 4 && i * 0.5 * m == q[2] && j * 0.5 * m == q[3] {
+                            return lattice[(Int(i) + 4) * 9 + Int(j) + 4]
+                        }
+                    }
+                    for e in climbed where e.0 == q[0] && e.1 == q[1] && e.2 == q[2] && e.3 == q[3] { return e.4 }
+                    return nil
+                }
                 var step = 0.5 * m
                 while step >= 0.1 * m {
                     var improved = true, rounds = 0
@@ -1075,7 +1104,13 @@ final class DMDetector {
                             for sign in [-1.0, 1.0] {
                                 var q = p
                                 q[i] += sign * step
-                                let s = score(q)
+                                let s: Double
+                                if let k = known(q) {
+                                    s = k
+                                } else {
+                                    s = score(q)
+                                    climbed.append((q[0], q[1], q[2], q[3], s))
+                                }
                                 if s > best + 1e-9 { best = s; p = q; improved = true }
                             }
                         }
