@@ -99,19 +99,50 @@ final class CodabarReaderTests: XCTestCase {
         // Overexposed: every bar 1.5 units thinner and every space 1.5
         // wider than the narrow 3.5 and wide 8.5 units, so narrow spaces
         // are 2.5 times as wide as narrow bars. One printing, not a misread.
-        let base = try code39TestZint(18, "A40156B")
+        let row = try spreadRow("A40156B", bar: (2, 7), space: (5, 10))
+        XCTAssertEqual(read(row, module: 0.5).map(\.text), ["A40156B"])
+        XCTAssertEqual(decodeWidths(widths(row, unit: 0.5, leading: 40, trailing: 40)).map(\.text), ["A40156B"])
+    }
+
+    /// `data` with bars and spaces of their own narrow and wide widths (in
+    /// units), as ink spread prints them.
+    private func spreadRow(_ data: String, bar: (Int, Int), space: (Int, Int)) throws -> ZintRow {
+        let base = try code39TestZint(18, data)
         var modules: [Bool] = []
         var i = 0
         while i < base.modules.count {
             var j = i
             while j < base.modules.count && base.modules[j] == base.modules[i] { j += 1 }
-            let bar = base.modules[i], wide = j - i > 1
-            modules += [Bool](repeating: bar, count: bar ? (wide ? 7 : 2) : (wide ? 10 : 5))
+            let isBar = base.modules[i], wide = j - i > 1
+            let units = isBar ? (wide ? bar.1 : bar.0) : (wide ? space.1 : space.0)
+            modules += [Bool](repeating: isBar, count: units)
             i = j
         }
-        let row = ZintRow(modules: modules)
-        XCTAssertEqual(read(row, module: 0.5).map(\.text), ["A40156B"])
-        XCTAssertEqual(decodeWidths(widths(row, unit: 0.5, leading: 40, trailing: 40)).map(\.text), ["A40156B"])
+        return ZintRow(modules: modules)
+    }
+
+    func testBarsSoThinThatWideBarsAreNarrowerThanSomeSpaces() throws {
+        // Narrow bars 4 units, wide 9; narrow spaces 7, wide 13: a wide bar
+        // barely wider than a narrow space, a few of which are wider
+        // still (blur and print), so that the widest elements of a
+        // character are not always its wide ones. Bars and spaces are
+        // ranked apart.
+        let data = "A80125178+B"
+        let row = try spreadRow(data, bar: (4, 9), space: (7, 13))
+        XCTAssertEqual(read(row, module: 0.5).map(\.text), [data])
+        XCTAssertEqual(decodeWidths(widths(row, unit: 0.5, leading: 40, trailing: 40)).map(\.text), [data])
+        // One narrow space of every character a third wider (4.7 units):
+        // ranked with the bars, it would pass for the wide bar (4.5).
+        var ws = widths(row, unit: 0.5, leading: 40, trailing: 40)
+        for c in 0..<data.count {
+            let spaces = [2 + 8 * c, 4 + 8 * c, 6 + 8 * c]
+            let narrowest = spaces.min { ws[$0] < ws[$1] }!
+            ws[narrowest] *= 1.35
+        }
+        XCTAssertEqual(decodeWidths(ws).map(\.text), [data])
+        // Without ink spread the same classification stays out of the way:
+        // bars and spaces alike read as before.
+        XCTAssertEqual(read(try spreadRow(data, bar: (4, 10), space: (4, 10)), module: 0.5).map(\.text), [data])
     }
 
     func testTwoCodesInOnePicture() throws {

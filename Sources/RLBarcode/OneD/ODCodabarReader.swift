@@ -80,8 +80,8 @@ final class CodabarReader: LinearReader {
     /// `startStop` admits only `A`-`D`.
     /// - Returns: the character value, its error, its narrow and its wide width; `nil` when nothing fits.
     @inline(__always)
-    func character(_ w: UnsafeMutablePointer<Float>, _ j: Int, minMargin: Float, startStop: Bool = false)
-        -> (value: Int, error: Float, narrow: Float, wide: Float)?
+    func character(_ w: UnsafeMutablePointer<Float>, _ j: Int, minMargin: Float, startStop: Bool = false,
+                   apart: Float? = nil) -> Character?
     {
         // The four widest, in order.
         var v0: Float = -1, v1: Float = -1, v2: Float = -1, v3: Float = -1
@@ -94,18 +94,117 @@ final class CodabarReader: LinearReader {
             else if v > v3 { v3 = v }
         }
         guard v3 > 0 else { return nil }
+        // Bars printed much thinner or thicker than the spaces (ink spread
+        // of a good part of a narrow element) rank a wide bar below a
+        // narrow space, or the other way round: the wide elements are then
+        // picked among the bars and among the spaces apart, as the
+        // characters are built (EN 798, 4.2: every character has one or
+        // three wide bars, and two, one or no wide spaces with them).
+        // First when the reading so far has such a spread, else after the
+        // widest elements of all.
+        if let expected = apart, !expected.isNaN, abs(expected) >= CodabarReader.apartSpread,
+           let c = characterApart(w, j, minMargin: minMargin, startStop: startStop, expected: expected) {
+            return c
+        }
         let two = (1 << (6 - i0)) | (1 << (6 - i1))
         let three = two | (1 << (6 - i2))
         let value2 = Int(lookup[two]), value3 = Int(lookup[three])
         let margin2 = v1 / v2, margin3 = v2 / v3
-        var mask: Int, value: Int, margin: Float
         if value2 >= 0 && (value3 < 0 || margin2 >= margin3) {
-            mask = two; value = value2; margin = margin2
-        } else if value3 >= 0 {
-            mask = three; value = value3; margin = margin3
-        } else {
-            return nil
+            if let c = fit(w, j, mask: two, value: value2, margin: margin2, minMargin: minMargin, startStop: startStop) {
+                return c
+            }
+        } else if value3 >= 0,
+                  let c = fit(w, j, mask: three, value: value3, margin: margin3, minMargin: minMargin, startStop: startStop) {
+            return c
         }
+        guard let expected = apart, expected.isNaN || abs(expected) < CodabarReader.apartSpread,
+              mayBeSpread(w, j, startStop: startStop) else { return nil }
+        return characterApart(w, j, minMargin: minMargin, startStop: startStop, expected: expected)
+    }
+
+    /// A quick test before ``characterApart(_:_:minMargin:startStop:expected:)``
+    /// after the widest elements read nothing: the narrowest bar and the
+    /// narrowest space, narrow elements in every character, differ by an
+    /// ink spread; start and stop characters have a wide middle space.
+    @inline(__always)
+    private func mayBeSpread(_ w: UnsafeMutablePointer<Float>, _ j: Int, startStop: Bool) -> Bool {
+        if startStop && w[j + 3] < min(w[j + 1], w[j + 5]) { return false }
+        let minBar = min(min(w[j], w[j + 2]), min(w[j + 4], w[j + 6]))
+        let minSpace = min(w[j + 1], min(w[j + 3], w[j + 5]))
+        return abs(minBar - minSpace) >= CodabarReader.apartSpread * (minBar + minSpace)
+    }
+
+    /// ``character(_:_:minMargin:startStop:apart:)`` with bars and spaces
+    /// ranked apart (``classifyApart(_:_:minMargin:startStop:)``), for an ink spread
+    /// of ``apartSpread`` narrow elements or more, of the sign of
+    /// `expected` and near it (any when NaN).
+    @inline(__always)
+    private func characterApart(_ w: UnsafeMutablePointer<Float>, _ j: Int, minMargin: Float, startStop: Bool,
+                                expected: Float) -> Character? {
+        guard let (mask, value, margin) = classifyApart(w, j, minMargin: minMargin, startStop: startStop),
+              let c = fit(w, j, mask: mask, value: value, margin: margin, minMargin: minMargin, startStop: startStop)
+        else { return nil }
+        let own = c.spread / c.narrow
+        guard abs(own) >= CodabarReader.apartSpread,
+              expected.isNaN || (own * expected > 0 && abs(own - expected) <= CodabarReader.apartSpread) else { return nil }
+        return c
+    }
+
+    /// One character read: its value, its error, its narrow and wide
+    /// widths and the ink spread (half of how much wider the narrow bars
+    /// are than the narrow spaces; negative when thinner).
+    typealias Character = (value: Int, error: Float, narrow: Float, wide: Float, spread: Float)
+
+    /// The least ink spread, in narrow elements, for which bars and spaces
+    /// are classified apart.
+    static let apartSpread: Float = 0.2
+
+    /// The character whose wide elements are the widest bar and space, the
+    /// three widest bars, or the widest bar and the two widest spaces
+    /// (start and stop characters: only the last), whichever is a
+    /// character with the clearest step from narrow to wide among the
+    /// bars and among the spaces (the margin: the lesser of the two), of
+    /// `minMargin` at least.
+    @inline(__always)
+    private func classifyApart(_ w: UnsafeMutablePointer<Float>, _ j: Int, minMargin: Float, startStop: Bool)
+        -> (mask: Int, value: Int, margin: Float)?
+    {
+        // Bars (elements 0, 2, 4, 6) and spaces (1, 3, 5), widest first.
+        var b = (w[j], 0), b1 = (w[j + 2], 2), b2 = (w[j + 4], 4), b3 = (w[j + 6], 6)
+        if b1.0 > b.0 { swap(&b, &b1) }
+        if b3.0 > b2.0 { swap(&b2, &b3) }
+        if b2.0 > b.0 { swap(&b, &b2) }
+        if b3.0 > b1.0 { swap(&b1, &b3) }
+        if b2.0 > b1.0 { swap(&b1, &b2) }
+        var s = (w[j + 1], 1), s1 = (w[j + 3], 3), s2 = (w[j + 5], 5)
+        if s1.0 > s.0 { swap(&s, &s1) }
+        if s2.0 > s1.0 { swap(&s1, &s2) }
+        if s1.0 > s.0 { swap(&s, &s1) }
+        guard b3.0 > 0, s2.0 > 0 else { return nil }
+        @inline(__always) func bit(_ k: Int) -> Int { 1 << (6 - k) }
+        var best: (mask: Int, value: Int, margin: Float)? = nil
+        func consider(_ mask: Int, _ margin: Float) {
+            guard margin >= minMargin else { return }
+            let v = Int(lookup[mask])
+            guard v >= 0, !startStop || v >= CodabarReader.firstStartStop else { return }
+            if best == nil || margin > best!.margin { best = (mask, v, margin) }
+        }
+        let barMargin = b.0 / b1.0
+        consider(bit(b.1) | bit(s.1) | bit(s1.1), min(barMargin, s1.0 / s2.0))
+        if !startStop {
+            consider(bit(b.1) | bit(s.1), min(barMargin, s.0 / s1.0))
+            // Three wide bars, the spaces all narrow.
+            consider(bit(b.1) | bit(b1.1) | bit(b2.1), b2.0 / b3.0)
+        }
+        return best
+    }
+
+    /// Checks the character `value` with the wide elements `mask` against
+    /// the model of narrow and wide widths (``character(_:_:minMargin:startStop:)``).
+    @inline(__always)
+    private func fit(_ w: UnsafeMutablePointer<Float>, _ j: Int, mask: Int, value: Int, margin: Float,
+                     minMargin: Float, startStop: Bool) -> Character? {
         if startStop && value < CodabarReader.firstStartStop { return nil }
         var nb: Float = 0, ns: Float = 0, wb: Float = 0, ws: Float = 0
         var cnb: Float = 0, cns: Float = 0, cwb: Float = 0, cws: Float = 0
@@ -145,7 +244,7 @@ final class CodabarReader: LinearReader {
         let e = narrowWideError(w + j, count: 7, wideMask: mask, narrow: narrow, wide: wide, spread: spread,
                                 margin: margin)
         guard e <= maxCharError else { return nil }
-        return (value, e, narrow, wide)
+        return (value, e, narrow, wide, spread)
     }
 
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
@@ -182,7 +281,7 @@ final class CodabarReader: LinearReader {
         if cutFirst { w[b] = max(seenFirst, min(w[b + 2], min(w[b + 4], w[b + 6]))) }
         defer { if cutFirst { w[b] = seenFirst } }
         // `A`-`D` all start with a narrow bar and have a wide middle space: a quick test first.
-        guard w[b + 3] > w[b], let start = character(w, b, minMargin: 1.25, startStop: true) else { return 0 }
+        guard w[b + 3] > w[b], let start = character(w, b, minMargin: 1.25, startStop: true, apart: .nan) else { return 0 }
         let s = run.starts.pointer
         guard run.isQuietZone(b - 1, need: 0.9 * minQuietZone * start.narrow, leading: true, from: s[b], to: s[b + 6] + w[b + 6])
         else { return 0 }
@@ -191,12 +290,14 @@ final class CodabarReader: LinearReader {
         var errorSum = start.error
         // Narrow and wide widths where the reading is, following perspective.
         var narrow = start.narrow, wide = start.wide
+        // The ink spread so far, in narrow elements.
+        var spread = start.spread / start.narrow
         var c = b + 8
         var stop = -1
         while c + 7 < n && count < CodabarReader.capacity {
             let gap = w[c - 1]
             guard gap <= 5 * narrow, gap >= 0.3 * narrow else { return 0 }
-            var read = character(w, c, minMargin: 1.15)
+            var read = character(w, c, minMargin: 1.15, apart: spread)
             if run.isFrameBorder(n - 1) && c + 7 == n - 1 {
                 // The stop character's last bar is cut by the frame's border,
                 // so it is at least as wide as seen: narrow (`A`, `D`; like
@@ -207,7 +308,7 @@ final class CodabarReader: LinearReader {
                     let width = k == 0 ? min(w[c], w[c + 2]) : wide
                     guard width > seen else { continue }
                     w[c + 6] = width
-                    read = character(w, c, minMargin: 1.15)
+                    read = character(w, c, minMargin: 1.15, apart: spread)
                 }
                 w[c + 6] = seen
             }
@@ -218,6 +319,7 @@ final class CodabarReader: LinearReader {
             errorSum += ch.error
             narrow = (narrow + ch.narrow) / 2
             wide = (wide + ch.wide) / 2
+            spread = (spread + ch.spread / ch.narrow) / 2
             text[count] = CodabarReader.alphabet[ch.value]
             count += 1
             if ch.value >= CodabarReader.firstStartStop { stop = c; break }
