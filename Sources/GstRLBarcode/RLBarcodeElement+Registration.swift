@@ -65,6 +65,18 @@ private let swiftSlotOffset = MemoryLayout<GstVideoFilter>.stride
 nonisolated(unsafe) private var parentTransformIP:
     (@convention(c) (UnsafeMutablePointer<GstBaseTransform>?, UnsafeMutablePointer<GstBuffer>?) -> GstFlowReturn)?
 
+/// The base class's `generate_output` (the buffer made writable, then
+/// `transform_ip`), which ours wraps to analyse frames ahead.
+nonisolated(unsafe) private var parentGenerateOutput:
+    (@convention(c) (UnsafeMutablePointer<GstBaseTransform>?,
+                     UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>?) -> GstFlowReturn)?
+
+/// The base class's `query`, which ours wraps to let held frames leave
+/// before a serialized sink query.
+nonisolated(unsafe) private var parentQuery:
+    (@convention(c) (UnsafeMutablePointer<GstBaseTransform>?, GstPadDirection,
+                     UnsafeMutablePointer<GstQuery>?) -> gboolean)?
+
 // MARK: GType registration of the property value types
 
 /// Builds a permanent, terminated `GEnumValue` table.
@@ -199,6 +211,19 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
         // The frame is unmapped again here, so the buffer is writable for metadata.
         element.finishFrame(buffer: buffer, flow: result)
         return result
+    }
+    parentGenerateOutput = transformClass.pointee.generate_output
+    transformClass.pointee.generate_output = { trans, out in
+        guard let trans, let out else { return GST_FLOW_ERROR }
+        return swiftElement(UnsafeMutableRawPointer(trans)).generateOutput(trans, out) { t, o in
+            parentGenerateOutput?(t, o) ?? GST_FLOW_ERROR
+        }
+    }
+    parentQuery = transformClass.pointee.query
+    transformClass.pointee.query = { trans, direction, query in
+        guard let trans, let query else { return 0 }
+        if direction == GST_PAD_SINK { swiftElement(UnsafeMutableRawPointer(trans)).sinkQuery(query) }
+        return parentQuery?(trans, direction, query) ?? 0
     }
     transformClass.pointee.src_event = { trans, event in
         guard let trans, let event else { return 0 }

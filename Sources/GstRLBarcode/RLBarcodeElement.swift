@@ -28,6 +28,11 @@ final class RLBarcodeElement {
         /// Whether the stream is a still picture (framerate 0/1, as image
         /// decoders produce): it gets still-picture depth.
         var isStillPicture = false
+        /// The negotiated video info, for mapping frames analysed ahead.
+        var info = GstVideoInfo()
+        /// Whether frames may be analysed ahead (``FramePipeline``): video
+        /// from a source that is not live.
+        var aheadAllowed = false
         /// The session's codes; carried over from the previous state on caps changes.
         var tracker: CodeTracker
         /// Everything the session saw, and its status; carried over like the tracker.
@@ -261,8 +266,11 @@ final class RLBarcodeElement {
         return true
     }
 
-    /// `stop`: drops the streaming state.
+    /// `stop`: stops the analysis threads and drops the streaming state.
     func stop() -> Bool {
+        pipeline?.shutDown()
+        pipeline = nil
+        pipelineFailed = false
         state = nil
         return true
     }
@@ -280,6 +288,8 @@ final class RLBarcodeElement {
                       tracker: previous?.tracker ?? CodeTracker(), session: previous?.session ?? ScanSession(),
                       clearGeneration: previous?.clearGeneration ?? s.clearGeneration)
         state?.isStillPicture = info.pointee.fps_n == 0
+        state?.info = info.pointee
+        state?.aheadAllowed = info.pointee.fps_n != 0 && upstreamIsNotLive()
         log(GST_LEVEL_DEBUG, instance, "streaming \(width)x\(height) in \(String(cString: finfo.pointee.name))"
             + (info.pointee.fps_n == 0 ? " (still picture: thorough scan unless effort=fast)" : ""))
         return true
@@ -303,6 +313,17 @@ final class RLBarcodeElement {
     }
 
     func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) {
+        // Frames analysed ahead: a flush drops them; any other event in the
+        // stream waits until they have left.
+        if let pipeline {
+            if event.pointee.type == GST_EVENT_FLUSH_START {
+                pipeline.setFlushing(true)
+            } else if event.pointee.type == GST_EVENT_FLUSH_STOP {
+                pipeline.discard()
+            } else if event.pointee.type.rawValue & GST_EVENT_TYPE_SERIALIZED.rawValue != 0 {
+                drain()
+            }
+        }
         if event.pointee.type == GST_EVENT_FLUSH_STOP || event.pointee.type == GST_EVENT_STREAM_START {
             state?.lastNow = nil
             qosEarliest.withLock { $0 = nil }
@@ -313,6 +334,155 @@ final class RLBarcodeElement {
             postSession(state, reason: "eos")
             state.session = ScanSession()
         }
+    }
+
+    // MARK: Frames analysed ahead
+
+    /// The analysis threads of non-live streams (made on first use,
+    /// stopped in `stop`); see ``FramePipeline``.
+    private var pipeline: FramePipeline?
+    /// Whether making ``pipeline`` failed (then frames are analysed one at a time).
+    private var pipelineFailed = false
+    /// Whether the frame that came in last has had a frame go out for it.
+    private var tookOne = false
+
+    /// The sink pad's stream lock, which the streaming thread holds while
+    /// it is inside the element.
+    var streamLock: UnsafeMutablePointer<GRecMutex> {
+        let pad = instance.assumingMemoryBound(to: GstBaseTransform.self).pointee.sinkpad!
+        return UnsafeMutableRawPointer(pad)
+            .advanced(by: MemoryLayout<GstPad>.offset(of: \GstPad.stream_rec_lock)!)
+            .assumingMemoryBound(to: GRecMutex.self)
+    }
+
+    /// Whether upstream says the stream is not live (a file, a test
+    /// source); a live source, or one that does not answer, gets one frame
+    /// at a time: no frame waits for another.
+    private func upstreamIsNotLive() -> Bool {
+        guard let pad = instance.assumingMemoryBound(to: GstBaseTransform.self).pointee.sinkpad,
+              let query = gst_query_new_latency() else { return false }
+        defer { gst_query_unref(query) }
+        guard gst_pad_peer_query(pad, query) != 0 else { return false }
+        var live: gboolean = 1
+        gst_query_parse_latency(query, &live, nil, nil)
+        return live == 0
+    }
+
+    /// Whether this frame goes to the analysis threads (made here on first use).
+    private func analysisAhead(_ state: State) -> FramePipeline? {
+        guard state.aheadAllowed else { return nil }
+        let threads = settings.withLock { $0.threads }
+        let processors = Int(g_get_num_processors())
+        guard threads != 1, processors >= 2 else { return nil }
+        if pipeline == nil && !pipelineFailed {
+            pipeline = FramePipeline(element: self)
+            pipelineFailed = pipeline == nil
+            if pipeline != nil {
+                log(GST_LEVEL_DEBUG, instance, "stream not live: frames analysed ahead on "
+                    + "\(FramePipeline.workerCount) threads, up to \(FramePipeline.maxInFlight) held")
+            }
+        }
+        return pipeline
+    }
+
+    /// `generate_output`: with frames analysed ahead, the base class's
+    /// step (`parent`: the buffer made writable, ``transformFrame(_:)``
+    /// preparing it) hands the frame to the analysis threads; what leaves is
+    /// the oldest frame once it is done. Otherwise the base class's step alone.
+    func generateOutput(_ trans: UnsafeMutablePointer<GstBaseTransform>,
+                        _ out: UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>,
+                        parent: (UnsafeMutablePointer<GstBaseTransform>,
+                                 UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>) -> GstFlowReturn)
+        -> GstFlowReturn {
+        guard let state else { return parent(trans, out) }
+        let pipeline: FramePipeline
+        if trans.pointee.queued_buf != nil {
+            guard let p = analysisAhead(state) else {
+                // One frame at a time (again): the frames held leave first.
+                drain()
+                return parent(trans, out)
+            }
+            pipeline = p
+        } else {
+            guard let p = self.pipeline else { return parent(trans, out) }
+            pipeline = p
+        }
+        pipeline.enter()
+        if trans.pointee.queued_buf != nil {
+            tookOne = false
+            var buffer: UnsafeMutablePointer<GstBuffer>? = nil
+            handingOff = true
+            handoff = nil
+            let flow = parent(trans, &buffer)
+            handingOff = false
+            if flow != GST_FLOW_OK {
+                if let buffer { gst_buffer_unref(buffer) }
+                drain()
+                out.pointee = nil
+                return flow
+            }
+            if let buffer {
+                let prep = handoff ?? FramePrep(settings: settings.withLock { $0 }, options: ScanOptions(),
+                                                pts: clockTimeNone, duration: clockTimeNone,
+                                                now: state.lastNow ?? 0, analyse: false)
+                pipeline.submit(buffer, info: state.info, prep: prep)
+            }
+            handoff = nil
+        }
+        if let job = pipeline.next(tookOne: tookOne) {
+            _ = deliver(job, push: false)
+            out.pointee = job.buffer
+            pipeline.recycle(job)
+            tookOne = true
+        } else {
+            out.pointee = nil
+        }
+        let flow = pipeline.takeWorkerFlow()
+        return flow == GST_FLOW_FLUSHING ? GST_FLOW_OK : flow
+    }
+
+    /// Lets every frame held leave, in order (streaming thread, holding
+    /// the stream lock): before a serialized event or query, or when
+    /// frames stop being analysed ahead.
+    func drain() {
+        guard let pipeline else { return }
+        pipeline.enter()
+        while let job = pipeline.next(all: true) {
+            _ = deliver(job, push: true)
+            pipeline.recycle(job)
+        }
+    }
+
+    /// A frame whose analysis is done, in frame order: its conclusion
+    /// (tracking, drawing, metadata, messages), then, with `push`, onto
+    /// the source pad (the buffer's reference goes with it).
+    func deliver(_ job: FramePipeline.Job, push: Bool) -> GstFlowReturn {
+        guard let buffer = job.buffer else { return GST_FLOW_OK }
+        if let prep = job.prep {
+            state?.pending.removeAll(keepingCapacity: true)
+            var frame = GstVideoFrame()
+            let draws = prep.analyse && prep.settings.draw && !job.scan.results.isEmpty
+                && gst_mini_object_is_writable(UnsafePointer(OpaquePointer(buffer))) != 0
+                && gst_video_frame_map(&frame, &job.info, buffer,
+                                       GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0
+            if draws {
+                withUnsafeMutablePointer(to: &frame) { conclude(prep, job.scan, frame: $0) }
+                gst_video_frame_unmap(&frame)
+            } else {
+                conclude(prep, job.scan, frame: nil)
+            }
+            finishFrame(buffer: buffer, flow: GST_FLOW_OK)
+        }
+        guard push else { return GST_FLOW_OK }
+        job.buffer = nil
+        let pad = instance.assumingMemoryBound(to: GstBaseTransform.self).pointee.srcpad
+        return gst_pad_push(pad, buffer)
+    }
+
+    /// Sink queries, before the base class answers: a serialized one (a
+    /// drain or allocation query) waits until the frames held have left.
+    func sinkQuery(_ query: UnsafeMutablePointer<GstQuery>) {
+        if pipeline != nil, query.pointee.type.rawValue & GST_QUERY_TYPE_SERIALIZED.rawValue != 0 { drain() }
     }
 
     /// Applies a `clear-results` the streaming thread has not seen yet: the
@@ -326,59 +496,112 @@ final class RLBarcodeElement {
         log(GST_LEVEL_DEBUG, instance, "session cleared")
     }
 
+    /// What a frame's analysis is given, worked out on the streaming thread
+    /// as the frame arrives (so that settings, time and QoS apply to the
+    /// frames in the order they come, whichever thread scans them).
+    struct FramePrep {
+        /// Settings copied as the frame arrived.
+        var settings: Settings
+        /// The scan's options (effort, time limit, symbologies).
+        var options: ScanOptions
+        /// PTS and duration of the frame (or `GST_CLOCK_TIME_NONE`).
+        var pts: GstClockTime
+        var duration: GstClockTime
+        /// The tracking clock for the frame.
+        var now: UInt64
+        /// False when the frame passes unanalysed (paused, no luma plane, late).
+        var analyse: Bool
+    }
+
+    /// What a scan gave, for ``conclude(_:_:frame:)``.
+    struct FrameScan {
+        var results: [BarcodeResult] = []
+        var timedOut = false
+        var candidates = 0
+        var partial = ""
+    }
+
     /// `transform_frame_ip`: scans the mapped frame, tracks the codes and
     /// draws; metadata and messages follow in ``finishFrame(buffer:flow:)``
-    /// once the frame is unmapped.
+    /// once the frame is unmapped. When frames are analysed ahead on the
+    /// analysis threads (``FramePipeline``), it only prepares the frame.
     func transformFrame(_ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
         guard let state else { return GST_FLOW_OK }
         state.pending.removeAll(keepingCapacity: true)
+        let prep = prepare(frame, state)
+        if handingOff {
+            handoff = prep
+            return GST_FLOW_OK
+        }
+        state.frameSettings = prep.settings
+        guard prep.analyse, let data = frame.pointee.data.0 else { return GST_FLOW_OK }
+        let info = frame.pointee.info
+        let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
+                            width: Int(info.width), height: Int(info.height), stride: Int(info.stride.0))
+        if state.scanner.options != prep.options { state.scanner.options = prep.options }
+        var scan = FrameScan()
+        scan.results = state.scanner.scan(luma)
+        scan.timedOut = state.scanner.lastScanTimedOut
+        scan.candidates = state.scanner.lastCandidateCount
+        scan.partial = state.scanner.partialText
+        conclude(prep, scan, frame: frame)
+        return GST_FLOW_OK
+    }
+
+    /// Set around the base class's output step while frames are analysed
+    /// ahead: ``transformFrame(_:)`` then leaves the frame's ``FramePrep``
+    /// in ``handoff`` instead of scanning.
+    var handingOff = false
+    /// See ``handingOff``.
+    var handoff: FramePrep?
+
+    /// Works out what a frame's analysis is given (streaming thread).
+    private func prepare(_ frame: UnsafeMutablePointer<GstVideoFrame>, _ state: State) -> FramePrep {
         let s = settings.withLock { $0 }
-        state.frameSettings = s
-        if s.paused { return GST_FLOW_OK }
+        var prep = FramePrep(settings: s, options: s.scanOptions, pts: clockTimeNone, duration: clockTimeNone,
+                             now: state.lastNow ?? 0, analyse: false)
+        if s.paused { return prep }
 
         // Luma plane, zero-copy.
         let info = frame.pointee.info
         let width = Int(info.width), height = Int(info.height), stride = Int(info.stride.0)
-        guard width > 0, height > 0, stride >= width, let data = frame.pointee.data.0 else {
+        guard width > 0, height > 0, stride >= width, frame.pointee.data.0 != nil else {
             log(GST_LEVEL_LOG, instance, "frame without usable luma plane skipped")
-            return GST_FLOW_OK
+            return prep
         }
-        let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
-                            width: width, height: height, stride: stride)
 
         // Time: running time when the frame has a timestamp, else a stand-in
         // that advances by the frame duration (or 1/30 s).
         let buffer = frame.pointee.buffer
-        state.pts = buffer?.pointee.pts ?? clockTimeNone
-        state.duration = buffer?.pointee.duration ?? clockTimeNone
+        prep.pts = buffer?.pointee.pts ?? clockTimeNone
+        prep.duration = buffer?.pointee.duration ?? clockTimeNone
         var runningTime = clockTimeNone
-        if state.pts != clockTimeNone {
+        if prep.pts != clockTimeNone {
             var segment = instance.assumingMemoryBound(to: GstBaseTransform.self).pointee.segment
             if segment.format == GST_FORMAT_TIME {
-                runningTime = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, state.pts)
+                runningTime = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, prep.pts)
             }
         }
         if runningTime != clockTimeNone {
-            state.now = UInt64(runningTime)
+            prep.now = UInt64(runningTime)
         } else {
-            let step = state.duration != clockTimeNone ? UInt64(state.duration) : 33_333_333
-            state.now = state.lastNow.map { $0 &+ step } ?? 0
+            let step = prep.duration != clockTimeNone ? UInt64(prep.duration) : 33_333_333
+            prep.now = state.lastNow.map { $0 &+ step } ?? 0
         }
-        state.lastNow = state.now
+        state.lastNow = prep.now
 
         // Late downstream (QoS): this frame passes unanalysed.
         if runningTime != clockTimeNone, let earliest = qosEarliest.withLock({ $0 }) {
-            let end = UInt64(runningTime) &+ (state.duration != clockTimeNone ? UInt64(state.duration) : 0)
+            let end = UInt64(runningTime) &+ (prep.duration != clockTimeNone ? UInt64(prep.duration) : 0)
             if end <= earliest {
                 lateFrames += 1
                 if lateFrames == 1 || lateFrames % 100 == 0 {
                     log(GST_LEVEL_INFO, instance, "frames arrive late downstream: analysis skipped for \(lateFrames) so far")
                 }
-                return GST_FLOW_OK
+                return prep
             }
         }
 
-        applyClear(state, generation: s.clearGeneration)
         var options = s.scanOptions
         if state.isStillPicture && options.effort == .balanced { options.effort = .thorough }
         // Video: one frame's analysis may take four frame intervals (0.1 to
@@ -386,22 +609,39 @@ final class RLBarcodeElement {
         // texture cannot hold the stream up for longer. Still pictures have
         // no limit.
         if !state.isStillPicture {
-            let interval = state.duration != clockTimeNone && state.duration > 0
-                ? Double(UInt64(state.duration)) / 1e9 : 1.0 / 30
+            let interval = prep.duration != clockTimeNone && prep.duration > 0
+                ? Double(UInt64(prep.duration)) / 1e9 : 1.0 / 30
             options.timeLimit = (options.effort == .thorough ? 1.0 : min(0.5, max(0.1, 4 * interval)))
                 * Self.timeLimitScale
         }
         // With drawing on, codes of symbologies left out are read too, to be
         // drawn as unwanted (never reported).
         if s.draw { options.symbologies = .all }
-        if state.scanner.options != options { state.scanner.options = options }
+        prep.options = options
+        prep.analyse = true
+        return prep
+    }
 
-        let results = state.scanner.scan(luma)
-        if state.scanner.lastScanTimedOut {
+    /// After a frame's scan, in frame order (the streaming thread, or an
+    /// analysis thread holding the stream lock): tracking, the session,
+    /// the status message and drawing into `frame` (mapped writable, or nil
+    /// for no drawing). Metadata and messages follow in
+    /// ``finishFrame(buffer:flow:)``.
+    func conclude(_ prep: FramePrep, _ scan: FrameScan, frame: UnsafeMutablePointer<GstVideoFrame>?) {
+        guard let state else { return }
+        let s = prep.settings
+        state.frameSettings = s
+        state.pts = prep.pts
+        state.duration = prep.duration
+        state.now = prep.now
+        guard prep.analyse else { return }
+        applyClear(state, generation: s.clearGeneration)
+        let results = scan.results
+        if scan.timedOut {
             timedOutFrames += 1
             if timedOutFrames == 1 || timedOutFrames % 100 == 0 {
                 log(GST_LEVEL_INFO, instance, "analysis stopped at its time limit of "
-                    + "\(Int((options.timeLimit ?? 0) * 1000)) ms in \(timedOutFrames) frames so far")
+                    + "\(Int((prep.options.timeLimit ?? 0) * 1000)) ms in \(timedOutFrames) frames so far")
             }
         }
         state.tracker.beginFrame(now: state.now, lostAfter: s.lostAfter)
@@ -409,15 +649,15 @@ final class RLBarcodeElement {
         defer {
             if s.postMessages {
                 let status = state.session.status(now: state.now, read: read, new: new,
-                                                  candidates: state.scanner.lastCandidateCount,
-                                                  partial: state.scanner.partialText)
+                                                  candidates: scan.candidates, partial: scan.partial)
                 if status.differs(from: state.session.posted) {
                     postStatus(status, state: state)
                     state.session.didPost(status)
                 }
             }
         }
-        if results.isEmpty { return GST_FLOW_OK }
+        if results.isEmpty { return }
+        let width = state.width, height = state.height
 
         for result in results {
             guard s.symbologies.contains(result.symbology.flag) else {
@@ -452,10 +692,9 @@ final class RLBarcodeElement {
         state.tracker.endFrame()
         log(GST_LEVEL_LOG, instance, "\(results.count) code(s) at \(state.now) ns")
 
-        if s.draw, !state.pending.isEmpty, let canvas = FrameCanvas(frame: frame) {
+        if s.draw, !state.pending.isEmpty, let frame, let canvas = FrameCanvas(frame: frame) {
             draw(state.pending, on: canvas, settings: s)
         }
-        return GST_FLOW_OK
     }
 
     /// After the frame is unmapped: attaches metadata, then posts messages

@@ -292,13 +292,15 @@ func emit(_ instance: UnsafeMutablePointer<GstElement>, _ signal: String, string
 ///     come out of the element (so that what it does applies from that
 ///     frame on, not to frames still queued in the source).
 ///   - whilePlaying: called once on another thread while frames flow.
-func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Bool = true,
+///   - live: the source says it is live (a camera), so frames are analysed
+///     one at a time; otherwise the element analyses frames ahead.
+func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Bool = true, live: Bool = false,
                  beforeFrame: ((UnsafeMutablePointer<GstElement>, Int) -> Void)? = nil,
                  whilePlaying: (@Sendable (SendablePointer<GstElement>) -> Void)? = nil) throws -> RunOutput {
     _ = try gstreamerReady.get()
     var output = RunOutput()
     var error: UnsafeMutablePointer<GError>?
-    let line = "appsrc name=src format=time ! rlbarcode name=bc \(properties) ! appsink name=sink sync=false"
+    let line = "appsrc name=src format=time is-live=\(live) ! rlbarcode name=bc \(properties) ! appsink name=sink sync=false"
     guard let pipeline = gst_parse_launch(line, &error) else {
         let message = error.map { String(cString: $0.pointee.message) } ?? "?"
         throw NSError(domain: "pipeline", code: 1, userInfo: [NSLocalizedDescriptionKey: message])

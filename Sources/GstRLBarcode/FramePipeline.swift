@@ -1,0 +1,309 @@
+import CGStreamer
+import RLBarcode
+
+/// Frames analysed ahead, each whole on one of two analysis threads, for
+/// streams that are not live (files, transcoding, recording from a
+/// non-live source).
+///
+/// Two threads get through more frames when each reads frames of its own
+/// than when both read parts of one frame: split, a frame's parts wait for
+/// each other (the last large symbol, the last long candidate). Where
+/// nobody waits for a frame in real time, the element therefore takes up
+/// to ``maxInFlight`` frames from upstream and scans two at once, each
+/// with a ``Scanner`` of one thread; frames leave in the order they came,
+/// each once its own analysis and those of the frames before it are done.
+/// A frame then takes longer from entering to leaving, so live streams
+/// (cameras) keep one frame at a time, split across the threads, which
+/// adds no latency.
+///
+/// Who pushes: the streaming thread, when it is inside the element (a
+/// frame or a serialized event: it holds the sink pad's stream lock); an
+/// analysis thread, when it has no frame to scan and the streaming thread
+/// is out (waiting upstream for the next frame): it takes the stream lock
+/// itself, so that a frame never waits for the next one to leave.
+/// Serialized events and queries (end of stream, caps, segments, drain
+/// queries) first let every frame before them leave; a flush drops them.
+///
+/// Threads: the fields below the lock are read and written under it;
+/// ``Job``s belong to the thread that set their stage (the streaming
+/// thread while queued, an analysis thread while running, whoever delivers
+/// once done).
+final class FramePipeline: @unchecked Sendable {
+    /// One frame on its way through.
+    final class Job {
+        enum Stage { case queued, running, done }
+        var buffer: UnsafeMutablePointer<GstBuffer>?
+        var info = GstVideoInfo()
+        var prep: RLBarcodeElement.FramePrep?
+        var scan = RLBarcodeElement.FrameScan()
+        var stage = Stage.done
+    }
+
+    /// Frames held at most. Frames leave in order, so a frame that takes
+    /// long holds back those after it: while it is scanned, the other
+    /// thread goes on with the frames queued behind it (with three held,
+    /// the threads waited for each other a sixth of the time on the bench
+    /// clip at 720p; with eight, about 1%). Once this many are held, one
+    /// leaves for each that comes in.
+    static let maxInFlight = 8
+    /// Analysis threads.
+    static let workerCount = 2
+
+    private let mutex: UnsafeMutablePointer<GMutex>
+    private let cond: UnsafeMutablePointer<GCond>
+    /// The frames in flight, oldest first (under the lock).
+    private var jobs: [Job] = []
+    /// Jobs to reuse (under the lock).
+    private var spare: [Job] = []
+    private var threads: [UnsafeMutablePointer<GThread>] = []
+    /// The streaming thread is inside the element and delivers what is done.
+    private var streamingInside = false
+    /// An analysis thread is trying to deliver.
+    private var delivering = false
+    private var quitting = false
+    private var flushing = false
+    /// Frames being scanned.
+    private var running = 0
+    /// A flow other than OK from a push by an analysis thread, for the
+    /// streaming thread to return upstream.
+    private var workerFlow = GST_FLOW_OK
+    /// The element (not retained: it owns the pipeline).
+    private unowned(unsafe) let element: RLBarcodeElement
+
+    /// Starts the analysis threads; nil when the system makes none.
+    init?(element: RLBarcodeElement) {
+        self.element = element
+        mutex = .allocate(capacity: 1)
+        cond = .allocate(capacity: 1)
+        g_mutex_init(mutex)
+        g_cond_init(cond)
+        jobs.reserveCapacity(Self.maxInFlight)
+        spare.reserveCapacity(Self.maxInFlight)
+        for _ in 0..<Self.maxInFlight { spare.append(Job()) }
+        for k in 0..<Self.workerCount {
+            let context = Unmanaged.passRetained(WorkerContext(pipeline: self, index: k)).toOpaque()
+            var error: UnsafeMutablePointer<GError>?
+            guard let thread = g_thread_try_new("rlbarcode-scan", { raw in
+                let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
+                context.pipeline.workerMain(context.index)
+                return nil
+            }, context, &error) else {
+                Unmanaged<WorkerContext>.fromOpaque(context).release()
+                if let error { g_error_free(error) }
+                shutDown()
+                return nil
+            }
+            threads.append(thread)
+        }
+    }
+
+    deinit {
+        g_cond_clear(cond)
+        g_mutex_clear(mutex)
+        cond.deallocate()
+        mutex.deallocate()
+    }
+
+    private final class WorkerContext {
+        let pipeline: FramePipeline
+        let index: Int
+        init(pipeline: FramePipeline, index: Int) { self.pipeline = pipeline; self.index = index }
+    }
+
+    /// Whether frames are held.
+    var isEmpty: Bool {
+        g_mutex_lock(mutex); defer { g_mutex_unlock(mutex) }
+        return jobs.isEmpty
+    }
+
+    // MARK: Streaming thread
+
+    /// The streaming thread is inside the element (holding the stream lock).
+    func enter() {
+        g_mutex_lock(mutex)
+        streamingInside = true
+        g_mutex_unlock(mutex)
+    }
+
+    /// Takes `buffer` (a reference the pipeline now owns): analysed on an
+    /// analysis thread when `prep` says so, else passed on as it is, in turn.
+    func submit(_ buffer: UnsafeMutablePointer<GstBuffer>, info: GstVideoInfo, prep: RLBarcodeElement.FramePrep) {
+        g_mutex_lock(mutex)
+        let job = spare.popLast() ?? Job()
+        job.buffer = buffer
+        job.info = info
+        job.prep = prep
+        job.scan = RLBarcodeElement.FrameScan()
+        job.stage = prep.analyse ? .queued : .done
+        jobs.append(job)
+        g_cond_broadcast(cond)
+        g_mutex_unlock(mutex)
+    }
+
+    /// The oldest frame once it is done, for the streaming thread to push:
+    /// one a frame that comes in (`tookOne` once it has had it), more only
+    /// while ``maxInFlight`` frames are held, waiting for the oldest then;
+    /// with `all`, every frame held, waiting for each. Nil when the
+    /// streaming thread goes back upstream. Either way the streaming thread
+    /// counts as out afterwards (``enter()`` again).
+    func next(tookOne: Bool = false, all: Bool = false) -> Job? {
+        g_mutex_lock(mutex); defer { g_mutex_unlock(mutex) }
+        while true {
+            let full = jobs.count >= Self.maxInFlight
+            if let head = jobs.first, head.stage == .done, all || full || !tookOne {
+                // Out while the base class pushes it (it comes back in for
+                // the next one unless the push failed).
+                jobs.removeFirst()
+                streamingInside = false
+                return head
+            }
+            if jobs.isEmpty || (!all && !full) {
+                streamingInside = false
+                g_cond_broadcast(cond)
+                return nil
+            }
+            g_cond_wait(cond, mutex)
+        }
+    }
+
+    /// Gives a delivered job back for reuse.
+    func recycle(_ job: Job) {
+        job.buffer = nil
+        job.prep = nil
+        job.scan = RLBarcodeElement.FrameScan()
+        g_mutex_lock(mutex)
+        spare.append(job)
+        g_mutex_unlock(mutex)
+    }
+
+    /// A flow other than OK that an analysis thread's push met, once.
+    func takeWorkerFlow() -> GstFlowReturn {
+        g_mutex_lock(mutex); defer { g_mutex_unlock(mutex) }
+        let flow = workerFlow
+        workerFlow = GST_FLOW_OK
+        return flow
+    }
+
+    /// A flush starts (any thread): analysis threads stop pushing.
+    func setFlushing(_ on: Bool) {
+        g_mutex_lock(mutex)
+        flushing = on
+        g_cond_broadcast(cond)
+        g_mutex_unlock(mutex)
+    }
+
+    /// Drops every frame held, once none is being scanned, and ends a flush.
+    func discard() {
+        g_mutex_lock(mutex)
+        while running > 0 { g_cond_wait(cond, mutex) }
+        let dropped = jobs
+        jobs.removeAll(keepingCapacity: true)
+        flushing = false
+        streamingInside = false
+        workerFlow = GST_FLOW_OK
+        g_mutex_unlock(mutex)
+        for job in dropped {
+            if let buffer = job.buffer { gst_buffer_unref(buffer) }
+            recycle(job)
+        }
+    }
+
+    /// Stops the analysis threads (after their current frame) and drops
+    /// what is held. Not with the stream lock held by another thread that
+    /// waits for this one.
+    func shutDown() {
+        g_mutex_lock(mutex)
+        quitting = true
+        g_cond_broadcast(cond)
+        g_mutex_unlock(mutex)
+        for thread in threads { g_thread_join(thread) }
+        threads.removeAll()
+        discard()
+    }
+
+    // MARK: Analysis threads
+
+    private func workerMain(_ index: Int) {
+        let scanner = Scanner(options: ScanOptions(threads: 1))
+        var backoff: UInt = 50
+        g_mutex_lock(mutex)
+        while !quitting {
+            if let job = jobs.first(where: { $0.stage == .queued }) {
+                job.stage = .running
+                running += 1
+                g_mutex_unlock(mutex)
+                analyse(job, scanner)
+                g_mutex_lock(mutex)
+                job.stage = .done
+                running -= 1
+                g_cond_broadcast(cond)
+                continue
+            }
+            if !streamingInside && !delivering && !flushing, let head = jobs.first, head.stage == .done {
+                // Nothing to scan and the streaming thread is out: deliver.
+                delivering = true
+                g_mutex_unlock(mutex)
+                let delivered = deliverUnderStreamLock()
+                g_mutex_lock(mutex)
+                delivering = false
+                if delivered {
+                    backoff = 50
+                } else {
+                    // The streaming thread still holds the stream lock (on
+                    // its way out, or pushing): try again shortly.
+                    g_mutex_unlock(mutex)
+                    g_usleep(gulong(backoff))
+                    backoff = min(backoff * 2, 2000)
+                    g_mutex_lock(mutex)
+                }
+                continue
+            }
+            g_cond_wait(cond, mutex)
+        }
+        g_mutex_unlock(mutex)
+    }
+
+    /// Scans one job's frame (luma plane, mapped for reading).
+    private func analyse(_ job: Job, _ scanner: Scanner) {
+        guard let buffer = job.buffer, let prep = job.prep else { return }
+        var frame = GstVideoFrame()
+        guard gst_video_frame_map(&frame, &job.info, buffer, GST_MAP_READ) != 0 else { return }
+        defer { gst_video_frame_unmap(&frame) }
+        let info = frame.info
+        let width = Int(info.width), height = Int(info.height), stride = Int(info.stride.0)
+        guard width > 0, height > 0, stride >= width, let data = frame.data.0 else { return }
+        let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
+                            width: width, height: height, stride: stride)
+        var options = prep.options
+        options.threads = 1
+        if scanner.options != options { scanner.options = options }
+        job.scan.results = scanner.scan(luma)
+        job.scan.timedOut = scanner.lastScanTimedOut
+        job.scan.candidates = scanner.lastCandidateCount
+        job.scan.partial = scanner.partialText
+    }
+
+    /// Takes the stream lock if it is free and pushes the frames that are
+    /// done, oldest first. False when the lock was taken.
+    private func deliverUnderStreamLock() -> Bool {
+        let lock = element.streamLock
+        guard g_rec_mutex_trylock(lock) != 0 else { return false }
+        defer { g_rec_mutex_unlock(lock) }
+        while true {
+            g_mutex_lock(mutex)
+            guard !flushing, !quitting, let head = jobs.first, head.stage == .done else {
+                g_mutex_unlock(mutex)
+                return true
+            }
+            jobs.removeFirst()
+            g_mutex_unlock(mutex)
+            let flow = element.deliver(head, push: true)
+            recycle(head)
+            if flow != GST_FLOW_OK {
+                g_mutex_lock(mutex)
+                if workerFlow == GST_FLOW_OK { workerFlow = flow }
+                g_mutex_unlock(mutex)
+            }
+        }
+    }
+}
