@@ -49,8 +49,10 @@ final class FramePipeline: @unchecked Sendable {
     /// Analysis threads.
     static let workerCount = 2
 
-    private let mutex: UnsafeMutablePointer<GMutex>
-    private let cond: UnsafeMutablePointer<GCond>
+    // POSIX primitives, which ThreadSanitizer sees (GLib's GMutex on
+    // Linux is a bare futex).
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let cond: UnsafeMutablePointer<pthread_cond_t>
     /// The frames in flight, oldest first (under the lock).
     private var jobs: [Job] = []
     /// Jobs to reuse (under the lock).
@@ -75,8 +77,8 @@ final class FramePipeline: @unchecked Sendable {
         self.element = element
         mutex = .allocate(capacity: 1)
         cond = .allocate(capacity: 1)
-        g_mutex_init(mutex)
-        g_cond_init(cond)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(cond, nil)
         jobs.reserveCapacity(Self.maxInFlight)
         spare.reserveCapacity(Self.maxInFlight)
         for _ in 0..<Self.maxInFlight { spare.append(Job()) }
@@ -98,8 +100,8 @@ final class FramePipeline: @unchecked Sendable {
     }
 
     deinit {
-        g_cond_clear(cond)
-        g_mutex_clear(mutex)
+        pthread_cond_destroy(cond)
+        pthread_mutex_destroy(mutex)
         cond.deallocate()
         mutex.deallocate()
     }
@@ -112,7 +114,7 @@ final class FramePipeline: @unchecked Sendable {
 
     /// Whether frames are held.
     var isEmpty: Bool {
-        g_mutex_lock(mutex); defer { g_mutex_unlock(mutex) }
+        pthread_mutex_lock(mutex); defer { pthread_mutex_unlock(mutex) }
         return jobs.isEmpty
     }
 
@@ -120,15 +122,15 @@ final class FramePipeline: @unchecked Sendable {
 
     /// The streaming thread is inside the element (holding the stream lock).
     func enter() {
-        g_mutex_lock(mutex)
+        pthread_mutex_lock(mutex)
         streamingInside = true
-        g_mutex_unlock(mutex)
+        pthread_mutex_unlock(mutex)
     }
 
     /// Takes `buffer` (a reference the pipeline now owns): analysed on an
     /// analysis thread when `prep` says so, else passed on as it is, in turn.
     func submit(_ buffer: UnsafeMutablePointer<GstBuffer>, info: GstVideoInfo, prep: RLBarcodeElement.FramePrep) {
-        g_mutex_lock(mutex)
+        pthread_mutex_lock(mutex)
         let job = spare.popLast() ?? Job()
         job.buffer = buffer
         job.info = info
@@ -136,8 +138,8 @@ final class FramePipeline: @unchecked Sendable {
         job.scan = RLBarcodeElement.FrameScan()
         job.stage = prep.analyse ? .queued : .done
         jobs.append(job)
-        g_cond_broadcast(cond)
-        g_mutex_unlock(mutex)
+        pthread_cond_broadcast(cond)
+        pthread_mutex_unlock(mutex)
     }
 
     /// The oldest frame once it is done, for the streaming thread to push:
@@ -147,7 +149,7 @@ final class FramePipeline: @unchecked Sendable {
     /// streaming thread goes back upstream. Either way the streaming thread
     /// counts as out afterwards (``enter()`` again).
     func next(tookOne: Bool = false, all: Bool = false) -> Job? {
-        g_mutex_lock(mutex); defer { g_mutex_unlock(mutex) }
+        pthread_mutex_lock(mutex); defer { pthread_mutex_unlock(mutex) }
         while true {
             let full = jobs.count >= Self.maxInFlight
             if let head = jobs.first, head.stage == .done, all || full || !tookOne {
@@ -159,10 +161,10 @@ final class FramePipeline: @unchecked Sendable {
             }
             if jobs.isEmpty || (!all && !full) {
                 streamingInside = false
-                g_cond_broadcast(cond)
+                pthread_cond_broadcast(cond)
                 return nil
             }
-            g_cond_wait(cond, mutex)
+            pthread_cond_wait(cond, mutex)
         }
     }
 
@@ -171,14 +173,14 @@ final class FramePipeline: @unchecked Sendable {
         job.buffer = nil
         job.prep = nil
         job.scan = RLBarcodeElement.FrameScan()
-        g_mutex_lock(mutex)
+        pthread_mutex_lock(mutex)
         spare.append(job)
-        g_mutex_unlock(mutex)
+        pthread_mutex_unlock(mutex)
     }
 
     /// A flow other than OK that an analysis thread's push met, once.
     func takeWorkerFlow() -> GstFlowReturn {
-        g_mutex_lock(mutex); defer { g_mutex_unlock(mutex) }
+        pthread_mutex_lock(mutex); defer { pthread_mutex_unlock(mutex) }
         let flow = workerFlow
         workerFlow = GST_FLOW_OK
         return flow
@@ -186,22 +188,22 @@ final class FramePipeline: @unchecked Sendable {
 
     /// A flush starts (any thread): analysis threads stop pushing.
     func setFlushing(_ on: Bool) {
-        g_mutex_lock(mutex)
+        pthread_mutex_lock(mutex)
         flushing = on
-        g_cond_broadcast(cond)
-        g_mutex_unlock(mutex)
+        pthread_cond_broadcast(cond)
+        pthread_mutex_unlock(mutex)
     }
 
     /// Drops every frame held, once none is being scanned, and ends a flush.
     func discard() {
-        g_mutex_lock(mutex)
-        while running > 0 { g_cond_wait(cond, mutex) }
+        pthread_mutex_lock(mutex)
+        while running > 0 { pthread_cond_wait(cond, mutex) }
         let dropped = jobs
         jobs.removeAll(keepingCapacity: true)
         flushing = false
         streamingInside = false
         workerFlow = GST_FLOW_OK
-        g_mutex_unlock(mutex)
+        pthread_mutex_unlock(mutex)
         for job in dropped {
             if let buffer = job.buffer { gst_buffer_unref(buffer) }
             recycle(job)
@@ -212,10 +214,10 @@ final class FramePipeline: @unchecked Sendable {
     /// what is held. Not with the stream lock held by another thread that
     /// waits for this one.
     func shutDown() {
-        g_mutex_lock(mutex)
+        pthread_mutex_lock(mutex)
         quitting = true
-        g_cond_broadcast(cond)
-        g_mutex_unlock(mutex)
+        pthread_cond_broadcast(cond)
+        pthread_mutex_unlock(mutex)
         for thread in threads { g_thread_join(thread) }
         threads.removeAll()
         discard()
@@ -226,41 +228,41 @@ final class FramePipeline: @unchecked Sendable {
     private func workerMain(_ index: Int) {
         let scanner = Scanner(options: ScanOptions(threads: 1))
         var backoff: UInt = 50
-        g_mutex_lock(mutex)
+        pthread_mutex_lock(mutex)
         while !quitting {
             if let job = jobs.first(where: { $0.stage == .queued }) {
                 job.stage = .running
                 running += 1
-                g_mutex_unlock(mutex)
+                pthread_mutex_unlock(mutex)
                 analyse(job, scanner)
-                g_mutex_lock(mutex)
+                pthread_mutex_lock(mutex)
                 job.stage = .done
                 running -= 1
-                g_cond_broadcast(cond)
+                pthread_cond_broadcast(cond)
                 continue
             }
             if !streamingInside && !delivering && !flushing, let head = jobs.first, head.stage == .done {
                 // Nothing to scan and the streaming thread is out: deliver.
                 delivering = true
-                g_mutex_unlock(mutex)
+                pthread_mutex_unlock(mutex)
                 let delivered = deliverUnderStreamLock()
-                g_mutex_lock(mutex)
+                pthread_mutex_lock(mutex)
                 delivering = false
                 if delivered {
                     backoff = 50
                 } else {
                     // The streaming thread still holds the stream lock (on
                     // its way out, or pushing): try again shortly.
-                    g_mutex_unlock(mutex)
+                    pthread_mutex_unlock(mutex)
                     g_usleep(gulong(backoff))
                     backoff = min(backoff * 2, 2000)
-                    g_mutex_lock(mutex)
+                    pthread_mutex_lock(mutex)
                 }
                 continue
             }
-            g_cond_wait(cond, mutex)
+            pthread_cond_wait(cond, mutex)
         }
-        g_mutex_unlock(mutex)
+        pthread_mutex_unlock(mutex)
     }
 
     /// Scans one job's frame (luma plane, mapped for reading).
@@ -290,19 +292,19 @@ final class FramePipeline: @unchecked Sendable {
         guard g_rec_mutex_trylock(lock) != 0 else { return false }
         defer { g_rec_mutex_unlock(lock) }
         while true {
-            g_mutex_lock(mutex)
+            pthread_mutex_lock(mutex)
             guard !flushing, !quitting, let head = jobs.first, head.stage == .done else {
-                g_mutex_unlock(mutex)
+                pthread_mutex_unlock(mutex)
                 return true
             }
             jobs.removeFirst()
-            g_mutex_unlock(mutex)
+            pthread_mutex_unlock(mutex)
             let flow = element.deliver(head, push: true)
             recycle(head)
             if flow != GST_FLOW_OK {
-                g_mutex_lock(mutex)
+                pthread_mutex_lock(mutex)
                 if workerFlow == GST_FLOW_OK { workerFlow = flow }
-                g_mutex_unlock(mutex)
+                pthread_mutex_unlock(mutex)
             }
         }
     }

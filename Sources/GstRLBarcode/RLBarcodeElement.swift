@@ -268,6 +268,7 @@ final class RLBarcodeElement {
 
     /// `stop`: stops the analysis threads and drops the streaming state.
     func stop() -> Bool {
+        flushTarget.withLock { $0 = nil }
         pipeline?.shutDown()
         pipeline = nil
         pipelineFailed = false
@@ -315,10 +316,13 @@ final class RLBarcodeElement {
     func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) {
         // Frames analysed ahead: a flush drops them; any other event in the
         // stream waits until they have left.
+        if event.pointee.type == GST_EVENT_FLUSH_START {
+            // Not on the streaming thread: only the locked reference.
+            flushTarget.withLock { $0?.setFlushing(true) }
+            return
+        }
         if let pipeline {
-            if event.pointee.type == GST_EVENT_FLUSH_START {
-                pipeline.setFlushing(true)
-            } else if event.pointee.type == GST_EVENT_FLUSH_STOP {
+            if event.pointee.type == GST_EVENT_FLUSH_STOP {
                 pipeline.discard()
             } else if event.pointee.type.rawValue & GST_EVENT_TYPE_SERIALIZED.rawValue != 0 {
                 drain()
@@ -341,6 +345,8 @@ final class RLBarcodeElement {
     /// The analysis threads of non-live streams (made on first use,
     /// stopped in `stop`); see ``FramePipeline``.
     private var pipeline: FramePipeline?
+    /// ``pipeline`` for a flush's start, which comes from any thread.
+    private let flushTarget = Mutex<FramePipeline?>(nil)
     /// Whether making ``pipeline`` failed (then frames are analysed one at a time).
     private var pipelineFailed = false
     /// Whether the frame that came in last has had a frame go out for it.
@@ -377,6 +383,7 @@ final class RLBarcodeElement {
         if pipeline == nil && !pipelineFailed {
             pipeline = FramePipeline(element: self)
             pipelineFailed = pipeline == nil
+            flushTarget.withLock { $0 = pipeline }
             if pipeline != nil {
                 log(GST_LEVEL_DEBUG, instance, "stream not live: frames analysed ahead on "
                     + "\(FramePipeline.workerCount) threads, up to \(FramePipeline.maxInFlight) held")
