@@ -82,15 +82,14 @@ final class FramePipeline: @unchecked Sendable {
         jobs.reserveCapacity(Self.maxInFlight)
         spare.reserveCapacity(Self.maxInFlight)
         for _ in 0..<Self.maxInFlight { spare.append(Job()) }
-        for k in 0..<Self.workerCount {
-            let context = Unmanaged.passRetained(WorkerContext(pipeline: self, index: k)).toOpaque()
+        for _ in 0..<Self.workerCount {
+            let context = Unmanaged.passRetained(self).toOpaque()
             var error: UnsafeMutablePointer<GError>?
             guard let thread = g_thread_try_new("rlbarcode-scan", { raw in
-                let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
-                context.pipeline.workerMain(context.index)
+                Unmanaged<FramePipeline>.fromOpaque(raw!).takeRetainedValue().workerMain()
                 return nil
             }, context, &error) else {
-                Unmanaged<WorkerContext>.fromOpaque(context).release()
+                Unmanaged<FramePipeline>.fromOpaque(context).release()
                 if let error { g_error_free(error) }
                 shutDown()
                 return nil
@@ -104,18 +103,6 @@ final class FramePipeline: @unchecked Sendable {
         pthread_mutex_destroy(mutex)
         cond.deallocate()
         mutex.deallocate()
-    }
-
-    private final class WorkerContext {
-        let pipeline: FramePipeline
-        let index: Int
-        init(pipeline: FramePipeline, index: Int) { self.pipeline = pipeline; self.index = index }
-    }
-
-    /// Whether frames are held.
-    var isEmpty: Bool {
-        pthread_mutex_lock(mutex); defer { pthread_mutex_unlock(mutex) }
-        return jobs.isEmpty
     }
 
     // MARK: Streaming thread
@@ -135,7 +122,6 @@ final class FramePipeline: @unchecked Sendable {
         job.buffer = buffer
         job.info = info
         job.prep = prep
-        job.scan = RLBarcodeElement.FrameScan()
         job.stage = prep.analyse ? .queued : .done
         jobs.append(job)
         pthread_cond_broadcast(cond)
@@ -225,7 +211,7 @@ final class FramePipeline: @unchecked Sendable {
 
     // MARK: Analysis threads
 
-    private func workerMain(_ index: Int) {
+    private func workerMain() {
         let scanner = Scanner(options: ScanOptions(threads: 1))
         var backoff: UInt = 50
         pthread_mutex_lock(mutex)
@@ -265,24 +251,14 @@ final class FramePipeline: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Scans one job's frame (luma plane, mapped for reading).
+    /// Scans one job's frame, mapped for reading, on one thread.
     private func analyse(_ job: Job, _ scanner: Scanner) {
-        guard let buffer = job.buffer, let prep = job.prep else { return }
+        guard let buffer = job.buffer, var options = job.prep?.options else { return }
         var frame = GstVideoFrame()
         guard gst_video_frame_map(&frame, &job.info, buffer, GST_MAP_READ) != 0 else { return }
         defer { gst_video_frame_unmap(&frame) }
-        let info = frame.info
-        let width = Int(info.width), height = Int(info.height), stride = Int(info.stride.0)
-        guard width > 0, height > 0, stride >= width, let data = frame.data.0 else { return }
-        let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
-                            width: width, height: height, stride: stride)
-        var options = prep.options
         options.threads = 1
-        if scanner.options != options { scanner.options = options }
-        job.scan.results = scanner.scan(luma)
-        job.scan.timedOut = scanner.lastScanTimedOut
-        job.scan.candidates = scanner.lastCandidateCount
-        job.scan.partial = scanner.partialText
+        job.scan = RLBarcodeElement.scan(&frame, with: scanner, options: options)
     }
 
     /// Takes the stream lock if it is free and pushes the frames that are

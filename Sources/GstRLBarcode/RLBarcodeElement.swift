@@ -541,26 +541,36 @@ final class RLBarcodeElement {
             return GST_FLOW_OK
         }
         state.frameSettings = prep.settings
-        guard prep.analyse, let data = frame.pointee.data.0 else { return GST_FLOW_OK }
-        let info = frame.pointee.info
-        let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
-                            width: Int(info.width), height: Int(info.height), stride: Int(info.stride.0))
-        if state.scanner.options != prep.options { state.scanner.options = prep.options }
-        var scan = FrameScan()
-        scan.results = state.scanner.scan(luma)
-        scan.timedOut = state.scanner.lastScanTimedOut
-        scan.candidates = state.scanner.lastCandidateCount
-        scan.partial = state.scanner.partialText
-        conclude(prep, scan, frame: frame)
+        guard prep.analyse else { return GST_FLOW_OK }
+        conclude(prep, Self.scan(frame, with: state.scanner, options: prep.options), frame: frame)
         return GST_FLOW_OK
+    }
+
+    /// Scans the luma plane of a mapped frame, zero-copy (one frame at a
+    /// time, or on an analysis thread); nothing for a frame without a
+    /// usable luma plane.
+    static func scan(_ frame: UnsafePointer<GstVideoFrame>, with scanner: Scanner,
+                     options: ScanOptions) -> FrameScan {
+        let info = frame.pointee.info
+        let width = Int(info.width), height = Int(info.height), stride = Int(info.stride.0)
+        guard width > 0, height > 0, stride >= width, let data = frame.pointee.data.0 else { return FrameScan() }
+        let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
+                            width: width, height: height, stride: stride)
+        if scanner.options != options { scanner.options = options }
+        var scan = FrameScan()
+        scan.results = scanner.scan(luma)
+        scan.timedOut = scanner.lastScanTimedOut
+        scan.candidates = scanner.lastCandidateCount
+        scan.partial = scanner.partialText
+        return scan
     }
 
     /// Set around the base class's output step while frames are analysed
     /// ahead: ``transformFrame(_:)`` then leaves the frame's ``FramePrep``
     /// in ``handoff`` instead of scanning.
-    var handingOff = false
+    private var handingOff = false
     /// See ``handingOff``.
-    var handoff: FramePrep?
+    private var handoff: FramePrep?
 
     /// Works out what a frame's analysis is given (streaming thread).
     private func prepare(_ frame: UnsafeMutablePointer<GstVideoFrame>, _ state: State) -> FramePrep {
