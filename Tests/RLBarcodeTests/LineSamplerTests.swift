@@ -47,4 +47,52 @@ final class LineSamplerTests: XCTestCase {
             }
         }
     }
+
+    /// The fast paths take four samples at a time in 32-bit lanes: every
+    /// sample must be the same number as the fixed-point bilinear tap
+    /// (8-bit weights) taken one at a time, whatever the line's length
+    /// (samples left over after the fours), direction and noise.
+    func testFourAtATimeGivesTheSameSamplesAsOneAtATime() {
+        var rng = SystemRandomNumberGenerator()
+        var pixels = [UInt8](repeating: 0, count: w * h)
+        for k in pixels.indices { pixels[k] = UInt8.random(in: 0...255, using: &rng) }
+        pixels.withUnsafeBufferPointer { buffer in
+            let image = LumaView(base: buffer.baseAddress!, width: w, height: h, stride: w)
+            let p = buffer.baseAddress!
+            /// One bilinear tap at (x, y) in 1/65536 pixel, times 65536.
+            func tap(_ x: Int, _ y: Int) -> Int {
+                let ix = x >> 16, iy = y >> 16, fx = (x >> 8) & 255, fy = (y >> 8) & 255
+                let o = iy * w + ix
+                let top = Int(p[o]) * (256 - fx) + Int(p[o + 1]) * fx
+                let bottom = Int(p[o + w]) * (256 - fx) + Int(p[o + w + 1]) * fx
+                return top * (256 - fy) + bottom * fy
+            }
+            for trial in 0..<400 {
+                let degrees = Double.random(in: 0..<360, using: &rng)
+                let a = degrees * Double.pi / 180
+                let center = Point(x: Double.random(in: 60...140, using: &rng), y: Double.random(in: 50...100, using: &rng))
+                guard let line = ScanLine.clipped(center: center, dx: cos(a), dy: sin(a),
+                                                  halfLength: Double(8 + trial % 20),
+                                                  bounds: PixelRect(x0: 0, y0: 0, x1: w, y1: h)) else { continue }
+                for thickness in [1, 3] {
+                    var out = [Float](repeating: -1, count: line.length)
+                    out.withUnsafeMutableBufferPointer { image.sample(line, thickness: thickness, into: $0.baseAddress!) }
+                    let scale: Float = 65536
+                    let dx = Float(line.dx), dy = Float(line.dy)
+                    let sx = Int((dx * scale).rounded()), sy = Int((dy * scale).rounded())
+                    let px = Float(-line.dy / line.stepLength), py = Float(line.dx / line.stepLength)  // a unit step across the line
+                    let tx = Int((px * scale).rounded()), ty = Int((py * scale).rounded())
+                    let first = thickness == 1 ? Float(0) : -1
+                    let x0 = Int(((Float(line.origin.x) + first * px) * scale).rounded())
+                    let y0 = Int(((Float(line.origin.y) + first * py) * scale).rounded())
+                    for i in 0..<line.length {
+                        var acc = 0
+                        for k in 0..<thickness { acc += tap(x0 + i * sx + k * tx, y0 + i * sy + k * ty) }
+                        let expected = Float(acc) * (1 / (Float(thickness) * 65536))
+                        XCTAssertEqual(out[i], expected, "\(degrees) degrees, thickness \(thickness), sample \(i) of \(line.length)")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -86,6 +86,11 @@ extension LumaView {
         let ox = Float(line.origin.x), oy = Float(line.origin.y)
         let inv = 1 / Float(thickness)
         let base = self.base, stride = self.stride
+        // The fixed-point positions and offsets fit 32-bit lanes (frames
+        // under 32768 pixels a side and 2 GiB), and a pixel pair loads as
+        // one 16-bit word, the left pixel in its low byte.
+        let vectorTaps = ByteOrder.isLittleEndian && width < 32_768 && height < 32_768
+            && stride < 65_536 && stride * height < Int(Int32.max)
         if width < 2 || height < 2 {
             // Too thin to interpolate: nearest pixel, clamped.
             for i in 0..<n {
@@ -118,7 +123,13 @@ extension LumaView {
             let sx = Int((dxf * scale).rounded()), sy = Int((dyf * scale).rounded())
             var x = Int((ox * scale).rounded()), y = Int((oy * scale).rounded())
             let norm: Float = 1.0 / 65536
-            for i in 0..<n {
+            var i = 0
+            if vectorTaps {
+                i = LumaView.samplesByFours(base, stride: stride, count: n, x: x, y: y, step: (sx, sy),
+                                            across: (0, 0), taps: 1, norm: norm, into: out)
+                x &+= i &* sx; y &+= i &* sy
+            }
+            while i < n {
                 let ix = x >> 16, iy = y >> 16
                 let fx = (x >> 8) & 255, fy = (y >> 8) & 255
                 let p = base + (iy &* stride &+ ix)
@@ -126,6 +137,7 @@ extension LumaView {
                 let bottom = Int(p[stride]) &* (256 &- fx) &+ Int(p[stride &+ 1]) &* fx
                 out[i] = Float(top &* (256 &- fy) &+ bottom &* fy) * norm
                 x &+= sx; y &+= sy
+                i &+= 1
             }
             return
         }
@@ -139,7 +151,13 @@ extension LumaView {
             let tx = Int((pxf * scale).rounded()), ty = Int((pyf * scale).rounded())
             var x = Int(((ox - pxf) * scale).rounded()), y = Int(((oy - pyf) * scale).rounded())
             let norm: Float = 1.0 / (3 * 65536)
-            for i in 0..<n {
+            var i = 0
+            if vectorTaps {
+                i = LumaView.samplesByFours(base, stride: stride, count: n, x: x, y: y, step: (sx, sy),
+                                            across: (tx, ty), taps: 3, norm: norm, into: out)
+                x &+= i &* sx; y &+= i &* sy
+            }
+            while i < n {
                 var acc = 0
                 var xx = x, yy = y
                 for _ in 0..<3 {
@@ -153,6 +171,7 @@ extension LumaView {
                 }
                 out[i] = Float(acc) * norm
                 x &+= sx; y &+= sy
+                i &+= 1
             }
             return
         }
@@ -172,5 +191,61 @@ extension LumaView {
             }
             out[i] = acc * inv
         }
+    }
+
+    /// The samples of ``sample(_:thickness:into:)``'s fixed-point paths,
+    /// four at a time: sample `i` is the sum of `taps` bilinear taps
+    /// (``taps4(_:stride:x:y:)``) at (`x`, `y`) + `i` `step` + `k` `across`
+    /// (1/65536 pixel), times `norm`. Stops before the last one to three
+    /// samples; returns how many it wrote.
+    @inline(__always)
+    static func samplesByFours(_ base: UnsafePointer<UInt8>, stride: Int, count n: Int, x: Int, y: Int,
+                               step: (Int, Int), across: (Int, Int), taps: Int, norm: Float,
+                               into out: UnsafeMutablePointer<Float>) -> Int {
+        let lanes = SIMD4<Int32>(0, 1, 2, 3)
+        var vx = SIMD4<Int32>(repeating: Int32(x)) &+ lanes &* Int32(step.0)
+        var vy = SIMD4<Int32>(repeating: Int32(y)) &+ lanes &* Int32(step.1)
+        let stepX = SIMD4<Int32>(repeating: Int32(4 * step.0)), stepY = SIMD4<Int32>(repeating: Int32(4 * step.1))
+        let acrossX = SIMD4<Int32>(repeating: Int32(across.0)), acrossY = SIMD4<Int32>(repeating: Int32(across.1))
+        let raw = UnsafeMutableRawPointer(out)
+        var i = 0
+        while i + 4 <= n {
+            var v = taps4(base, stride: stride, x: vx, y: vy)
+            var tx = vx, ty = vy
+            for _ in 1..<taps {
+                tx &+= acrossX; ty &+= acrossY
+                v &+= taps4(base, stride: stride, x: tx, y: ty)
+            }
+            raw.storeBytes(of: SIMD4<Float>(v) * norm, toByteOffset: i &* 4, as: SIMD4<Float>.self)
+            vx &+= stepX; vy &+= stepY
+            i &+= 4
+        }
+        return i
+    }
+
+    /// Bilinear taps at four positions (`x`, `y` in 1/65536 pixel, inside
+    /// the frame with the pixel right of and below each), in the fixed
+    /// point of ``sample(_:thickness:into:)``: 8-bit weights, each tap
+    /// 65536 times the interpolated value. The same integers as one tap at
+    /// a time: `a (256 - f) + b f` is `256 a + (b - a) f`.
+    @inline(__always)
+    static func taps4(_ base: UnsafePointer<UInt8>, stride: Int, x: SIMD4<Int32>, y: SIMD4<Int32>) -> SIMD4<Int32> {
+        let fx = (x &>> 8) & 255, fy = (y &>> 8) & 255
+        let offsets = (y &>> 16) &* Int32(truncatingIfNeeded: stride) &+ (x &>> 16)
+        let raw = UnsafeRawPointer(base)
+        let o0 = Int(offsets[0]), o1 = Int(offsets[1]), o2 = Int(offsets[2]), o3 = Int(offsets[3])
+        // Each pixel with its right neighbour, as one 16-bit word.
+        let top = SIMD4<Int32>(Int32(raw.loadUnaligned(fromByteOffset: o0, as: UInt16.self)),
+                               Int32(raw.loadUnaligned(fromByteOffset: o1, as: UInt16.self)),
+                               Int32(raw.loadUnaligned(fromByteOffset: o2, as: UInt16.self)),
+                               Int32(raw.loadUnaligned(fromByteOffset: o3, as: UInt16.self)))
+        let bottom = SIMD4<Int32>(Int32(raw.loadUnaligned(fromByteOffset: o0 &+ stride, as: UInt16.self)),
+                                  Int32(raw.loadUnaligned(fromByteOffset: o1 &+ stride, as: UInt16.self)),
+                                  Int32(raw.loadUnaligned(fromByteOffset: o2 &+ stride, as: UInt16.self)),
+                                  Int32(raw.loadUnaligned(fromByteOffset: o3 &+ stride, as: UInt16.self)))
+        let a = top & 255, b = top &>> 8, c = bottom & 255, d = bottom &>> 8
+        let upper = (a &<< 8) &+ (b &- a) &* fx
+        let lower = (c &<< 8) &+ (d &- c) &* fx
+        return (upper &<< 8) &+ (lower &- upper) &* fy
     }
 }
