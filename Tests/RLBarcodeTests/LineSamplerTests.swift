@@ -18,6 +18,14 @@ final class LineSamplerTests: XCTestCase {
         pixels.withUnsafeBufferPointer { body(LumaView(base: $0.baseAddress!, width: w, height: h, stride: w)) }
     }
 
+    /// A picture of random grey levels, and its first pixel.
+    private func withNoise(_ body: (LumaView, UnsafePointer<UInt8>) -> Void) {
+        var rng = SystemRandomNumberGenerator()
+        var pixels = [UInt8](repeating: 0, count: w * h)
+        for k in pixels.indices { pixels[k] = UInt8.random(in: 0...255, using: &rng) }
+        pixels.withUnsafeBufferPointer { body(LumaView(base: $0.baseAddress!, width: w, height: h, stride: w), $0.baseAddress!) }
+    }
+
     private func check(_ image: LumaView, center: Point, degrees: Double, halfLength: Double, thickness: Int,
                        file: StaticString = #filePath, line lineNumber: UInt = #line) {
         let a = degrees * Double.pi / 180
@@ -54,11 +62,7 @@ final class LineSamplerTests: XCTestCase {
     /// (samples left over after the fours), direction and noise.
     func testFourAtATimeGivesTheSameSamplesAsOneAtATime() {
         var rng = SystemRandomNumberGenerator()
-        var pixels = [UInt8](repeating: 0, count: w * h)
-        for k in pixels.indices { pixels[k] = UInt8.random(in: 0...255, using: &rng) }
-        pixels.withUnsafeBufferPointer { buffer in
-            let image = LumaView(base: buffer.baseAddress!, width: w, height: h, stride: w)
-            let p = buffer.baseAddress!
+        withNoise { image, p in
             /// One bilinear tap at (x, y) in 1/65536 pixel, times 65536.
             func tap(_ x: Int, _ y: Int) -> Int {
                 let ix = x >> 16, iy = y >> 16, fx = (x >> 8) & 255, fy = (y >> 8) & 255
@@ -93,6 +97,57 @@ final class LineSamplerTests: XCTestCase {
                     }
                 }
             }
+        }
+    }
+
+    /// A line that reaches the frame's edge takes the samples whose taps
+    /// all lie inside four at a time in floating point: every sample must
+    /// be the same number as the clamped floating-point taps taken one at a
+    /// time (those of the samples at the ends), whatever the thickness.
+    func testLinesToTheEdgeGiveTheSameSamplesAsClampedTaps() {
+        var rng = SystemRandomNumberGenerator()
+        withNoise { image, p in
+            let maxX = Float(w) - 1.001, maxY = Float(h) - 1.001
+            var edgeLines = 0
+            for _ in 0..<300 {
+                let a = Double.random(in: 0..<(2 * Double.pi), using: &rng)
+                let center = Point(x: Double.random(in: 10...190, using: &rng), y: Double.random(in: 10...140, using: &rng))
+                guard let line = ScanLine.clipped(center: center, dx: cos(a), dy: sin(a), halfLength: 400,
+                                                  bounds: PixelRect(x0: 0, y0: 0, x1: w, y1: h),
+                                                  margin: Double.random(in: 0...1.5, using: &rng)) else { continue }
+                edgeLines += 1
+                for thickness in [1, 3, 5] {
+                    var out = [Float](repeating: -1, count: line.length)
+                    out.withUnsafeMutableBufferPointer { image.sample(line, thickness: thickness, into: $0.baseAddress!) }
+                    let s = line.stepLength
+                    let px = Float(-line.dy / s), py = Float(line.dx / s)
+                    let half = Float(thickness - 1) / 2
+                    let ox = Float(line.origin.x), oy = Float(line.origin.y), dx = Float(line.dx), dy = Float(line.dy)
+                    let firstInside = { (i: Int) -> Bool in
+                        // The fixed-point paths take whole lines whose taps all lie inside.
+                        let cx = ox + Float(i) * dx, cy = oy + Float(i) * dy
+                        return cx - half * abs(px) >= 0.1 && cx + half * abs(px) <= maxX - 0.1
+                            && cy - half * abs(py) >= 0.1 && cy + half * abs(py) <= maxY - 0.1
+                    }
+                    if thickness != 5 && firstInside(0) && firstInside(line.length - 1) { continue }
+                    /// u to v by t, as the sampler interpolates.
+                    func lerp(_ u: Float, _ v: Float, _ t: Float) -> Float { u + (v - u) * t }
+                    /// The grey level at pixel offset `o`.
+                    func grey(_ o: Int) -> Float { Float(p[o]) }
+                    for i in 0..<line.length {
+                        var acc: Float = 0
+                        for k in 0..<thickness {
+                            let x = min(max(ox + Float(i) * dx + (Float(k) - half) * px, 0), maxX)
+                            let y = min(max(oy + Float(i) * dy + (Float(k) - half) * py, 0), maxY)
+                            let o = Int(y) * w + Int(x), fx = x - Float(Int(x)), fy = y - Float(Int(y))
+                            acc += lerp(lerp(grey(o), grey(o + 1), fx), lerp(grey(o + w), grey(o + w + 1), fx), fy)
+                        }
+                        XCTAssertEqual(out[i], acc * (1 / Float(thickness)),
+                                       "thickness \(thickness), sample \(i) of \(line.length) from \(line.origin)")
+                    }
+                }
+            }
+            XCTAssertGreaterThan(edgeLines, 200)
         }
     }
 }

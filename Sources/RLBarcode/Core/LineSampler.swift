@@ -108,19 +108,80 @@ extension LumaView {
             for i in 0..<n { out[i] = Float(row[min(x0 + i, width - 1)]) }
             return
         }
-        // The taps of the first and last samples: when they all lie inside
-        // the frame, so does every tap between them (a segment inside a
-        // rectangle), and the loop needs no clamping.
         let pxf = Float(px), pyf = Float(py)
-        let lastX = ox + Float(n - 1) * dxf, lastY = oy + Float(n - 1) * dyf
         let reachX = half * abs(pxf), reachY = half * abs(pyf)
-        if thickness == 1,
-           min(ox, lastX) >= 0.1, max(ox, lastX) <= maxX - 0.1,
-           min(oy, lastY) >= 0.1, max(oy, lastY) <= maxY - 0.1 {
-            // One bilinear tap, in fixed point (as below), with no clamping:
-            // both ends inside the frame, so is every sample between them.
-            let scale: Float = 65536
-            let sx = Int((dxf * scale).rounded()), sy = Int((dyf * scale).rounded())
+        /// Samples `range` with each tap clamped to the frame, in floating point.
+        func clamped(_ range: Range<Int>) {
+            for i in range {
+                let cx = ox + Float(i) * dxf, cy = oy + Float(i) * dyf
+                var acc: Float = 0
+                for k in 0..<thickness {
+                    let o = Float(k) - half
+                    let x = min(max(cx + o * Float(px), 0), maxX)
+                    let y = min(max(cy + o * Float(py), 0), maxY)
+                    let ix = Int(x), iy = Int(y)
+                    let fx = x - Float(ix), fy = y - Float(iy)
+                    let p = base + iy * stride + ix
+                    let a = Float(p[0]), b = Float(p[1]), c = Float(p[stride]), d = Float(p[stride + 1])
+                    let top = a + (b - a) * fx, bottom = c + (d - c) * fx
+                    acc += top + (bottom - top) * fy
+                }
+                out[i] = acc * inv
+            }
+        }
+        /// Whether every tap of sample `i` lies inside the frame with a
+        /// tenth of a pixel to spare (and the pixel right of and below it).
+        func inside(_ i: Int) -> Bool {
+            let cx = ox + Float(i) * dxf, cy = oy + Float(i) * dyf
+            return cx - reachX >= 0.1 && cx + reachX <= maxX - 0.1 && cy - reachY >= 0.1 && cy + reachY <= maxY - 0.1
+        }
+        if !(thickness == 1 || thickness == 3) || !(inside(0) && inside(n - 1)) {
+            // A line that reaches the frame's edge (or of other thickness
+            // than the fixed-point paths take): the samples whose taps
+            // all lie inside the frame are a run (the positions are linear
+            // in i), taken four at a time in floating point, the same
+            // numbers as one at a time; those before and after it, clamped.
+            var lower = 0.0, upper = Double(n - 1)
+            /// Narrows `lower ... upper` to the samples inside along one axis.
+            func narrow(_ o: Float, _ d: Float, _ reach: Float, _ hi: Float) {
+                let lo = Double(0.1 + reach), up = Double(hi - 0.1 - reach)
+                if d == 0 {
+                    if Double(o) < lo || Double(o) > up { upper = -1 }
+                } else {
+                    let a = (lo - Double(o)) / Double(d), b = (up - Double(o)) / Double(d)
+                    lower = max(lower, min(a, b)); upper = min(upper, max(a, b))
+                }
+            }
+            narrow(ox, dxf, reachX, maxX)
+            narrow(oy, dyf, reachY, maxY)
+            guard vectorTaps, upper >= lower - 1 else { return clamped(0..<n) }
+            var from = min(n, max(0, Int(lower.rounded(.down))))
+            var to = max(from, min(n, Int(upper.rounded(.up)) + 1))
+            while from < to && !inside(from) { from += 1 }
+            while to > from && !inside(to - 1) { to -= 1 }
+            to = from + (to - from) / 4 * 4
+            clamped(0..<from)
+            let lanes = SIMD4<Float>(0, 1, 2, 3)
+            var i = from
+            while i < to {
+                let at = SIMD4<Float>(repeating: Float(i)) + lanes
+                let cx = SIMD4<Float>(repeating: ox) + at * dxf, cy = SIMD4<Float>(repeating: oy) + at * dyf
+                var acc = SIMD4<Float>(repeating: 0)
+                for k in 0..<thickness {
+                    let o = Float(k) - half
+                    acc += LumaView.floatTaps4(base, stride: stride, x: cx + o * pxf, y: cy + o * pyf)
+                }
+                UnsafeMutableRawPointer(out).storeBytes(of: acc * inv, toByteOffset: i &* 4, as: SIMD4<Float>.self)
+                i &+= 4
+            }
+            return clamped(to..<n)
+        }
+        // Every tap inside the frame: in fixed point, with no clamping.
+        let scale: Float = 65536
+        let sx = Int((dxf * scale).rounded()), sy = Int((dyf * scale).rounded())
+        if thickness == 1 {
+            // One bilinear tap, in fixed point (positions in 1/65536 pixel,
+            // 8-bit weights).
             var x = Int((ox * scale).rounded()), y = Int((oy * scale).rounded())
             let norm: Float = 1.0 / 65536
             var i = 0
@@ -139,15 +200,8 @@ extension LumaView {
                 x &+= sx; y &+= sy
                 i &+= 1
             }
-            return
-        }
-        if thickness == 3,
-           min(ox, lastX) - reachX >= 0.1, max(ox, lastX) + reachX <= maxX - 0.1,
-           min(oy, lastY) - reachY >= 0.1, max(oy, lastY) + reachY <= maxY - 0.1 {
-            // Three bilinear taps a pixel apart across the line, in fixed
-            // point (positions in 1/65536 pixel, 8-bit weights).
-            let scale: Float = 65536
-            let sx = Int((dxf * scale).rounded()), sy = Int((dyf * scale).rounded())
+        } else {
+            // Three bilinear taps a pixel apart across the line, in fixed point.
             let tx = Int((pxf * scale).rounded()), ty = Int((pyf * scale).rounded())
             var x = Int(((ox - pxf) * scale).rounded()), y = Int(((oy - pyf) * scale).rounded())
             let norm: Float = 1.0 / (3 * 65536)
@@ -173,23 +227,6 @@ extension LumaView {
                 x &+= sx; y &+= sy
                 i &+= 1
             }
-            return
-        }
-        for i in 0..<n {
-            let cx = ox + Float(i) * dxf, cy = oy + Float(i) * dyf
-            var acc: Float = 0
-            for k in 0..<thickness {
-                let o = Float(k) - half
-                let x = min(max(cx + o * Float(px), 0), maxX)
-                let y = min(max(cy + o * Float(py), 0), maxY)
-                let ix = Int(x), iy = Int(y)
-                let fx = x - Float(ix), fy = y - Float(iy)
-                let p = base + iy * stride + ix
-                let a = Float(p[0]), b = Float(p[1]), c = Float(p[stride]), d = Float(p[stride + 1])
-                let top = a + (b - a) * fx, bottom = c + (d - c) * fx
-                acc += top + (bottom - top) * fy
-            }
-            out[i] = acc * inv
         }
     }
 
@@ -223,18 +260,30 @@ extension LumaView {
         return i
     }
 
-    /// Bilinear taps at four positions (`x`, `y` in 1/65536 pixel, inside
-    /// the frame with the pixel right of and below each), in the fixed
-    /// point of ``sample(_:thickness:into:)``: 8-bit weights, each tap
-    /// 65536 times the interpolated value. The same integers as one tap at
-    /// a time: `a (256 - f) + b f` is `256 a + (b - a) f`.
+    /// Bilinear taps at four positions inside the frame (with the pixel
+    /// right of and below each), in floating point: the same numbers as
+    /// ``sample(_:thickness:into:)``'s clamped taps, one at a time.
     @inline(__always)
-    static func taps4(_ base: UnsafePointer<UInt8>, stride: Int, x: SIMD4<Int32>, y: SIMD4<Int32>) -> SIMD4<Int32> {
-        let fx = (x &>> 8) & 255, fy = (y &>> 8) & 255
-        let offsets = (y &>> 16) &* Int32(truncatingIfNeeded: stride) &+ (x &>> 16)
+    static func floatTaps4(_ base: UnsafePointer<UInt8>, stride: Int, x: SIMD4<Float>, y: SIMD4<Float>) -> SIMD4<Float> {
+        // Lane by lane: the generic vector conversion is not specialized.
+        let ix = SIMD4<Int32>(Int32(x[0]), Int32(x[1]), Int32(x[2]), Int32(x[3]))
+        let iy = SIMD4<Int32>(Int32(y[0]), Int32(y[1]), Int32(y[2]), Int32(y[3]))
+        let fx = x - SIMD4<Float>(ix), fy = y - SIMD4<Float>(iy)
+        let (top, bottom) = pixelPairs(base, stride: stride, offsets: iy &* Int32(truncatingIfNeeded: stride) &+ ix)
+        let a = SIMD4<Float>(top & 255), b = SIMD4<Float>(top &>> 8)
+        let c = SIMD4<Float>(bottom & 255), d = SIMD4<Float>(bottom &>> 8)
+        let upper = a + (b - a) * fx, lower = c + (d - c) * fx
+        return upper + (lower - upper) * fy
+    }
+
+    /// The pixel at each of four offsets with its right neighbour (`top`)
+    /// and the two below them (`bottom`), each pair as one 16-bit word, the
+    /// left pixel in its low byte.
+    @inline(__always)
+    static func pixelPairs(_ base: UnsafePointer<UInt8>, stride: Int, offsets: SIMD4<Int32>)
+        -> (top: SIMD4<Int32>, bottom: SIMD4<Int32>) {
         let raw = UnsafeRawPointer(base)
         let o0 = Int(offsets[0]), o1 = Int(offsets[1]), o2 = Int(offsets[2]), o3 = Int(offsets[3])
-        // Each pixel with its right neighbour, as one 16-bit word.
         let top = SIMD4<Int32>(Int32(raw.loadUnaligned(fromByteOffset: o0, as: UInt16.self)),
                                Int32(raw.loadUnaligned(fromByteOffset: o1, as: UInt16.self)),
                                Int32(raw.loadUnaligned(fromByteOffset: o2, as: UInt16.self)),
@@ -243,6 +292,19 @@ extension LumaView {
                                   Int32(raw.loadUnaligned(fromByteOffset: o1 &+ stride, as: UInt16.self)),
                                   Int32(raw.loadUnaligned(fromByteOffset: o2 &+ stride, as: UInt16.self)),
                                   Int32(raw.loadUnaligned(fromByteOffset: o3 &+ stride, as: UInt16.self)))
+        return (top, bottom)
+    }
+
+    /// Bilinear taps at four positions (`x`, `y` in 1/65536 pixel, inside
+    /// the frame with the pixel right of and below each), in the fixed
+    /// point of ``sample(_:thickness:into:)``: 8-bit weights, each tap
+    /// 65536 times the interpolated value. The same integers as one tap at
+    /// a time: `a (256 - f) + b f` is `256 a + (b - a) f`.
+    @inline(__always)
+    static func taps4(_ base: UnsafePointer<UInt8>, stride: Int, x: SIMD4<Int32>, y: SIMD4<Int32>) -> SIMD4<Int32> {
+        let fx = (x &>> 8) & 255, fy = (y &>> 8) & 255
+        let (top, bottom) = pixelPairs(base, stride: stride,
+                                       offsets: (y &>> 16) &* Int32(truncatingIfNeeded: stride) &+ (x &>> 16))
         let a = top & 255, b = top &>> 8, c = bottom & 255, d = bottom &>> 8
         let upper = (a &<< 8) &+ (b &- a) &* fx
         let lower = (c &<< 8) &+ (d &- c) &* fx
