@@ -285,23 +285,28 @@ final class DMDetector {
             let start = runCount
             var x = r.x0
             var dark = firstDark
+            // The buffers' pointers held here (they change only in grow).
+            let x0s = rx0.pointer, x1s = rx1.pointer, darks = rdark.pointer, row = rowBuffer.pointer
+            let ys = ry.pointer, parents = parent.pointer
+            var count = runCount
             for i in 0..<n {
-                let len = Int(rowBuffer[i])
-                rx0[runCount] = Int32(x); rx1[runCount] = Int32(x + len); ry[runCount] = Int32(y)
-                rdark[runCount] = dark ? 1 : 0
-                parent[runCount] = Int32(runCount)
-                runCount += 1
+                let len = Int(row[i])
+                x0s[count] = Int32(x); x1s[count] = Int32(x + len); ys[count] = Int32(y)
+                darks[count] = dark ? 1 : 0
+                parents[count] = Int32(count)
+                count += 1
                 x += len
                 dark.toggle()
             }
+            runCount = count
             // Join with the touching runs of the row above (8-connected).
             var k = prevStart
-            for j in start..<runCount {
-                let b0 = rx0[j], b1 = rx1[j]
-                while k < prevEnd && rx1[k] < b0 { k += 1 }
+            for j in start..<count {
+                let b0 = x0s[j], b1 = x1s[j]
+                while k < prevEnd && x1s[k] < b0 { k += 1 }
                 var m = k
-                while m < prevEnd && rx0[m] <= b1 {
-                    if rdark[m] == rdark[j] { union(Int32(m), Int32(j)) }
+                while m < prevEnd && x0s[m] <= b1 {
+                    if darks[m] == darks[j] { union(Int32(m), Int32(j)) }
                     m += 1
                 }
             }

@@ -398,6 +398,8 @@ final class QRDetector {
     private func crossCheck(_ img: LumaView, x: Int, y: Int, dx: Int, dy: Int, centreDark: Bool,
                             maxRun: Int, gap: Int) -> (offset: Double, module: Double, open: Bool)? {
         let w = img.width, h = img.height
+        // The blocks held here, not read through the detector at every pixel.
+        let thresholds = self.thresholds
         guard x >= 0, y >= 0, x < w, y < h, thresholds.isDark(img, x: x, y: y) == centreDark else { return nil }
         var counts: (Int32, Int32, Int32, Int32, Int32) = (0, 0, 1, 0, 0)
         var before = 0, after = 0
@@ -553,6 +555,12 @@ final class QRDetector {
     /// the local threshold, or lighter for an inverted symbol.
     @inline(__always)
     func isDark(_ img: LumaView, _ p: Point, inverted: Bool) -> Bool {
+        QRDetector.isDark(img, p, inverted: inverted, thresholds)
+    }
+
+    /// ``isDark(_:_:inverted:)`` with the blocks `thresholds`.
+    @inline(__always)
+    static func isDark(_ img: LumaView, _ p: Point, inverted: Bool, _ thresholds: BlockThreshold) -> Bool {
         let v = QRDetector.luma(img, p)
         // Rounding half up (positions below -0.5 are clamped anyway).
         let t = Double(thresholds.threshold(x: Int(p.x + 0.5), y: Int(p.y + 0.5)))
@@ -578,19 +586,21 @@ final class QRDetector {
         // Specks under a quarter of a module (`maxDistance` is six modules)
         // do not change the state: a crease or fleck across the pattern.
         let speck = maxDistance / 24 >= 1 ? maxDistance / 24 : 0
+        // The blocks held here, not read through the detector at every sample.
+        let thresholds = self.thresholds
         while t < maxDistance {
             t += step
             let q = Point(x: p.x + t * ux, y: p.y + t * uy)
             // The frame's edge ends a dark ring as a light module would.
             guard QRDetector.inside(img, q) else { return state == 2 ? lastDark + step / 2 : nil }
-            var d = isDark(img, q, inverted: inverted)
+            var d = QRDetector.isDark(img, q, inverted: inverted, thresholds)
             if speck > 0 && d != (state != 1) {
                 // The state's colour again within `speck` pixels: a speck.
                 var e = step
                 while e <= speck {
                     let r = Point(x: q.x + e * ux, y: q.y + e * uy)
                     guard QRDetector.inside(img, r) else { break }
-                    if isDark(img, r, inverted: inverted) == (state != 1) { d = state != 1; break }
+                    if QRDetector.isDark(img, r, inverted: inverted, thresholds) == (state != 1) { d = state != 1; break }
                     e += step
                 }
             }
