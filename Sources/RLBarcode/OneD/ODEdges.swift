@@ -66,6 +66,8 @@ struct EdgeExtractor {
         for b in 0..<nb {
             let ref = max(bm[b], max(b > 0 ? bm[b - 1] : 0, b + 1 < nb ? bm[b + 1] : 0))
             let least = max(floor, relative * ref)
+            // No derivative of the block reaches it: nothing to look at.
+            if bm[b] < least { continue }
             let end = min(m, (b + 1) * bs)
             var i = b * bs
             while i < end {
