@@ -218,8 +218,13 @@ final class MatrixReaders {
     /// `cells`, when given, are the frame's gradient cells as the linear
     /// stage measured them: the search for matrix-code regions reuses them
     /// (they must stay unchanged until the tasks are done).
+    ///
+    /// `read`: codes this frame read already (video frames searched one
+    /// stage after another): their insides are taken out of the areas
+    /// searched (``MatrixRegionDetector/carve(_:)``), as no other code can
+    /// lie there (a PDF417 symbol's codewords look like 2D texture).
     func prepareSquare(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
-                       everySearch: Bool = false, cells: CellTensors?) {
+                       everySearch: Bool = false, cells: CellTensors?, read: [BarcodeResult] = []) {
         qrCandidateCount = 0
         aztecCandidateCount = 0
         dataMatrixCandidateCount = 0
@@ -245,6 +250,9 @@ final class MatrixReaders {
         qrDetector.options.rowStep = thorough ? 2 : min(image.width, image.height) >= 720 ? 4 : 3
         // The areas with 2D texture, once for every matrix reader.
         regionFinder.findAll(image, bounds: bounds, cells: cells)
+        for code in read {
+            if let inside = MatrixReaders.inside(code.corners) { regionFinder.carve(inside) }
+        }
         // Video frames share out the costlier searches: Aztec Code in one
         // frame of four, Data Matrix in the next (a code in view stays
         // there for many frames: each is looked for seven times a second at
@@ -273,6 +281,26 @@ final class MatrixReaders {
             halfThresholds.prepare(half.view, regions: halfRegions, minContrast: AreaThresholds.minContrast)
         }
         squarePlan = plan
+    }
+
+    /// The box inside a code's four corners (a convex quadrilateral): its
+    /// second and third smallest x and y, a pixel in from each side; nil
+    /// when that leaves nothing (a code turned near 45 degrees).
+    static func inside(_ corners: [Point]) -> PixelRect? {
+        guard corners.count == 4 else { return nil }
+        /// The second and third smallest of four numbers.
+        func middle(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> (Double, Double) {
+            // The larger of the pairs' smaller ones and the smaller of their larger ones.
+            let lows = max(min(a, b), min(c, d)), highs = min(max(a, b), max(c, d))
+            return (min(lows, highs), max(lows, highs))
+        }
+        let (x0, x1) = middle(corners[0].x, corners[1].x, corners[2].x, corners[3].x)
+        let (y0, y1) = middle(corners[0].y, corners[1].y, corners[2].y, corners[3].y)
+        guard x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite, x1 - x0 > 2, y1 - y0 > 2,
+              abs(x0) < 1e9, abs(x1) < 1e9, abs(y0) < 1e9, abs(y1) < 1e9 else { return nil }
+        let box = PixelRect(x0: Int(x0.rounded(.up)) + 1, y0: Int(y0.rounded(.up)) + 1,
+                            x1: Int(x1.rounded(.down)) - 1, y1: Int(y1.rounded(.down)) - 1)
+        return box.width > 0 && box.height > 0 ? box : nil
     }
 
     /// Runs one search of the frame (nothing when the frame wants none).

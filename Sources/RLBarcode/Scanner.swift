@@ -630,7 +630,11 @@ public final class Scanner {
             measureJob = nil
             sweepJob = nil
         } else {
-            prepare(square)
+            // One stage after another: the codes read so far are no place
+            // for a matrix code (video frames; still pictures read PDF417
+            // among the matrix searches).
+            matrix.prepareSquare(square.image, bounds: square.bounds, enabled: square.enabled, thorough: square.thorough,
+                                 everySearch: square.everySearch, cells: square.cells, read: thorough ? [] : out)
             for task in MatrixReaders.SquareTask.allCases { matrix.run(task) }
         }
         matrix.finishSquare(into: &out)

@@ -172,6 +172,58 @@ final class VideoSearchTests: XCTestCase {
         }
     }
 
+    /// A code already read is taken out of the areas the matrix searches
+    /// look through: a region it overlaps gives way, in its place in the
+    /// list, to its parts above, below, left and right of the code (those
+    /// under 12 pixels either way left out); a region it does not touch
+    /// stays as it was.
+    func testCarvingLeavesThePartsAroundTheCode() {
+        var regions = MatrixRegionDetector()
+        defer { regions.free() }
+        let apart = PixelRect(x0: 1000, y0: 40, x1: 1200, y1: 200)
+        regions.add(PixelRect(x0: 100, y0: 100, x1: 900, y1: 500))
+        regions.add(apart)
+        regions.carve(PixelRect(x0: 200, y0: 150, x1: 700, y1: 492))
+        let after = (0..<regions.regionCount).map { regions.regions[$0] }
+        func key(_ r: PixelRect) -> [Int] { [r.x0, r.y0, r.x1, r.y1] }
+        // In the carved region's place, before the region after it (the
+        // searches take the regions in order, and some stop at a budget).
+        XCTAssertEqual(after.map(key),
+                       [PixelRect(x0: 100, y0: 100, x1: 900, y1: 150),  // above
+                        PixelRect(x0: 100, y0: 150, x1: 200, y1: 492),  // left
+                        PixelRect(x0: 700, y0: 150, x1: 900, y1: 492),  // right (below: 8 rows, left out)
+                        apart].map(key))
+        // Carved away whole: the regions after it move up.
+        regions.carve(PixelRect(x0: 0, y0: 0, x1: 950, y1: 600))
+        XCTAssertEqual((0..<regions.regionCount).map { key(regions.regions[$0]) }, [key(apart)])
+    }
+
+    /// A QR Code beside a PDF417 symbol in an HD video frame, one stage
+    /// after another (one thread): the PDF417 symbol, read first, is taken
+    /// out of the area of 2D texture that holds both, and the QR Code is
+    /// still read in every frame, as with two threads (whose matrix
+    /// searches start before PDF417 is read, and take nothing out).
+    func testCodeBesideAReadPDF417IsStillRead() throws {
+        guard let z = try ZintPDF417.make("PDF417 beside a QR Code", arguments: ["--cols=4"]),
+              let qr = try ZintMatrix.make(.qrCode, "QR beside PDF417") else { return }
+        var frame = QRPicture(width: 1280, height: 720)
+        let pdf = frame.draw(matrix: z.matrix(rowHeight: 3), QRPicture.Placement(cx: 560, cy: 360, module: 4, angle: 0,
+                                                                                 quietZone: 2))
+        let right = pdf.map(\.x).max() ?? 0
+        // The QR Code's quiet zone and the PDF417 symbol's apart: one area of texture.
+        frame.draw(matrix: qr, QRPicture.Placement(cx: right + 24 + 2 * Double(qr.width), cy: 360, module: 4, angle: 0))
+        for threads in [1, 2] {
+            let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced, threads: threads))
+            frame.picture.pixels.withUnsafeBufferPointer { p in
+                let view = LumaView(base: p.baseAddress!, width: 1280, height: 720, stride: frame.picture.stride)
+                for k in 0..<3 {
+                    XCTAssertEqual(scanner.scan(view).map(\.text).sorted(), ["PDF417 beside a QR Code", "QR beside PDF417"],
+                                   "\(threads) threads, frame \(k)")
+                }
+            }
+        }
+    }
+
     /// Scans `frame` as that many video frames in a row (every symbology,
     /// `balanced`) and checks that each reads `texts`.
     private func assertRead(_ frame: QRPicture, frames: Int, _ texts: [String],

@@ -271,9 +271,48 @@ struct MatrixRegionDetector {
         }
     }
 
+    /// Takes `box` (the inside of a code already read in this frame, where
+    /// no other code can lie) out of every region: a region that overlaps
+    /// it gives way, in its place in the list (the searches take the
+    /// regions in order), to its parts above, below, left and right of the
+    /// box (those 12 pixels or more each way), which still hold any code
+    /// beside the one read.
+    mutating func carve(_ box: PixelRect) {
+        guard box.width > 0, box.height > 0 else { return }
+        var k = 0
+        while k < regionCount {
+            let r = regions[k]
+            guard r.x0 < box.x1, box.x0 < r.x1, r.y0 < box.y1, box.y0 < r.y1 else { k += 1; continue }
+            let y0 = max(r.y0, box.y0), y1 = min(r.y1, box.y1)
+            var parts = (PixelRect(x0: r.x0, y0: r.y0, x1: r.x1, y1: box.y0), PixelRect(x0: r.x0, y0: box.y1, x1: r.x1, y1: r.y1),
+                         PixelRect(x0: r.x0, y0: y0, x1: box.x0, y1: y1), PixelRect(x0: box.x1, y0: y0, x1: r.x1, y1: y1))
+            // The parts kept, moved to the front of the four.
+            var kept = 0
+            withUnsafeMutableBytes(of: &parts) { raw in
+                let p = raw.baseAddress!.assumingMemoryBound(to: PixelRect.self)
+                for i in 0..<4 where p[i].width >= 12 && p[i].height >= 12 {
+                    p[kept] = p[i]
+                    kept += 1
+                }
+                // Region k's place: the kept parts, the regions after it moved along.
+                regions.reserveKeeping(regionCount + kept)
+                let q = regions.pointer
+                let after = regionCount - k - 1
+                if kept > 1 {
+                    for i in Swift.stride(from: after - 1, through: 0, by: -1) { q[k + kept + i] = q[k + 1 + i] }
+                } else if kept == 0 {
+                    for i in 0..<after { q[k + i] = q[k + 1 + i] }
+                }
+                for i in 0..<kept { q[k + i] = p[i] }
+            }
+            regionCount += kept - 1
+            k += kept
+        }
+    }
+
     /// Adds a region, merged with any it overlaps or comes within `gap`
     /// pixels of (repeatedly, since a merged region can reach others).
-    private mutating func add(_ region: PixelRect, gap: Int = 0) {
+    mutating func add(_ region: PixelRect, gap: Int = 0) {
         var r = region
         var i = 0
         while i < regionCount {
