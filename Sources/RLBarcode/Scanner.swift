@@ -633,8 +633,7 @@ public final class Scanner {
             // One stage after another: the codes read so far are no place
             // for a matrix code (video frames; still pictures read PDF417
             // among the matrix searches).
-            matrix.prepareSquare(square.image, bounds: square.bounds, enabled: square.enabled, thorough: square.thorough,
-                                 everySearch: square.everySearch, cells: square.cells, read: thorough ? [] : out)
+            prepare(square, read: thorough ? [] : out)
             for task in MatrixReaders.SquareTask.allCases { matrix.run(task) }
         }
         matrix.finishSquare(into: &out)
@@ -661,10 +660,11 @@ public final class Scanner {
     /// Whether making ``helper`` failed (then it is not tried again).
     private var helperFailed = false
 
-    /// Readies the matrix codes' searches of the frame.
-    private func prepare(_ job: SquareJob) {
+    /// Readies the matrix codes' searches of the frame, outside the codes
+    /// `read` already.
+    private func prepare(_ job: SquareJob, read: [BarcodeResult] = []) {
         matrix.prepareSquare(job.image, bounds: job.bounds, enabled: job.enabled, thorough: job.thorough,
-                             everySearch: job.everySearch, cells: job.cells)
+                             everySearch: job.everySearch, cells: job.cells, read: read)
     }
 
     /// The helper's part of a frame: readies the matrix codes' searches,

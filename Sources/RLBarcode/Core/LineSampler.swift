@@ -179,54 +179,32 @@ extension LumaView {
         // Every tap inside the frame: in fixed point, with no clamping.
         let scale: Float = 65536
         let sx = Int((dxf * scale).rounded()), sy = Int((dyf * scale).rounded())
-        if thickness == 1 {
-            // One bilinear tap, in fixed point (positions in 1/65536 pixel,
-            // 8-bit weights).
-            var x = Int((ox * scale).rounded()), y = Int((oy * scale).rounded())
-            let norm: Float = 1.0 / 65536
-            var i = 0
-            if vectorTaps {
-                i = LumaView.samplesByFours(base, stride: stride, count: n, x: x, y: y, step: (sx, sy),
-                                            across: (0, 0), taps: 1, norm: norm, into: out)
-                x &+= i &* sx; y &+= i &* sy
-            }
-            while i < n {
-                let ix = x >> 16, iy = y >> 16
-                let fx = (x >> 8) & 255, fy = (y >> 8) & 255
+        // One bilinear tap, or three a pixel apart across the line, in
+        // fixed point (positions in 1/65536 pixel, 8-bit weights).
+        let tx = Int((pxf * scale).rounded()), ty = Int((pyf * scale).rounded())
+        var x = Int(((ox - half * pxf) * scale).rounded()), y = Int(((oy - half * pyf) * scale).rounded())
+        let norm: Float = 1.0 / (Float(thickness) * 65536)
+        var i = 0
+        if vectorTaps {
+            i = LumaView.samplesByFours(base, stride: stride, count: n, x: x, y: y, step: (sx, sy),
+                                        across: (tx, ty), taps: thickness, norm: norm, into: out)
+            x &+= i &* sx; y &+= i &* sy
+        }
+        while i < n {
+            var acc = 0
+            var xx = x, yy = y
+            for _ in 0..<thickness {
+                let ix = xx >> 16, iy = yy >> 16
+                let fx = (xx >> 8) & 255, fy = (yy >> 8) & 255
                 let p = base + (iy &* stride &+ ix)
-                let top = Int(p[0]) &* (256 &- fx) &+ Int(p[1]) &* fx
-                let bottom = Int(p[stride]) &* (256 &- fx) &+ Int(p[stride &+ 1]) &* fx
-                out[i] = Float(top &* (256 &- fy) &+ bottom &* fy) * norm
-                x &+= sx; y &+= sy
-                i &+= 1
+                let a = Int(p[0]), b = Int(p[1]), c = Int(p[stride]), d = Int(p[stride &+ 1])
+                let top = a &* (256 &- fx) &+ b &* fx, bottom = c &* (256 &- fx) &+ d &* fx
+                acc &+= top &* (256 &- fy) &+ bottom &* fy
+                xx &+= tx; yy &+= ty
             }
-        } else {
-            // Three bilinear taps a pixel apart across the line, in fixed point.
-            let tx = Int((pxf * scale).rounded()), ty = Int((pyf * scale).rounded())
-            var x = Int(((ox - pxf) * scale).rounded()), y = Int(((oy - pyf) * scale).rounded())
-            let norm: Float = 1.0 / (3 * 65536)
-            var i = 0
-            if vectorTaps {
-                i = LumaView.samplesByFours(base, stride: stride, count: n, x: x, y: y, step: (sx, sy),
-                                            across: (tx, ty), taps: 3, norm: norm, into: out)
-                x &+= i &* sx; y &+= i &* sy
-            }
-            while i < n {
-                var acc = 0
-                var xx = x, yy = y
-                for _ in 0..<3 {
-                    let ix = xx >> 16, iy = yy >> 16
-                    let fx = (xx >> 8) & 255, fy = (yy >> 8) & 255
-                    let p = base + (iy &* stride &+ ix)
-                    let a = Int(p[0]), b = Int(p[1]), c = Int(p[stride]), d = Int(p[stride &+ 1])
-                    let top = a &* (256 &- fx) &+ b &* fx, bottom = c &* (256 &- fx) &+ d &* fx
-                    acc &+= top &* (256 &- fy) &+ bottom &* fy
-                    xx &+= tx; yy &+= ty
-                }
-                out[i] = Float(acc) * norm
-                x &+= sx; y &+= sy
-                i &+= 1
-            }
+            out[i] = Float(acc) * norm
+            x &+= sx; y &+= sy
+            i &+= 1
         }
     }
 

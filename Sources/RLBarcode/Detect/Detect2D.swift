@@ -283,31 +283,35 @@ struct MatrixRegionDetector {
         while k < regionCount {
             let r = regions[k]
             guard r.x0 < box.x1, box.x0 < r.x1, r.y0 < box.y1, box.y0 < r.y1 else { k += 1; continue }
-            let y0 = max(r.y0, box.y0), y1 = min(r.y1, box.y1)
-            var parts = (PixelRect(x0: r.x0, y0: r.y0, x1: r.x1, y1: box.y0), PixelRect(x0: r.x0, y0: box.y1, x1: r.x1, y1: r.y1),
-                         PixelRect(x0: r.x0, y0: y0, x1: box.x0, y1: y1), PixelRect(x0: box.x1, y0: y0, x1: r.x1, y1: y1))
-            // The parts kept, moved to the front of the four.
-            var kept = 0
-            withUnsafeMutableBytes(of: &parts) { raw in
-                let p = raw.baseAddress!.assumingMemoryBound(to: PixelRect.self)
-                for i in 0..<4 where p[i].width >= 12 && p[i].height >= 12 {
-                    p[kept] = p[i]
-                    kept += 1
-                }
-                // Region k's place: the kept parts, the regions after it moved along.
-                regions.reserveKeeping(regionCount + kept)
-                let q = regions.pointer
-                let after = regionCount - k - 1
-                if kept > 1 {
-                    for i in Swift.stride(from: after - 1, through: 0, by: -1) { q[k + kept + i] = q[k + 1 + i] }
-                } else if kept == 0 {
-                    for i in 0..<after { q[k + i] = q[k + 1 + i] }
-                }
-                for i in 0..<kept { q[k + i] = p[i] }
+            remove(at: k)
+            /// Puts a part in region k's place, after the parts before it.
+            func put(_ part: PixelRect) {
+                guard part.width >= 12, part.height >= 12 else { return }
+                insert(part, at: k)
+                k += 1
             }
-            regionCount += kept - 1
-            k += kept
+            let y0 = max(r.y0, box.y0), y1 = min(r.y1, box.y1)
+            put(PixelRect(x0: r.x0, y0: r.y0, x1: r.x1, y1: box.y0))
+            put(PixelRect(x0: r.x0, y0: box.y1, x1: r.x1, y1: r.y1))
+            put(PixelRect(x0: r.x0, y0: y0, x1: box.x0, y1: y1))
+            put(PixelRect(x0: box.x1, y0: y0, x1: r.x1, y1: y1))
         }
+    }
+
+    /// Removes region `i`, the regions after it moving up.
+    private mutating func remove(at i: Int) {
+        let q = regions.pointer
+        for j in i..<(regionCount - 1) { q[j] = q[j + 1] }
+        regionCount -= 1
+    }
+
+    /// Inserts `region` before region `i`, the regions from it moving down.
+    private mutating func insert(_ region: PixelRect, at i: Int) {
+        regions.reserveKeeping(regionCount + 1)
+        let q = regions.pointer
+        for j in Swift.stride(from: regionCount, to: i, by: -1) { q[j] = q[j - 1] }
+        q[i] = region
+        regionCount += 1
     }
 
     /// Adds a region, merged with any it overlaps or comes within `gap`
