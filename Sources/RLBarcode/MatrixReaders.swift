@@ -39,6 +39,10 @@ final class MatrixReaders {
     private var halfPixels = ScratchBuffer<UInt8>(capacity: 1)
     /// The areas with 2D texture in the half-size copy.
     private var halfRegions = MatrixRegionDetector()
+    /// The insides of the codes taken out of `regionFinder`'s and
+    /// `halfRegions`' areas in this frame (``carve(_:)``).
+    private var carved: [PixelRect] = []
+    private var halfCarved: [PixelRect] = []
     /// The block thresholds of the areas in the frame and in the half-size
     /// copy, measured once for the readers that search the same areas
     /// (empty when one reader or none does).
@@ -250,8 +254,10 @@ final class MatrixReaders {
         qrDetector.options.rowStep = thorough ? 2 : min(image.width, image.height) >= 720 ? 4 : 3
         // The areas with 2D texture, once for every matrix reader.
         regionFinder.findAll(image, bounds: bounds, cells: cells)
+        carved.removeAll(keepingCapacity: true)
+        halfCarved.removeAll(keepingCapacity: true)
         for code in read {
-            if let inside = MatrixReaders.inside(code.corners) { regionFinder.carve(inside) }
+            if let inside = MatrixReaders.inside(code.corners) { regionFinder.carve(inside); carved.append(inside) }
         }
         // Video frames share out the costlier searches: Aztec Code in one
         // frame of four, Data Matrix in the next (a code in view stays
@@ -272,6 +278,13 @@ final class MatrixReaders {
         let fullReaders = (wanted.contains(.qrCode) && image.width >= 21 && image.height >= 21 ? 1 : 0)
             + (plan.dataMatrixTurn && wanted.contains(.dataMatrix) ? 1 : 0)
             + (plan.aztecTurn && wanted.contains(.aztec) && image.width >= 11 && image.height >= 11 ? 1 : 0)
+        // The half-size copy's areas are the frame's, halved and merged
+        // again: the codes read are taken out of them too.
+        if let half = plan.half {
+            for code in read {
+                if let inside = MatrixReaders.inside(code.corners) { carveHalf(inside, rect: half.rect) }
+            }
+        }
         regionThresholds.clear()
         halfThresholds.clear()
         if fullReaders >= 2 {
@@ -315,6 +328,65 @@ final class MatrixReaders {
         }
     }
 
+    /// Runs every search of a video frame on the calling thread, one after
+    /// another, each outside the codes the ones before it read: QR Code
+    /// first (the commonest), then Data Matrix, then Aztec Code. No code
+    /// can lie inside another, and a symbol's modules look like 2D texture
+    /// to every search. (The same results as ``run(_:)`` for every task,
+    /// at less cost where a code is read.)
+    func runInTurn() {
+        run(.qr)
+        MatrixReaders.dropRepeats(&qrResults)
+        carve(qrResults)
+        run(.dataMatrix)
+        MatrixReaders.dropRepeats(&dataMatrixResults)
+        carve(dataMatrixResults)
+        run(.aztec)
+        MatrixReaders.dropRepeats(&aztecResults)
+        run(.pdf417)
+        run(.microPDF417)
+    }
+
+    /// Keeps the first of each code read more than once (in two parts of a
+    /// carved area, which overlap in its corners).
+    private static func dropRepeats(_ results: inout [BarcodeResult]) {
+        var k = 1
+        while k < results.count {
+            if results[..<k].contains(where: { $0.isSameCode(as: results[k]) }) { results.remove(at: k) } else { k += 1 }
+        }
+    }
+
+    /// The areas of 2D texture as the last frame's searches left them (in
+    /// the frame, and in its half-size copy with that copy's rectangle of
+    /// the frame).
+    var searchAreas: (frame: [PixelRect], half: [PixelRect], halfRect: PixelRect?) {
+        ((0..<regionFinder.regionCount).map { regionFinder.regions[$0] },
+         (0..<halfRegions.regionCount).map { halfRegions.regions[$0] }, squarePlan?.half?.rect)
+    }
+
+    /// Takes the insides of `codes` (read in this frame, corners in frame
+    /// pixels) out of the areas the searches to come look through, in the
+    /// frame and in its half-size copy.
+    private func carve(_ codes: [BarcodeResult]) {
+        guard let plan = squarePlan else { return }
+        for code in codes {
+            guard let inside = MatrixReaders.inside(code.corners) else { continue }
+            regionFinder.carve(inside)
+            carved.append(inside)
+            if let half = plan.half { carveHalf(inside, rect: half.rect) }
+        }
+    }
+
+    /// Takes `inside` (frame pixels) out of the areas of the half-size
+    /// copy of the frame's `rect`: the copy's pixels wholly inside it.
+    private func carveHalf(_ inside: PixelRect, rect r: PixelRect) {
+        // The copy's pixel k covers the frame's 2k and 2k + 1 from the rectangle's corner.
+        let box = PixelRect(x0: (inside.x0 - r.x0 + 1) >> 1, y0: (inside.y0 - r.y0 + 1) >> 1,
+                            x1: (inside.x1 - r.x0) >> 1, y1: (inside.y1 - r.y0) >> 1)
+        halfRegions.carve(box)
+        halfCarved.append(box)
+    }
+
     /// Appends the results of the frame's tasks to `out`, in the same
     /// order whichever thread ran them: Aztec Code, Data Matrix, QR Code.
     func finishSquare(into out: inout [BarcodeResult]) {
@@ -343,7 +415,7 @@ final class MatrixReaders {
     private func readAztec(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
         guard plan.wanted.contains(.aztec) else { return }
         readFullAndHalf(plan, turn: plan.aztecTurn, timedOut: &aztecTimedOut, candidates: &aztecCandidateCount,
-                        into: &out) { image, bounds, thorough, regions, prepared, out in
+                        into: &out) { image, bounds, thorough, regions, prepared, _, out in
             aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regions, prepared: prepared, into: &out)
             return aztecReader.lastCandidateCount
         }
@@ -353,9 +425,10 @@ final class MatrixReaders {
     private func readDataMatrix(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
         guard plan.wanted.contains(.dataMatrix) else { return }
         readFullAndHalf(plan, turn: plan.dataMatrixTurn, timedOut: &dataMatrixTimedOut,
-                        candidates: &dataMatrixCandidateCount, into: &out) { image, bounds, thorough, regions, prepared, out in
+                        candidates: &dataMatrixCandidateCount,
+                        into: &out) { image, bounds, thorough, regions, prepared, avoiding, out in
             dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regions, prepared: prepared,
-                                  examineBudget: plan.dataMatrixBudget, into: &out)
+                                  examineBudget: plan.dataMatrixBudget, avoiding: avoiding, into: &out)
             return dataMatrixReader.lastCandidateCount
         }
     }
@@ -372,17 +445,18 @@ final class MatrixReaders {
 
     /// One of Aztec Code and Data Matrix: `read` searches the frame itself
     /// when it is the frame's `turn`, and the half-size copy of HD video
-    /// frames; it returns its candidate count.
+    /// frames (each with its areas, their thresholds and the insides of the
+    /// codes carved out of them); it returns its candidate count.
     private func readFullAndHalf(_ plan: SquarePlan, turn: Bool, timedOut: inout Bool, candidates: inout Int,
                                  into out: inout [BarcodeResult],
                                  read: (LumaView, PixelRect?, Bool, MatrixRegionDetector, AreaThresholds,
-                                        inout [BarcodeResult]) -> Int) {
+                                        [PixelRect], inout [BarcodeResult]) -> Int) {
         if turn && !late(&timedOut) {
-            candidates += read(plan.image, plan.bounds, plan.thorough, regionFinder, regionThresholds, &out)
+            candidates += read(plan.image, plan.bounds, plan.thorough, regionFinder, regionThresholds, carved, &out)
         }
         if let half = plan.half, !late(&timedOut) {
             let first = out.count
-            candidates += read(half.view, nil, false, halfRegions, halfThresholds, &out)
+            candidates += read(half.view, nil, false, halfRegions, halfThresholds, halfCarved, &out)
             MatrixReaders.fromHalf(&out, from: first, rect: half.rect)
         }
     }

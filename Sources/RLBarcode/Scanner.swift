@@ -97,6 +97,9 @@ public final class Scanner {
     var linesSampled: Int { lines.lineSerial + (helperLines.map { $0.lineSerial - (1 << 56) } ?? 0) }
     /// The matrix (2D) symbologies' detectors and decoders.
     private let matrix = MatrixReaders()
+    /// The areas of 2D texture the last frame's matrix searches left
+    /// (``MatrixReaders/searchAreas``).
+    var matrixSearchAreas: (frame: [PixelRect], half: [PixelRect], halfRect: PixelRect?) { matrix.searchAreas }
     /// Parts of codes wider than the frame, kept across video frames.
     private let partials = PartialCodes()
     /// The next tile of the round, and the rounds of tiles scanned outside
@@ -634,7 +637,11 @@ public final class Scanner {
             // for a matrix code (video frames; still pictures read PDF417
             // among the matrix searches).
             prepare(square, read: thorough ? [] : out)
-            for task in MatrixReaders.SquareTask.allCases { matrix.run(task) }
+            if thorough {
+                for task in MatrixReaders.SquareTask.allCases { matrix.run(task) }
+            } else {
+                matrix.runInTurn()
+            }
         }
         matrix.finishSquare(into: &out)
         lastCandidateCount += matrix.lastCandidateCount

@@ -73,14 +73,23 @@ final class AreaThresholdsTests: XCTestCase {
             let shared = AreaThresholds()
             shared.prepare(view, regions: regions, minContrast: AreaThresholds.minContrast)
             XCTAssertEqual(shared.count, regions.regionCount)
-            XCTAssertNotNil(shared.blocks(0))
-            XCTAssertNil(shared.blocks(regions.regionCount))
+            XCTAssertNotNil(shared.blocks(0, area: regions.regions[0]))
+            XCTAssertNil(shared.blocks(regions.regionCount, area: PixelRect(x0: 1, y0: 2, x1: 3, y1: 4)))
+            // An area's blocks are found whatever its place in the list;
+            // a part of an area (left by carving) has none.
+            let last = regions.regionCount - 1
+            XCTAssertTrue(shared.blocks(0, area: regions.regions[last])?
+                .matches(rect: regions.regions[last].clipped(width: view.width, height: view.height),
+                         blockSize: AreaThresholds.blockSize(regions.regions[last].clipped(width: view.width, height: view.height)),
+                         minContrast: AreaThresholds.minContrast) ?? false)
+            let first = regions.regions[0]
+            XCTAssertNil(shared.blocks(0, area: PixelRect(x0: first.x0, y0: first.y0, x1: first.x1 - 12, y1: first.y1)))
             // Prepared as each reader would prepare them itself (so each takes them).
             for k in 0..<regions.regionCount {
                 let r = regions.regions[k].clipped(width: view.width, height: view.height)
                 for contrast in [DMDetector.Options().minContrast, QRDetector.Options().minContrast,
                                  AztecDetector.Options().minContrast] {
-                    XCTAssertEqual(shared.blocks(k)?.matches(rect: r, blockSize: AreaThresholds.blockSize(r),
+                    XCTAssertEqual(shared.blocks(k, area: regions.regions[k])?.matches(rect: r, blockSize: AreaThresholds.blockSize(r),
                                                              minContrast: contrast), true, "area \(k)")
                 }
             }
@@ -102,7 +111,7 @@ final class AreaThresholdsTests: XCTestCase {
 
             shared.clear()
             XCTAssertEqual(shared.count, 0)
-            XCTAssertNil(shared.blocks(0))
+            XCTAssertNil(shared.blocks(0, area: regions.regions[0]))
         }
     }
 }

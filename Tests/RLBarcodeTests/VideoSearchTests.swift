@@ -174,9 +174,9 @@ final class VideoSearchTests: XCTestCase {
 
     /// A code already read is taken out of the areas the matrix searches
     /// look through: a region it overlaps gives way, in its place in the
-    /// list, to its parts above, below, left and right of the code (those
-    /// under 12 pixels either way left out); a region it does not touch
-    /// stays as it was.
+    /// list, to its parts above, below, left and right of the code, each
+    /// as wide or tall as the region (those under 12 pixels either way
+    /// left out); a region it does not touch stays as it was.
     func testCarvingLeavesThePartsAroundTheCode() {
         var regions = MatrixRegionDetector()
         defer { regions.free() }
@@ -188,10 +188,12 @@ final class VideoSearchTests: XCTestCase {
         func key(_ r: PixelRect) -> [Int] { [r.x0, r.y0, r.x1, r.y1] }
         // In the carved region's place, before the region after it (the
         // searches take the regions in order, and some stop at a budget).
+        // Each part as tall or wide as the region: a code beside the box
+        // lies wholly in one of them.
         XCTAssertEqual(after.map(key),
                        [PixelRect(x0: 100, y0: 100, x1: 900, y1: 150),  // above
-                        PixelRect(x0: 100, y0: 150, x1: 200, y1: 492),  // left
-                        PixelRect(x0: 700, y0: 150, x1: 900, y1: 492),  // right (below: 8 rows, left out)
+                        PixelRect(x0: 100, y0: 100, x1: 200, y1: 500),  // left
+                        PixelRect(x0: 700, y0: 100, x1: 900, y1: 500),  // right (below: 8 rows, left out)
                         apart].map(key))
         // Carved away whole: the regions after it move up.
         regions.carve(PixelRect(x0: 0, y0: 0, x1: 950, y1: 600))
@@ -219,6 +221,49 @@ final class VideoSearchTests: XCTestCase {
                 for k in 0..<3 {
                     XCTAssertEqual(scanner.scan(view).map(\.text).sorted(), ["PDF417 beside a QR Code", "QR beside PDF417"],
                                    "\(threads) threads, frame \(k)")
+                }
+            }
+        }
+    }
+
+    /// A QR Code and a Data Matrix symbol side by side in an HD video
+    /// frame, in one area of 2D texture: with one thread the searches run
+    /// one after another, and each code read is taken out of the areas the
+    /// searches after it look through, in the frame and in its half-size
+    /// copy; both codes are still read in every frame, as with two threads
+    /// (whose searches take nothing out).
+    func testMatrixSearchesSkipTheCodesReadBeforeThem() throws {
+        guard let qr = try ZintMatrix.make(.qrCode, "QR first, then the rest"),
+              let dm = try ZintMatrix.make(.dataMatrix, "Data Matrix after QR") else { return }
+        var frame = QRPicture(width: 1280, height: 720)
+        let q = frame.draw(matrix: qr, QRPicture.Placement(cx: 560, cy: 360, module: 5, angle: 0))
+        let right = q.map(\.x).max() ?? 0
+        let d = frame.draw(matrix: dm, QRPicture.Placement(cx: right + 30 + 3 * Double(dm.width), cy: 380, module: 6,
+                                                           angle: 0))
+        for threads in [1, 2] {
+            let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced, threads: threads))
+            try frame.picture.pixels.withUnsafeBufferPointer { p in
+                let view = LumaView(base: p.baseAddress!, width: 1280, height: 720, stride: frame.picture.stride)
+                for k in 0..<3 {
+                    XCTAssertEqual(scanner.scan(view).map(\.text).sorted(), ["Data Matrix after QR", "QR first, then the rest"],
+                                   "\(threads) threads, frame \(k)")
+                    guard threads == 1 else { continue }
+                    let areas = scanner.matrixSearchAreas
+                    let half = try XCTUnwrap(areas.halfRect, "frame \(k)")
+                    XCTAssertFalse(areas.frame.isEmpty)
+                    XCTAssertFalse(areas.half.isEmpty)
+                    for corners in [q, d] {
+                        let inside = try XCTUnwrap(MatrixReaders.inside(corners))
+                        // Away from the edges by more than the carving's rounding.
+                        let core = PixelRect(x0: inside.x0 + 4, y0: inside.y0 + 4, x1: inside.x1 - 4, y1: inside.y1 - 4)
+                        let halfCore = PixelRect(x0: (core.x0 - half.x0) / 2, y0: (core.y0 - half.y0) / 2,
+                                                 x1: (core.x1 - half.x0) / 2, y1: (core.y1 - half.y0) / 2)
+                        func overlaps(_ a: PixelRect, _ b: PixelRect) -> Bool {
+                            a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+                        }
+                        XCTAssertFalse(areas.frame.contains { overlaps($0, core) }, "frame \(k): \(areas.frame)")
+                        XCTAssertFalse(areas.half.contains { overlaps($0, halfCore) }, "frame \(k): \(areas.half)")
+                    }
                 }
             }
         }

@@ -131,7 +131,8 @@ final class AztecDetector {
         }
         defer { options = saved }
         for k in 0..<regions.regionCount {
-            detect(image, in: regions.regions[k], prepared: shared != nil ? prepared?.blocks(k) : nil, into: &out)
+            detect(image, in: regions.regions[k],
+                   prepared: shared != nil ? prepared?.blocks(k, area: regions.regions[k]) : nil, into: &out)
         }
     }
 

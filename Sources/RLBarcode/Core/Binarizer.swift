@@ -327,6 +327,8 @@ struct BlockThreshold {
 /// threads, as they only read these.
 final class AreaThresholds {
     private var blocks: [BlockThreshold] = []
+    /// The area each of `blocks` was prepared for.
+    private var areas: [PixelRect] = []
     /// How many areas are prepared (0: none, every reader measures its own).
     private(set) var count = 0
 
@@ -340,14 +342,22 @@ final class AreaThresholds {
         count = 0
         for k in 0..<regions.regionCount {
             let r = regions.regions[k].clipped(width: image.width, height: image.height)
-            if blocks.count <= k { blocks.append(BlockThreshold()) }
+            if blocks.count <= k { blocks.append(BlockThreshold()); areas.append(r) }
             blocks[k].prepare(image, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: minContrast)
+            areas[k] = regions.regions[k]
         }
         count = regions.regionCount
     }
 
-    /// The prepared blocks of area `k`, nil when there are none.
-    func blocks(_ k: Int) -> BlockThreshold? { k < count ? blocks[k] : nil }
+    /// The prepared blocks of `area`, the `k`th area of the regions
+    /// prepared or, once codes read were taken out of them
+    /// (``MatrixRegionDetector/carve(_:)``), another; nil when there are
+    /// none (a part left by carving: its reader measures its own).
+    func blocks(_ k: Int, area: PixelRect) -> BlockThreshold? {
+        if k < count && areas[k] == area { return blocks[k] }
+        for j in 0..<count where areas[j] == area { return blocks[j] }
+        return nil
+    }
 
     /// The block size the matrix readers take for an area.
     static func blockSize(_ r: PixelRect) -> Int { min(r.width, r.height) >= 720 ? 16 : 8 }

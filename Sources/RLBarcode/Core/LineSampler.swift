@@ -1,5 +1,5 @@
 /// A rectangle of whole pixels, `x0 ..< x1` by `y0 ..< y1`.
-struct PixelRect {
+struct PixelRect: Equatable {
     var x0: Int, y0: Int, x1: Int, y1: Int
     var width: Int { x1 - x0 }
     var height: Int { y1 - y0 }

@@ -166,6 +166,9 @@ final class DMDetector {
     /// Symbols decoded in the current call (their quadrilaterals), so that
     /// components inside them are skipped.
     private var found: [[Point]] = []
+    /// The insides of codes read already in this frame (``scan(_:in:regions:prepared:avoiding:into:)``),
+    /// during a scan.
+    private var avoided: [PixelRect] = []
     private var image: LumaView?
 
     init(options: Options = Options()) { self.options = options; found.reserveCapacity(8) }
@@ -187,13 +190,19 @@ final class DMDetector {
     ///     during this call.
     ///   - prepared: the block thresholds of `shared`'s areas when the
     ///     caller prepared them (``AreaThresholds``); only read.
+    ///   - avoiding: the insides of codes read already, taken out of
+    ///     `shared`'s areas (``MatrixRegionDetector/carve(_:)``): the parts
+    ///     of those codes left in the areas around them (their edges) are
+    ///     not examined, and take none of the frame's budget.
     func scan(_ image: LumaView, in bounds: PixelRect? = nil, regions shared: MatrixRegionDetector? = nil,
-              prepared: AreaThresholds? = nil, into out: inout [DMCandidate]) {
+              prepared: AreaThresholds? = nil, avoiding: [PixelRect] = [], into out: inout [DMCandidate]) {
         found.removeAll(keepingCapacity: true)
+        avoided = avoiding
+        defer { avoided = [] }
         examineBudget = options.thorough ? Int.max : max(1, options.examineBudget)
         if let shared {
             for k in 0..<shared.regionCount {
-                detect(image, in: shared.regions[k], prepared: prepared?.blocks(k), into: &out)
+                detect(image, in: shared.regions[k], prepared: prepared?.blocks(k, area: shared.regions[k]), into: &out)
             }
             return
         }
@@ -358,6 +367,9 @@ final class DMDetector {
             // Inside a symbol decoded already.
             let c = Point(x: Double(minX[i] + maxX[i]) / 2, y: Double(minY[i] + maxY[i]) / 2)
             if found.contains(where: { DMDetector.inside(c, $0) }) { continue }
+            // Touching a code read already (within 2 pixels): its edge.
+            if avoided.contains(where: { minX[i] < Int32($0.x1 + 2) && Int32($0.x0 - 2) < maxX[i]
+                                         && minY[i] < Int32($0.y1 + 2) && Int32($0.y0 - 2) < maxY[i] }) { continue }
             candidates.reserveKeeping(candidateCount + 1)
             candidates[candidateCount] = Int32(i)
             candidateCount += 1

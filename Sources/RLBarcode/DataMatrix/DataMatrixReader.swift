@@ -29,15 +29,17 @@ final class DataMatrixReader {
     ///     caller prepared them for several readers.
     ///   - examineBudget: without `thorough`, how many components to
     ///     examine as finders (see ``DMDetector/Options/examineBudget``).
+    ///   - avoiding: the insides of codes read already, carved out of
+    ///     `regions` (their edges left around them are not examined).
     func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
               prepared: AreaThresholds? = nil, examineBudget: Int = DMDetector.Options().examineBudget,
-              into out: inout [BarcodeResult]) {
+              avoiding: [PixelRect] = [], into out: inout [BarcodeResult]) {
         lastCandidateCount = 0
         guard image.width >= 10, image.height >= 10 else { return }
         detector.options.thorough = thorough
         detector.options.examineBudget = examineBudget
         candidates.removeAll(keepingCapacity: true)
-        detector.scan(image, in: bounds, regions: regions, prepared: prepared, into: &candidates)
+        detector.scan(image, in: bounds, regions: regions, prepared: prepared, avoiding: avoiding, into: &candidates)
         lastCandidateCount = candidates.count
         let first = out.count
         for c in candidates {

@@ -275,8 +275,10 @@ struct MatrixRegionDetector {
     /// no other code can lie) out of every region: a region that overlaps
     /// it gives way, in its place in the list (the searches take the
     /// regions in order), to its parts above, below, left and right of the
-    /// box (those 12 pixels or more each way), which still hold any code
-    /// beside the one read.
+    /// box, each as wide or tall as the region (those under 12 pixels
+    /// either way left out). The parts overlap in the region's corners: a
+    /// code beside the box, which lies wholly on one side of it, lies
+    /// wholly in one part, however far it reaches along that side.
     mutating func carve(_ box: PixelRect) {
         guard box.width > 0, box.height > 0 else { return }
         var k = 0
@@ -290,11 +292,10 @@ struct MatrixRegionDetector {
                 insert(part, at: k)
                 k += 1
             }
-            let y0 = max(r.y0, box.y0), y1 = min(r.y1, box.y1)
             put(PixelRect(x0: r.x0, y0: r.y0, x1: r.x1, y1: box.y0))
             put(PixelRect(x0: r.x0, y0: box.y1, x1: r.x1, y1: r.y1))
-            put(PixelRect(x0: r.x0, y0: y0, x1: box.x0, y1: y1))
-            put(PixelRect(x0: box.x1, y0: y0, x1: r.x1, y1: y1))
+            put(PixelRect(x0: r.x0, y0: r.y0, x1: box.x0, y1: r.y1))
+            put(PixelRect(x0: box.x1, y0: r.y0, x1: r.x1, y1: r.y1))
         }
     }
 

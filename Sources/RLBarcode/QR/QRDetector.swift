@@ -232,7 +232,8 @@ final class QRDetector {
         let first = out.count
         var promising: [Int] = []
         for k in 0..<regions.regionCount {
-            detect(image, in: regions.regions[k], prepared: shared != nil ? prepared?.blocks(k) : nil, into: &out)
+            detect(image, in: regions.regions[k],
+                   prepared: shared != nil ? prepared?.blocks(k, area: regions.regions[k]) : nil, into: &out)
             if options.rescueFailedSymbols && finderCount >= 2 { promising.append(k) }
         }
         // Still pictures: where finder patterns were seen but no symbol
