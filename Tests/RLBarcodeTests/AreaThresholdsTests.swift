@@ -54,6 +54,56 @@ final class AreaThresholdsTests: XCTestCase {
         }
     }
 
+    /// Where a block's 5x5 neighbourhood has contrast, its threshold is
+    /// the middle of the darkest and lightest pixel there (every other row
+    /// of each block from the rectangle's first row in it), measured here
+    /// pixel by pixel: for blocks of 8 pixels (measured two at a time
+    /// inside the rectangle) and 16, rectangles with partial blocks at
+    /// every side.
+    func testThresholdsAreTheMiddleOfTheNeighbourhoodsExtremes() {
+        let width = 333, height = 190
+        let pixels = texture(width: width, height: height)
+        pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: width, height: height, stride: width)
+            for (rect, block) in [(PixelRect(x0: 13, y0: 7, x1: 290, y1: 181), 8), (PixelRect(x0: 5, y0: 3, x1: 333, y1: 190), 8),
+                                  (PixelRect(x0: 21, y0: 0, x1: 317, y1: 177), 16)] {
+                var blocks = BlockThreshold()
+                defer { blocks.free() }
+                blocks.prepare(view, rect: rect, blockSize: block, minContrast: 20)
+                let bx0 = rect.x0 / block, by0 = rect.y0 / block
+                let cols = (rect.x1 + block - 1) / block - bx0, rows = (rect.y1 + block - 1) / block - by0
+                /// The extremes of block (i, j) of the grid, pixel by pixel.
+                func extremes(_ i: Int, _ j: Int) -> (Int, Int) {
+                    let xs = max(rect.x0, (bx0 + i) * block), xe = min(rect.x1, (bx0 + i + 1) * block)
+                    let ys = max(rect.y0, (by0 + j) * block), ye = min(rect.y1, (by0 + j + 1) * block)
+                    var lo = 255, hi = 0
+                    for y in stride(from: ys, to: ye, by: 2) {
+                        for x in xs..<xe { lo = min(lo, Int(view[x, y])); hi = max(hi, Int(view[x, y])) }
+                    }
+                    return (lo, hi)
+                }
+                var checked = 0, wrong = 0
+                for j in 0..<rows {
+                    for i in 0..<cols {
+                        var lo = 255, hi = 0
+                        for n in max(0, j - 2)...min(rows - 1, j + 2) {
+                            for m in max(0, i - 2)...min(cols - 1, i + 2) {
+                                let (a, b) = extremes(m, n)
+                                lo = min(lo, a); hi = max(hi, b)
+                            }
+                        }
+                        guard hi - lo >= 20 else { continue }
+                        checked += 1
+                        let x = max(rect.x0, (bx0 + i) * block), y = max(rect.y0, (by0 + j) * block)
+                        if Int(blocks.threshold(x: x, y: y)) != (lo + hi + 1) / 2 { wrong += 1 }
+                    }
+                }
+                XCTAssertGreaterThan(checked, cols * rows / 2, "rect \(rect), blocks of \(block)")
+                XCTAssertEqual(wrong, 0, "rect \(rect), blocks of \(block)")
+            }
+        }
+    }
+
     func testReadersReadTheSameWithSharedThresholds() throws {
         guard let dm = try ZintMatrix.make(.dataMatrix, "Shared blocks 42"),
               let qr = try ZintMatrix.make(.qrCode, "Shared blocks QR") else {

@@ -65,8 +65,17 @@ struct BlockThreshold {
         // Block extremes.
         for by in 0..<rows {
             let ys = max(y0, (by0 + by) << shift), ye = min(y1, (by0 + by + 1) << shift)
-            for bx in 0..<cols {
+            var bx = 0
+            while bx < cols {
                 let xs = max(x0, (bx0 + bx) << shift), xe = min(x1, (bx0 + bx + 1) << shift)
+                if blockSize == 8 && xe - xs == 8 && bx + 1 < cols && xs + 16 <= x1 {
+                    // Two whole 8-pixel blocks side by side: a row of both at a time.
+                    let (mnA, mxA, mnB, mxB) = BlockThreshold.extremesOfTwo(base + xs, stride: stride, rows: ys..<ye)
+                    lop[by * cols + bx] = mnA; hip[by * cols + bx] = mxA
+                    lop[by * cols + bx + 1] = mnB; hip[by * cols + bx + 1] = mxB
+                    bx += 2
+                    continue
+                }
                 var mn: UInt8 = 255, mx: UInt8 = 0
                 var y = ys
                 if xe - xs == 16 || xe - xs == 8 {
@@ -86,6 +95,7 @@ struct BlockThreshold {
                 }
                 lop[by * cols + bx] = mn
                 hip[by * cols + bx] = mx
+                bx += 1
             }
         }
         // 5x5 extremes, separable: along rows, then along columns. Indices
@@ -208,6 +218,23 @@ struct BlockThreshold {
             y &+= 2
         }
         return (vmn.min(), vmx.max())
+    }
+
+    /// The darkest and lightest of the pixels `base[y * stride ..< y *
+    /// stride + 8]` and of `base[y * stride + 8 ..< y * stride + 16]` on
+    /// every other row `y` of `rows`: two 8-pixel blocks side by side, as
+    /// two calls of ``extremes(_:wide:stride:rows:)`` would measure them.
+    @inline(__always)
+    private static func extremesOfTwo(_ base: UnsafePointer<UInt8>, stride: Int,
+                                      rows: Range<Int>) -> (UInt8, UInt8, UInt8, UInt8) {
+        var vmn = SIMD16<UInt8>(repeating: 255), vmx = SIMD16<UInt8>(repeating: 0)
+        var y = rows.lowerBound
+        while y < rows.upperBound {
+            let v = UnsafeRawPointer(base + y &* stride).loadUnaligned(as: SIMD16<UInt8>.self)
+            vmn.replace(with: v, where: v .< vmn); vmx.replace(with: v, where: v .> vmx)
+            y &+= 2
+        }
+        return (vmn.lowHalf.min(), vmx.lowHalf.max(), vmn.highHalf.min(), vmx.highHalf.max())
     }
 
     /// Whether ``prepare(_:rect:blockSize:minContrast:)`` with these
