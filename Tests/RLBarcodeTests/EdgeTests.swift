@@ -29,6 +29,58 @@ final class EdgeTests: XCTestCase {
         XCTAssertEqual(run.starts[0], 0)
     }
 
+    /// On random profiles of every length from 4 to 130 (whole blocks of
+    /// 16 derivative samples and a remainder), the edges are those the
+    /// definition gives, computed here one sample at a time: peaks of the
+    /// derivative's magnitude, of its sign, that reach the floor and the
+    /// given share of the strongest derivative in their block and the
+    /// blocks on either side; on a parabola's vertex; the stronger of two
+    /// in a row of one sign.
+    func testEdgesAreTheDefinitionsOnRandomProfiles() {
+        var generator = DecoderTestRandom(seed: 5)
+        var e = EdgeExtractor()
+        defer { e.free() }
+        var total = 0
+        for n in 4...130 {
+            // Runs of random lengths and levels, a little noise on top.
+            var p: [Float] = []
+            while p.count < n {
+                let level = Float(Int.random(in: 20...230, using: &generator))
+                for _ in 0..<Int.random(in: 1...9, using: &generator) where p.count < n {
+                    p.append(level + Float(Int.random(in: -6...6, using: &generator)))
+                }
+            }
+            let relative: Float = 0.2, floor: Float = 4
+            p.withUnsafeBufferPointer { e.extract($0.baseAddress!, count: n, relative: relative, floor: floor) }
+            let m = n - 1
+            let d = (0..<m).map { p[$0 + 1] - p[$0] }
+            let nb = (m + 15) / 16
+            let blockMax = (0..<nb).map { b in d[(b * 16)..<min(m, b * 16 + 16)].map(abs).max() ?? 0 }
+            var pos: [Float] = [], sign: [Int8] = [], mag: [Float] = []
+            for i in 0..<m {
+                let b = i / 16
+                let ref = max(blockMax[b], b > 0 ? blockMax[b - 1] : 0, b + 1 < nb ? blockMax[b + 1] : 0)
+                let v = d[i]
+                guard abs(v) >= max(floor, relative * ref) else { continue }
+                let prev: Float = i > 0 ? d[i - 1] : 0, next: Float = i + 1 < m ? d[i + 1] : 0
+                guard v > 0 ? (v >= prev && v > next) : (v <= prev && v < next) else { continue }
+                let denom = prev - 2 * v + next
+                let off = denom != 0 ? min(max(0.5 * (prev - next) / denom, -0.5), 0.5) : 0
+                let s: Int8 = v > 0 ? 1 : -1
+                if let last = sign.last, last == s {
+                    if abs(v) > mag[mag.count - 1] { pos[pos.count - 1] = Float(i) + 0.5 + off; mag[mag.count - 1] = abs(v) }
+                } else {
+                    pos.append(Float(i) + 0.5 + off); sign.append(s); mag.append(abs(v))
+                }
+            }
+            XCTAssertEqual((0..<e.edgeCount).map { e.edgePos[$0] }, pos, "length \(n)")
+            XCTAssertEqual((0..<e.edgeCount).map { e.edgeSign[$0] }, sign, "length \(n)")
+            total += pos.count
+        }
+        // Not trivial profiles: about an edge every nine samples.
+        XCTAssertGreaterThan(total, 800)
+    }
+
     func testPruneRemovesRippleInsideWideBarOnly() {
         // A wide bar with a shallow ripple in it, and a real narrow space.
         var p = profile([10, 12, 2, 3, 10])
