@@ -40,6 +40,78 @@ final class BarCellTests: XCTestCase {
                                 bounds: PixelRect(x0: 0, y0: 0, x1: 320, y1: 240))!
     }
 
+    /// The cells as their definition gives them, computed here pixel by
+    /// pixel on a picture of flat stretches and patches of texture (its
+    /// width not a multiple of the cells'): a cell is measured where it or
+    /// a neighbour is not flat (the mean of gx² + gy² over every fourth
+    /// pixel of every fourth row reaching the threshold), its tensor the
+    /// means of gx², gy² and gx·gy over the even pixels of every other
+    /// row; every other cell has none.
+    func testCellsAreTheirDefinitionsSums() {
+        let w = 333, h = 200
+        var pixels = [UInt8](repeating: 128, count: w * h)
+        var generator = DecoderTestRandom(seed: 9)
+        for y in 0..<h {
+            for x in 0..<w {
+                // Texture in patches; elsewhere a faint noise, under the
+                // flatness threshold but not without gradients.
+                pixels[y * w + x] = (x / 48) % 3 == 1 && (y / 48) % 2 == 1
+                    ? UInt8.random(in: 0...255, using: &generator) : UInt8(126 + Int.random(in: 0...4, using: &generator))
+            }
+        }
+        pixels.withUnsafeBufferPointer { p in
+            let image = LumaView(base: p.baseAddress!, width: w, height: h, stride: w)
+            let flat: Float = 30
+            var detector = RegionDetector()
+            defer { detector.free() }
+            detector.measure(image, cellSize: 16, x0: 0, y0: 0, x1: w, y1: h, flatBelow: flat)
+            guard let cells = detector.tensors else { return XCTFail("no cells measured") }
+            func px(_ x: Int, _ y: Int) -> Int { Int(pixels[y * w + x]) }
+            let cols = w / 16, rows = h / 16
+            var active = [Bool](repeating: false, count: cols * rows)
+            for cy in 0..<rows {
+                for cx in 0..<cols {
+                    let xs = max(1, cx * 16), xe = min(w - 1, cx * 16 + 16), ys = max(1, cy * 16), ye = min(h - 1, cy * 16 + 16)
+                    var sum = 0, n = 0
+                    for y in stride(from: ys + 1, to: ye, by: 4) {
+                        for x in stride(from: xs + 1, to: xe, by: 4) {
+                            let gx = px(x + 1, y) - px(x - 1, y), gy = px(x, y + 1) - px(x, y - 1)
+                            sum += gx * gx + gy * gy; n += 1
+                        }
+                    }
+                    active[cy * cols + cx] = Float(sum) >= flat * Float(max(n, 1))
+                }
+            }
+            var measured = 0, wrong = 0
+            for cy in 0..<rows {
+                for cx in 0..<cols {
+                    let i = cy * cols + cx
+                    var near = false
+                    for ny in max(0, cy - 1)...min(rows - 1, cy + 1) {
+                        for nx in max(0, cx - 1)...min(cols - 1, cx + 1) where active[ny * cols + nx] { near = true }
+                    }
+                    var xx = 0, yy = 0, xy = 0, n = 0
+                    if near {
+                        let xs = max(1, cx * 16), xe = min(w - 1, cx * 16 + 16), ys = max(1, cy * 16), ye = min(h - 1, cy * 16 + 16)
+                        for y in stride(from: ys, to: ye, by: 2) {
+                            for x in stride(from: xs, to: xe, by: 2) {
+                                let gx = px(x + 1, y) - px(x - 1, y), gy = px(x, y + 1) - px(x, y - 1)
+                                xx += gx * gx; yy += gy * gy; xy += gx * gy; n += 1
+                            }
+                        }
+                        measured += 1
+                    }
+                    let samples = Float(max(n, 1))
+                    if cells.sxx[i] != Float(xx) / samples || cells.syy[i] != Float(yy) / samples
+                        || cells.sxy[i] != Float(xy) / samples { wrong += 1 }
+                }
+            }
+            XCTAssertEqual(wrong, 0)
+            XCTAssertGreaterThan(measured, cols * rows / 3)
+            XCTAssertLessThan(measured, cols * rows)
+        }
+    }
+
     /// Cells measured in bands of rows (as two threads do, in any order)
     /// are the cells measured whole, flat ones and an inner rectangle
     /// included: each band writes its own rows only, and the flatness of

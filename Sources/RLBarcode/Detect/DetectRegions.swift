@@ -281,8 +281,25 @@ struct RegionDetector {
             let all = min(rows, (y1 + cellSize - 1) / cellSize)
             for cy in max(max(0, y0 / cellSize), cy0 - 1)..<min(all, cy1 + 1) {
                 let ys = max(1, cy * cellSize), ye = min(img.height - 1, (cy + 1) * cellSize)
-                for cx in cx0..<cx1 {
+                /// Marks cell `cx` and its neighbours to be measured when its coarse samples are not flat.
+                func mark(_ cx: Int, _ activity: Int, _ coarse: Int) {
+                    guard Float(activity) >= flatBelow * Float(max(coarse, 1)) else { return }
+                    for ny in max(cy0, cy - 1)...min(cy1 - 1, cy + 1) {
+                        for nx in max(cx0, cx - 1)...min(cx1 - 1, cx + 1) { label[ny * cols + nx] = 1 }
+                    }
+                }
+                var cx = cx0
+                while cx < cx1 {
                     let xs = max(1, cx * cellSize), xe = min(img.width - 1, (cx + 1) * cellSize)
+                    if ByteOrder.isLittleEndian && cellSize == 16 && xs == cx * 16 && cx + 1 < cx1
+                        && xs + 33 <= img.width - 1 {
+                        // Two whole 16-pixel cells side by side: 8 samples a row at once.
+                        let (a, b, coarse) = RegionDetector.activity32(base + xs, stride: stride, rows: (ys + 1)..<ye)
+                        mark(cx, a, coarse)
+                        mark(cx + 1, b, coarse)
+                        cx += 2
+                        continue
+                    }
                     var activity = 0, coarse = 0
                     var y = ys + 1
                     if ByteOrder.isLittleEndian && xe - xs == 16 && xs + 17 <= img.width {
@@ -302,10 +319,8 @@ struct RegionDetector {
                         }
                         y &+= 4
                     }
-                    guard Float(activity) >= flatBelow * Float(max(coarse, 1)) else { continue }
-                    for ny in max(cy0, cy - 1)...min(cy1 - 1, cy + 1) {
-                        for nx in max(cx0, cx - 1)...min(cx1 - 1, cx + 1) { label[ny * cols + nx] = 1 }
-                    }
+                    mark(cx, activity, coarse)
+                    cx += 1
                 }
             }
         }
@@ -337,6 +352,29 @@ struct RegionDetector {
                 sxx[i] = Float(axx) / samples; syy[i] = Float(ayy) / samples; sxy[i] = Float(axy) / samples
             }
         }
+    }
+
+    /// ``activity16(_:stride:rows:)`` of the two 16-pixel cells from `base`
+    /// and `base + 16`, 8 samples a row at once: their sums and the count
+    /// of each one's samples.
+    @inline(__always)
+    private static func activity32(_ base: UnsafePointer<UInt8>, stride: Int, rows: Range<Int>) -> (Int, Int, Int) {
+        let low = SIMD8<Int32>(repeating: 0xFF)
+        var sum = SIMD8<Int32>()
+        var count = 0
+        var y = rows.lowerBound
+        while y < rows.upperBound {
+            let p = UnsafeRawPointer(base + y &* stride)
+            let left = p.loadUnaligned(as: SIMD8<Int32>.self) & low
+            let right = p.loadUnaligned(fromByteOffset: 2, as: SIMD8<Int32>.self) & low
+            let up = p.loadUnaligned(fromByteOffset: 1 &- stride, as: SIMD8<Int32>.self) & low
+            let down = p.loadUnaligned(fromByteOffset: 1 &+ stride, as: SIMD8<Int32>.self) & low
+            let gx = right &- left, gy = down &- up
+            sum &+= gx &* gx &+ gy &* gy
+            count &+= 4
+            y &+= 4
+        }
+        return (Int(sum.lowHalf.wrappedSum()), Int(sum.highHalf.wrappedSum()), count)
     }
 
     /// The sum of gx² + gy² (central differences) at columns 1, 5, 9 and
