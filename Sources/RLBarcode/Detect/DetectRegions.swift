@@ -293,7 +293,8 @@ struct RegionDetector {
                     let xs = max(1, cx * cellSize), xe = min(img.width - 1, (cx + 1) * cellSize)
                     if ByteOrder.isLittleEndian && cellSize == 16 && xs == cx * 16 && cx + 1 < cx1
                         && xs + 33 <= img.width - 1 {
-                        // Two whole 16-pixel cells side by side: 8 samples a row at once.
+                        // Two whole 16-pixel cells side by side: 8 samples a row at once (a
+                        // cell alone, at the end of a row, one at a time).
                         let (a, b, coarse) = RegionDetector.activity32(base + xs, stride: stride, rows: (ys + 1)..<ye)
                         mark(cx, a, coarse)
                         mark(cx + 1, b, coarse)
@@ -302,11 +303,6 @@ struct RegionDetector {
                     }
                     var activity = 0, coarse = 0
                     var y = ys + 1
-                    if ByteOrder.isLittleEndian && xe - xs == 16 && xs + 17 <= img.width {
-                        // A whole 16-pixel cell: 4 samples a row at once.
-                        (activity, coarse) = RegionDetector.activity16(base + xs, stride: stride, rows: y..<ye)
-                        y = ye
-                    }
                     while y < ye {
                         let row = base + y * stride
                         var x = xs + 1
@@ -354,9 +350,17 @@ struct RegionDetector {
         }
     }
 
-    /// ``activity16(_:stride:rows:)`` of the two 16-pixel cells from `base`
-    /// and `base + 16`, 8 samples a row at once: their sums and the count
-    /// of each one's samples.
+    /// The sums of gx² + gy² (central differences) at columns 1, 5, 9 and
+    /// 13 of the 16-pixel rows from `base` and from `base + 16` (two cells
+    /// side by side) on every fourth row of `rows`, and the number of each
+    /// one's samples: the coarse samples of the flatness test of
+    /// ``measure(_:cellSize:x0:y0:x1:y1:flatBelow:)``, a row at a time.
+    /// The rows above the first and below the last, and the columns on
+    /// either side, must lie inside the frame.
+    ///
+    /// Each 32-bit lane loaded holds four pixels, the first in its low
+    /// byte (little-endian): masking keeps that pixel, widened, without a
+    /// lane-by-lane conversion.
     @inline(__always)
     private static func activity32(_ base: UnsafePointer<UInt8>, stride: Int, rows: Range<Int>) -> (Int, Int, Int) {
         let low = SIMD8<Int32>(repeating: 0xFF)
@@ -375,36 +379,6 @@ struct RegionDetector {
             y &+= 4
         }
         return (Int(sum.lowHalf.wrappedSum()), Int(sum.highHalf.wrappedSum()), count)
-    }
-
-    /// The sum of gx² + gy² (central differences) at columns 1, 5, 9 and
-    /// 13 of the 16-pixel rows from `base` on every fourth row of `rows`,
-    /// and the number of samples: the coarse samples of the flatness test
-    /// of ``measure(_:cellSize:x0:y0:x1:y1:flatBelow:)``, a row at a time.
-    /// The rows above the first and below the last, and the columns on
-    /// either side, must lie inside the frame.
-    ///
-    /// Each 32-bit lane loaded holds four pixels, the first in its low
-    /// byte (little-endian): masking keeps that pixel, widened, without a
-    /// lane-by-lane conversion.
-    @inline(__always)
-    private static func activity16(_ base: UnsafePointer<UInt8>, stride: Int, rows: Range<Int>) -> (Int, Int) {
-        let low = SIMD4<Int32>(repeating: 0xFF)
-        var sum = SIMD4<Int32>()
-        var count = 0
-        var y = rows.lowerBound
-        while y < rows.upperBound {
-            let p = UnsafeRawPointer(base + y &* stride)
-            let left = p.loadUnaligned(as: SIMD4<Int32>.self) & low
-            let right = p.loadUnaligned(fromByteOffset: 2, as: SIMD4<Int32>.self) & low
-            let up = p.loadUnaligned(fromByteOffset: 1 &- stride, as: SIMD4<Int32>.self) & low
-            let down = p.loadUnaligned(fromByteOffset: 1 &+ stride, as: SIMD4<Int32>.self) & low
-            let gx = right &- left, gy = down &- up
-            sum &+= gx &* gx &+ gy &* gy
-            count &+= 4
-            y &+= 4
-        }
-        return (Int(sum.wrappedSum()), count)
     }
 
     /// The sums of gx², gy² and gx·gy (central differences) over the even
