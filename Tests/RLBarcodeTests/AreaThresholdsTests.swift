@@ -104,6 +104,47 @@ final class AreaThresholdsTests: XCTestCase {
         }
     }
 
+    /// A row's runs are those of its pixels compared one at a time with
+    /// their blocks' thresholds, for blocks of 8 pixels (taken two at a
+    /// time) and 16, with partial blocks at either end and even and odd
+    /// numbers of whole blocks between.
+    func testRowRunsAreThoseOfEachPixel() {
+        let width = 333, height = 190
+        let pixels = texture(width: width, height: height)
+        pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: width, height: height, stride: width)
+            var runs = [Int32](repeating: 0, count: width + 2)
+            var checked = 0
+            for block in [8, 16] {
+                var blocks = BlockThreshold()
+                defer { blocks.free() }
+                let rect = PixelRect(x0: 3, y0: 2, x1: 330, y1: 188)
+                blocks.prepare(view, rect: rect, blockSize: block, minContrast: 20)
+                for (x0, x1) in [(3, 330), (16, 320), (16, 328), (21, 43), (5, 11), (8, 9)] {
+                    for y in stride(from: 2, to: 188, by: 7) {
+                        var firstDark = false
+                        let n = runs.withUnsafeMutableBufferPointer {
+                            blocks.rowRuns(view, y: y, x0: x0, x1: x1, runs: $0.baseAddress!, firstDark: &firstDark)
+                        }
+                        // Pixel by pixel.
+                        var want: [Int32] = []
+                        var dark = blocks.isDark(view, x: x0, y: y), length: Int32 = 0
+                        for x in x0..<x1 {
+                            if blocks.isDark(view, x: x, y: y) == dark { length += 1 } else {
+                                want.append(length); dark.toggle(); length = 1
+                            }
+                        }
+                        want.append(length)
+                        XCTAssertEqual(firstDark, blocks.isDark(view, x: x0, y: y))
+                        XCTAssertEqual(Array(runs[0..<n]), want, "blocks of \(block), row \(y), x \(x0)..<\(x1)")
+                        checked += want.count
+                    }
+                }
+            }
+            XCTAssertGreaterThan(checked, 2000)
+        }
+    }
+
     func testReadersReadTheSameWithSharedThresholds() throws {
         guard let dm = try ZintMatrix.make(.dataMatrix, "Shared blocks 42"),
               let qr = try ZintMatrix.make(.qrCode, "Shared blocks QR") else {

@@ -368,7 +368,20 @@ struct BlockThreshold {
             && wholeFrom < wholeTo && firstBlock >= 0 && endBlock <= cols {
             pixelRuns(row, x0, wholeFrom, trow, dark: &dark, runs: runs, count: &count)
             var x = wholeFrom
-            for bx in firstBlock..<endBlock {
+            var bx = firstBlock
+            if blockSize == 8 {
+                // Two blocks at a time: 16 pixels against their two thresholds.
+                while bx &+ 2 <= endBlock {
+                    let t = SIMD16<UInt8>(lowHalf: SIMD8(repeating: trow[bx]), highHalf: SIMD8(repeating: trow[bx &+ 1]))
+                    let m = unsafeBitCast(UnsafeRawPointer(row + x).loadUnaligned(as: SIMD16<UInt8>.self) .< t,
+                                          to: SIMD2<UInt64>.self)
+                    BlockThreshold.changes(m[0], at: x, dark: &dark, runs: runs, count: &count)
+                    BlockThreshold.changes(m[1], at: x &+ 8, dark: &dark, runs: runs, count: &count)
+                    x &+= 16
+                    bx &+= 2
+                }
+            }
+            while bx < endBlock {
                 let t = trow[bx]
                 let p = UnsafeRawPointer(row + x)
                 // (Unrolled by block size: a loop over 8-pixel words costs
@@ -384,6 +397,7 @@ struct BlockThreshold {
                     BlockThreshold.changes(m, at: x, dark: &dark, runs: runs, count: &count)
                 }
                 x &+= blockSize
+                bx &+= 1
             }
             pixelRuns(row, wholeTo, x1, trow, dark: &dark, runs: runs, count: &count)
         } else {
