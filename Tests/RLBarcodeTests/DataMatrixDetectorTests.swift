@@ -72,6 +72,26 @@ final class DataMatrixDetectorTests: XCTestCase {
         }
     }
 
+    /// The smallest symbols (10x10, 8x18 and DMRE 8x48), blurred, at small
+    /// module sizes and read at video effort, where finders whose arms are
+    /// short for their thickness are passed over: still read.
+    func testSmallestSymbolsAtVideoEffort() throws {
+        var failures: [String] = []
+        for (args, data) in [(["--vers=1"], "12345"), (["--vers=25"], "R8x18"), (["--vers=31", "--dmre"], "DMRE 8x48")] {
+            let m = try symbol(data, args)
+            XCTAssertLessThanOrEqual(min(m.width, m.height), 10, "\(args)")
+            for module in [4.0, 5.0, 8.0] {
+                for angle in [0.0, 30.0] {
+                    var pic = QRPicture(width: 400, height: 400)
+                    pic.draw(matrix: m, QRPicture.Placement(cx: 200, cy: 200, module: module, angle: angle))
+                    pic.picture.blur(radius: 1, passes: 1)
+                    if pic.scanDataMatrix(thorough: false).first?.text != data { failures.append("\(args) \(module) \(angle)") }
+                }
+            }
+        }
+        XCTAssertEqual(failures, [])
+    }
+
     func testLargeMultiRegionSymbols() throws {
         let text = String(repeating: "Multi region symbol 0123456789. ", count: 12)
         let m = try symbol(text)
