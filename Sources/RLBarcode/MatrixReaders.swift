@@ -40,7 +40,7 @@ final class MatrixReaders {
     /// The areas with 2D texture in the half-size copy.
     private var halfRegions = MatrixRegionDetector()
     /// The insides of the codes taken out of `regionFinder`'s and
-    /// `halfRegions`' areas in this frame (``carve(_:)``).
+    /// `halfRegions`' areas in this frame (``carve(_:frame:halfRect:)``).
     private var carved: [PixelRect] = []
     private var halfCarved: [PixelRect] = []
     /// The block thresholds of the areas in the frame and in the half-size
@@ -256,9 +256,7 @@ final class MatrixReaders {
         regionFinder.findAll(image, bounds: bounds, cells: cells)
         carved.removeAll(keepingCapacity: true)
         halfCarved.removeAll(keepingCapacity: true)
-        for code in read {
-            if let inside = MatrixReaders.inside(code.corners) { regionFinder.carve(inside); carved.append(inside) }
-        }
+        carve(read, halfRect: nil)
         // Video frames share out the costlier searches: Aztec Code in one
         // frame of four, Data Matrix in the next (a code in view stays
         // there for many frames: each is looked for seven times a second at
@@ -280,11 +278,7 @@ final class MatrixReaders {
             + (plan.aztecTurn && wanted.contains(.aztec) && image.width >= 11 && image.height >= 11 ? 1 : 0)
         // The half-size copy's areas are the frame's, halved and merged
         // again: the codes read are taken out of them too.
-        if let half = plan.half {
-            for code in read {
-                if let inside = MatrixReaders.inside(code.corners) { carveHalf(inside, rect: half.rect) }
-            }
-        }
+        carve(read, frame: false, halfRect: plan.half?.rect)
         regionThresholds.clear()
         halfThresholds.clear()
         if fullReaders >= 2 {
@@ -335,12 +329,13 @@ final class MatrixReaders {
     /// to every search. (The same results as ``run(_:)`` for every task,
     /// at less cost where a code is read.)
     func runInTurn() {
+        let halfRect = squarePlan?.half?.rect
         run(.qr)
         MatrixReaders.dropRepeats(&qrResults)
-        carve(qrResults)
+        carve(qrResults, halfRect: halfRect)
         run(.dataMatrix)
         MatrixReaders.dropRepeats(&dataMatrixResults)
-        carve(dataMatrixResults)
+        carve(dataMatrixResults, halfRect: halfRect)
         run(.aztec)
         MatrixReaders.dropRepeats(&aztecResults)
         run(.pdf417)
@@ -365,26 +360,25 @@ final class MatrixReaders {
     }
 
     /// Takes the insides of `codes` (read in this frame, corners in frame
-    /// pixels) out of the areas the searches to come look through, in the
-    /// frame and in its half-size copy.
-    private func carve(_ codes: [BarcodeResult]) {
-        guard let plan = squarePlan else { return }
+    /// pixels) out of the areas the searches to come look through: the
+    /// frame's (with `frame`) and those of the half-size copy of the
+    /// frame's `halfRect` (when given; there, the copy's pixels wholly
+    /// inside a code).
+    private func carve(_ codes: [BarcodeResult], frame: Bool = true, halfRect r: PixelRect?) {
         for code in codes {
             guard let inside = MatrixReaders.inside(code.corners) else { continue }
-            regionFinder.carve(inside)
-            carved.append(inside)
-            if let half = plan.half { carveHalf(inside, rect: half.rect) }
+            if frame {
+                regionFinder.carve(inside)
+                carved.append(inside)
+            }
+            if let r {
+                // The copy's pixel k covers the frame's 2k and 2k + 1 from the rectangle's corner.
+                let box = PixelRect(x0: (inside.x0 - r.x0 + 1) >> 1, y0: (inside.y0 - r.y0 + 1) >> 1,
+                                    x1: (inside.x1 - r.x0) >> 1, y1: (inside.y1 - r.y0) >> 1)
+                halfRegions.carve(box)
+                halfCarved.append(box)
+            }
         }
-    }
-
-    /// Takes `inside` (frame pixels) out of the areas of the half-size
-    /// copy of the frame's `rect`: the copy's pixels wholly inside it.
-    private func carveHalf(_ inside: PixelRect, rect r: PixelRect) {
-        // The copy's pixel k covers the frame's 2k and 2k + 1 from the rectangle's corner.
-        let box = PixelRect(x0: (inside.x0 - r.x0 + 1) >> 1, y0: (inside.y0 - r.y0 + 1) >> 1,
-                            x1: (inside.x1 - r.x0) >> 1, y1: (inside.y1 - r.y0) >> 1)
-        halfRegions.carve(box)
-        halfCarved.append(box)
     }
 
     /// Appends the results of the frame's tasks to `out`, in the same

@@ -433,7 +433,10 @@ final class AreaThresholds {
         count = 0
         for k in 0..<regions.regionCount {
             let r = regions.regions[k].clipped(width: image.width, height: image.height)
-            if blocks.count <= k { blocks.append(BlockThreshold()); areas.append(r) }
+            if blocks.count <= k {
+                blocks.append(BlockThreshold())
+                areas.append(regions.regions[k])
+            }
             blocks[k].prepare(image, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: minContrast)
             areas[k] = regions.regions[k]
         }

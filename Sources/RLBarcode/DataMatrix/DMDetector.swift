@@ -992,18 +992,19 @@ final class DMDetector {
         // Arm ends projected onto the lines.
         tl = project(tl, leftLine)
         br = project(br, bottomLine)
-        // Perspective can move the far corner by a good part of a side.
-        let reach = 0.2 * min(tl.distance(to: bl), br.distance(to: bl))
+        let shorterArm = min(tl.distance(to: bl), br.distance(to: bl))
         // Video frames: arms too short for any symbol's finder. The
         // smallest symbols have sides of 8 modules (ISO/IEC 16022:2006,
         // Table 7, 8x18; ISO/IEC 21471, 8x48), and the arm's measured
         // thickness is a module widened by blur: under 4.5 of them, the
         // clock tracks' search below would find no grid (blobs, corners of
         // frames and text), at a good part of a frame's Data Matrix search.
-        if !options.thorough && min(tl.distance(to: bl), br.distance(to: bl)) < 4.5 * module {
+        if !options.thorough && shorterArm < 4.5 * module {
             trace?("arms of \(tl.distance(to: bl) / module) and \(br.distance(to: bl) / module) modules: too short")
             return nil
         }
+        // Perspective can move the far corner by a good part of a side.
+        let reach = 0.2 * shorterArm
         // The clock tracks: the likeliest edges, then the runners-up when
         // those gave a grid close to a symbol's (the edge of a label's text
         // above the symbol taken for its clock track, say). Runners-up
