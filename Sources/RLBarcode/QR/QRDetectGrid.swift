@@ -234,7 +234,7 @@ extension QRDetector {
         var best: QRCandidate? = nil
         var bestScore = -1.0
         var others: [(BitMatrix, Double)] = []
-        for s in 0..<sizeCount {
+        func fit(size s: Int) {
             let d = s == 0 ? sizes.0 : s == 1 ? sizes.1 : s == 2 ? sizes.2 : sizes.3
             // With the timing patterns' boundaries in the grid fit, and
             // without (they mislead it on a bent symbol): the better reading wins.
@@ -262,6 +262,26 @@ extension QRDetector {
                 }
                 if score >= 2.97 { break }  // nothing to gain from the other fit
             }
+        }
+        // A size whose finder and timing patterns all read right (the
+        // highest score, 3) stays the best whatever the other sizes read:
+        // they are sampled only when it does not decode, as the
+        // alternatives to try next.
+        var sampled = 0
+        while sampled < sizeCount && bestScore < 3 {
+            fit(size: sampled)
+            sampled += 1
+        }
+        guard best != nil else { return nil }
+        if sampled < sizeCount, let first = best, let d = QRDecoder.decode(first.matrix) {
+            var result = first
+            result.decoded = d
+            result.decodeTried = true
+            return result
+        }
+        while sampled < sizeCount {
+            fit(size: sampled)
+            sampled += 1
         }
         guard var result = best else { return nil }
         if !others.isEmpty {
@@ -531,6 +551,7 @@ extension QRDetector {
         }
         var shifts: QRTimingShifts? = nil
         if bend && local == nil { shifts = timingShifts(img, transform, size: size, inverted: inverted) }
+        gridsSampled += 1
         guard let matrix = sampleGrid(img, transform, width: size, height: size, inverted: inverted, local: local, rule: rule,
                                       shifts: shifts)
         else { return nil }

@@ -180,6 +180,9 @@ final class QRDetector {
     private var searchRect = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
     /// What is left of ``Options/resamplesPerScan`` in the current scan.
     var resamplesLeft = 0
+    /// Module grids sampled since the detector was made (each a whole
+    /// symbol's): what the search for a symbol's size and grid fit cost.
+    var gridsSampled = 0
     /// The finder patterns of the last call.
     private(set) var finders = ScratchBuffer<QRFinder>(capacity: 64)
     private(set) var finderCount = 0
