@@ -11,7 +11,10 @@ cd "$(dirname "$0")/.."
 if [ "${RLBARCODE_SKIP_SETUP:-0}" != 1 ]; then
     bash scripts/setup.sh
 fi
-swift build -c release --disable-local-rpath
+# For this machine's x86-64 level (RLBARCODE_CPU, see scripts/swift-flags.sh).
+cpu_flags=$(bash scripts/swift-flags.sh)
+# shellcheck disable=SC2086 # one option a word
+swift build -c release --disable-local-rpath $cpu_flags
 export GST_PLUGIN_PATH="$PWD/.build/release"
 pipelines/demo.sh "$@"
 echo

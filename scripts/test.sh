@@ -19,7 +19,10 @@ if [ "${RLBARCODE_SKIP_SETUP:-0}" != 1 ]; then
     bash scripts/setup.sh
 fi
 
-swift build -c release --disable-local-rpath
+# For this machine's x86-64 level (RLBARCODE_CPU, see scripts/swift-flags.sh).
+cpu_flags=$(bash scripts/swift-flags.sh)
+# shellcheck disable=SC2086 # one option a word
+swift build -c release --disable-local-rpath $cpu_flags
 # rlbarcode-scan and libgstrlbarcode.so of the release build, for the
 # command-line, pipeline and corpus tests.
 export RLBARCODE_RELEASE_BIN="$PWD/.build/release"

@@ -28,8 +28,12 @@ nonisolated(unsafe) private let pluginDesc: UnsafeMutablePointer<GstPluginDesc> 
     return desc
 }()
 
-/// The entry point GStreamer looks up in `libgstrlbarcode.so`.
+/// The entry point GStreamer looks up in `libgstrlbarcode.so`. A build for
+/// a newer x86-64 level than this CPU's (see scripts/swift-flags.sh) says so
+/// on stderr and gives a plugin whose init fails, before any of its code
+/// of that level runs.
 @_cdecl("gst_plugin_rlbarcode_get_desc")
 public func gst_plugin_rlbarcode_get_desc() -> UnsafeRawPointer {
-    UnsafeRawPointer(pluginDesc)
+    guard rlbarcode_cpu_check("rlbarcode") != 0 else { return UnsafeRawPointer(rlbarcode_refusing_desc()) }
+    return UnsafeRawPointer(pluginDesc)
 }

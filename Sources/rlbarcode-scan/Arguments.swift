@@ -11,6 +11,9 @@ enum ExitStatus: Int32 {
     case unreadable = 1
     /// The command line was wrong; nothing was scanned.
     case usage = 2
+    /// This build needs a newer x86-64 level than this CPU's (a message on
+    /// standard error says which); nothing was scanned.
+    case unsupportedCPU = 3
 }
 
 /// The text printed by `--help`.
@@ -109,6 +112,8 @@ Exit status:
      names it); the other files were still scanned
   2  usage error (unknown option, bad value, no PATH, an --annotate DIR that
      cannot be created); nothing was scanned
+  3  this build needs a newer x86-64 CPU than this one (built for another
+     machine: rebuild with RLBARCODE_CPU=baseline); nothing was scanned
 """
 
 /// What the command line asks for.

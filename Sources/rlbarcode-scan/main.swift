@@ -1,8 +1,13 @@
 // rlbarcode-scan: finds and decodes barcodes in still pictures and video files.
 // See `rlbarcode-scan --help`.
 
+import CGStreamer
 import Foundation
 import RLBarcode
+
+// First of all: a build for a newer x86-64 level than this CPU's (see
+// scripts/swift-flags.sh) says so and stops, before any code of that level.
+if rlbarcode_cpu_check("rlbarcode-scan") == 0 { exit(ExitStatus.unsupportedCPU.rawValue) }
 
 /// Runs the tool and returns its exit status.
 func run() -> ExitStatus {
