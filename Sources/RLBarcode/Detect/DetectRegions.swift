@@ -210,7 +210,9 @@ struct RegionDetector {
     private var syy = ScratchBuffer<Float>()
     private var sxy = ScratchBuffer<Float>()
     private var label = ScratchBuffer<Int32>()
-    private var angle = ScratchBuffer<Float>()
+    /// Each bar cell's main direction as the unit vector of twice its
+    /// angle (cos 2θ, sin 2θ): directions a half turn apart are the same.
+    private var direction2 = ScratchBuffer<SIMD2<Float>>()
     private var stack = ScratchBuffer<Int32>()
     /// The cells of the region being grouped, in the order the flood reached them.
     private var members = ScratchBuffer<Int32>()
@@ -230,7 +232,7 @@ struct RegionDetector {
     mutating func reset() { cols = 0; rows = 0; candidateCount = 0 }
 
     func free() {
-        angle.free(); sxx.free(); syy.free(); sxy.free(); label.free(); stack.free(); members.free(); candidates.free()
+        direction2.free(); sxx.free(); syy.free(); sxy.free(); label.free(); stack.free(); members.free(); candidates.free()
     }
 
     /// Measures the gradient structure of every cell inside the pixel
@@ -253,7 +255,7 @@ struct RegionDetector {
         cols = max(1, img.width / cellSize)
         rows = max(1, img.height / cellSize)
         let n = cols * rows
-        sxx.reserve(n); syy.reserve(n); sxy.reserve(n); label.reserve(n); stack.reserve(n); angle.reserve(n)
+        sxx.reserve(n); syy.reserve(n); sxy.reserve(n); label.reserve(n); stack.reserve(n); direction2.reserve(n)
         members.reserve(n)
     }
 
@@ -439,16 +441,15 @@ struct RegionDetector {
         candidateCount = 0
         let n = cols * rows
         guard n > 0 else { return }
-        let maxAngle: Float = 0.40  // radians between neighbouring cells' directions
         // Label: -1 not a bar cell, 0 unvisited bar cell, > 0 region.
         for i in 0..<n {
             let e = sxx[i] + syy[i]
             var isBar = false
             if e >= minEnergy {
                 let d = sxx[i] - syy[i]
-                let coh = (d * d + 4 * sxy[i] * sxy[i]).squareRoot() / e
-                isBar = coh >= minCoherence
-                if isBar { angle[i] = 0.5 * atan2f(2 * sxy[i], d) }
+                let r = (d * d + 4 * sxy[i] * sxy[i]).squareRoot()
+                isBar = r / e >= minCoherence
+                if isBar { direction2[i] = RegionDetector.doubledDirection(d: d, twiceXY: 2 * sxy[i], norm: r) }
             }
             label[i] = isBar ? 0 : -1
         }
@@ -466,7 +467,7 @@ struct RegionDetector {
                 txx += sxx[i]; tyy += syy[i]; txy += sxy[i]
                 members[count] = Int32(i)
                 count += 1
-                let ai = angle[i]
+                let ai = direction2[i]
                 let cx = i % cols, cy = i / cols
                 for dy in -1...1 {
                     let ny = cy + dy
@@ -476,10 +477,7 @@ struct RegionDetector {
                         if nx < 0 || nx >= cols || (dx == 0 && dy == 0) { continue }
                         let j = ny * cols + nx
                         if label[j] != 0 { continue }
-                        let aj = angle[j]
-                        var diff = abs(ai - aj)
-                        if diff > Float.pi / 2 { diff = Float.pi - diff }
-                        if diff > maxAngle { continue }
+                        if !RegionDetector.sameDirection(ai, direction2[j]) { continue }
                         label[j] = next
                         stack[top] = Int32(j); top += 1
                     }
@@ -493,6 +491,24 @@ struct RegionDetector {
         mergeCollinear()
         // Strongest first.
         sortCandidates()
+    }
+
+    /// A cell's main direction θ (of its gradients, from its structure
+    /// tensor: `d` = sxx - syy, `twiceXY` = 2 sxy, `norm` = the length of
+    /// (`d`, `twiceXY`)) as the unit vector of 2θ = atan2(2 sxy, sxx - syy):
+    /// directions a half turn apart are the same.
+    @inline(__always)
+    static func doubledDirection(d: Float, twiceXY: Float, norm: Float) -> SIMD2<Float> {
+        norm > 0 ? SIMD2(d / norm, twiceXY / norm) : SIMD2(1, 0)
+    }
+
+    /// Whether two neighbouring cells' directions (``doubledDirection(d:twiceXY:norm:)``)
+    /// lie within 0.40 radians of each other, a half turn apart counting as
+    /// none, so that their cells join one candidate: their doubled angles
+    /// lie within 0.80, the cosine between the unit vectors at least cos 0.80.
+    @inline(__always)
+    static func sameDirection(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Bool {
+        a.x * b.x + a.y * b.y >= 0.6967067  // cos 0.80
     }
 
     /// Adds the region whose `count` cells are in `members` as a candidate.
