@@ -139,9 +139,12 @@ final class LineWorker {
     /// from the middle outwards, until enough of them agree or the middle
     /// ones read nothing; then, where rows of a stacked symbol showed,
     /// lines between and turned a little from the first ones.
-    func readCandidate(_ ci: Int, _ pass: LinePass) {
+    func readCandidate(_ ci: Int, _ pass: LinePass, rank: Int = 0) {
         let c = pass.detector.candidates[ci]
         let plan = pass.plan
+        // The frame's strongest candidates get more lines before they are
+        // given up than the rest (the same whichever thread reads them).
+        let giveUpLines = rank < plan.fullLinesCandidates ? plan.giveUpLines : min(plan.giveUpLines, plan.laterGiveUpLines)
         candidatesRead += 1
         let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
         // Long enough for quiet zones and an add-on on either side (an EAN-5
@@ -210,7 +213,7 @@ final class LineWorker {
             } else {
                 if lineEdges < Scanner.minLineEdges { sparseLines += 1 }
                 if reading == 0 && rows.count == rowsBefore
-                    && (j + 1 >= plan.giveUpLines
+                    && (j + 1 >= giveUpLines
                         || (sparseLines == j + 1 && sparseLines >= plan.sparseLinesToGiveUp)) {
                     // The middle lines read nothing, not even a row of a
                     // stacked symbol: not a code we can read. Lines that

@@ -181,6 +181,12 @@ public final class Scanner {
         /// A candidate whose first lines (from the middle out) read nothing
         /// is given up after this many.
         var giveUpLines = Int.max
+        /// The frame's strongest candidates (the first this many in reading
+        /// order) get `giveUpLines` lines before they are given up; the
+        /// others, `laterGiveUpLines`: in a frame of many candidates most
+        /// are text and texture, and a code's middle lines read it.
+        var fullLinesCandidates = Int.max
+        var laterGiveUpLines = Int.max
         /// A candidate whose first lines all cross fewer than `minLineEdges`
         /// (too few for any symbology) is given up after this many (video
         /// frames: one, the middle line; text and texture make most
@@ -221,7 +227,8 @@ public final class Scanner {
         case .balanced:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
                         linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4,
-                        giveUpLines: 5, sparseLinesToGiveUp: 1, bothPolaritiesEveryFrame: false)
+                        giveUpLines: 5, fullLinesCandidates: 4, laterGiveUpLines: 2, sparseLinesToGiveUp: 1,
+                        bothPolaritiesEveryFrame: false)
         case .thorough:
             return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
                         linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, retryLines: 1000, sweepStep: 0.5,
@@ -746,7 +753,7 @@ public final class Scanner {
     /// its time is up, a worker takes the rest without reading them.
     private func readCandidates(_ worker: LineWorker, _ pass: LinePass) {
         while let k = candidateTurns.take(below: pass.orderCount) {
-            if !worker.outOfTime { worker.readCandidate(Int(pass.order[k]), pass) }
+            if !worker.outOfTime { worker.readCandidate(Int(pass.order[k]), pass, rank: k) }
             candidateTurns.finish()
         }
     }
