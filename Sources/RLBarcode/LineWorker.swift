@@ -138,7 +138,10 @@ final class LineWorker {
     /// Reads candidate `ci` of the pass's detector: lines across its bars
     /// from the middle outwards, until enough of them agree or the middle
     /// ones read nothing; then, where rows of a stacked symbol showed,
-    /// lines between and turned a little from the first ones.
+    /// lines between and turned a little from the first ones. `rank` is
+    /// the candidate's place in the pass's reading order (0 the strongest):
+    /// past the plan's ``Scanner/Plan/fullLinesCandidates``, fewer middle
+    /// lines that read nothing give it up.
     func readCandidate(_ ci: Int, _ pass: LinePass, rank: Int = 0) {
         let c = pass.detector.candidates[ci]
         let plan = pass.plan
