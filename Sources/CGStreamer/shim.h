@@ -7,17 +7,20 @@
 #include <gst/app/gstappsink.h>
 #include "cpu.h"
 
-/* A plugin that refuses to load (its init fails), for a build this CPU
- * cannot run (rlbarcode_cpu_check): plain C, so that the plugin's entry
- * point runs no instruction of the build's level before the check. */
+/* The plugin's description, with `init` as its init function when this
+ * CPU runs the build (rlbarcode_cpu_check, which says why on stderr when
+ * not), else one that fails, so that the plugin does not load: plain C,
+ * so that the plugin's entry point runs no instruction of the build's
+ * level before the check. */
 static inline gboolean rlbarcode_refuse_init(GstPlugin *plugin) {
     (void)plugin;
     return FALSE;
 }
-static inline const GstPluginDesc *rlbarcode_refusing_desc(void) {
+static inline const GstPluginDesc *rlbarcode_plugin_desc(GstPluginInitFunc init) {
     static GstPluginDesc desc = {
-        1, 22, "rlbarcode", "Finds and decodes barcodes in live video (not loaded: see the message on stderr)",
-        rlbarcode_refuse_init, "0.1.0", "MIT/X11", "rlbarcode", "rlbarcode", "rlbarcode", NULL, {NULL}};
+        1, 22, "rlbarcode", "Finds and decodes barcodes in live video", NULL, "0.1.0", "MIT/X11",
+        "rlbarcode", "rlbarcode", "rlbarcode", NULL, {NULL}};
+    if (desc.plugin_init == NULL) desc.plugin_init = rlbarcode_cpu_check("rlbarcode") ? init : rlbarcode_refuse_init;
     return &desc;
 }
 #endif

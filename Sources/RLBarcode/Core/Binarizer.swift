@@ -436,9 +436,10 @@ final class AreaThresholds {
             if blocks.count <= k {
                 blocks.append(BlockThreshold())
                 areas.append(regions.regions[k])
+            } else {
+                areas[k] = regions.regions[k]
             }
             blocks[k].prepare(image, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: minContrast)
-            areas[k] = regions.regions[k]
         }
         count = regions.regionCount
     }

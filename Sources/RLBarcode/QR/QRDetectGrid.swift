@@ -273,13 +273,8 @@ extension QRDetector {
             sampled += 1
         }
         guard best != nil else { return nil }
-        if sampled < sizeCount, let first = best, let d = QRDecoder.decode(first.matrix) {
-            var result = first
-            result.decoded = d
-            result.decodeTried = true
-            return result
-        }
-        while sampled < sizeCount {
+        let early = sampled < sizeCount ? best.flatMap { QRDecoder.decode($0.matrix) } : nil
+        while early == nil && sampled < sizeCount {
             fit(size: sampled)
             sampled += 1
         }
@@ -291,7 +286,7 @@ extension QRDetector {
         // A symbol found whose readings all fail Reed-Solomon decoding is
         // sampled again in other ways before it is given up (in video
         // frames, the first few of a scan).
-        if let d = QRDetector.decodeFirst(result) {
+        if let d = early ?? QRDetector.decodeFirst(result) {
             result.decoded = d
         } else if options.rescueFailedSymbols || resamplesLeft > 0 {
             if !options.rescueFailedSymbols { resamplesLeft -= 1 }
