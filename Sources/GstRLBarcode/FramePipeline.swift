@@ -19,8 +19,11 @@ import RLBarcode
 /// Who pushes: the streaming thread, when it is inside the element (a
 /// frame or a serialized event: it holds the sink pad's stream lock); an
 /// analysis thread, when it has no frame to scan and the streaming thread
-/// is out (waiting upstream for the next frame): it takes the stream lock
-/// itself, so that a frame never waits for the next one to leave.
+/// has been out (waiting upstream for the next frame) for ``deliveryGrace``:
+/// it takes the stream lock itself, so that a frame never waits long for
+/// the next one to leave. (A source that hands over the next frame at once
+/// gets one frame back a frame it brings, from its own thread, rather than
+/// finding the stream lock held by a burst of pushes from another.)
 /// Serialized events and queries (end of stream, caps, segments, drain
 /// queries) first let every frame before them leave; a flush drops them.
 ///
@@ -48,6 +51,9 @@ final class FramePipeline: @unchecked Sendable {
     static let maxInFlight = 8
     /// Analysis threads.
     static let workerCount = 2
+    /// How long (µs) the streaming thread must have been out before an
+    /// idle analysis thread delivers the frames that are done.
+    static let deliveryGrace: gint64 = 2_000
 
     // POSIX primitives, which ThreadSanitizer sees (GLib's GMutex on
     // Linux is a bare futex).
@@ -60,6 +66,8 @@ final class FramePipeline: @unchecked Sendable {
     private var threads: [UnsafeMutablePointer<GThread>] = []
     /// The streaming thread is inside the element and delivers what is done.
     private var streamingInside = false
+    /// When the streaming thread last went out (``g_get_monotonic_time()``, µs).
+    private var outSince: gint64 = 0
     /// An analysis thread is trying to deliver.
     private var delivering = false
     private var quitting = false
@@ -78,7 +86,12 @@ final class FramePipeline: @unchecked Sendable {
         mutex = .allocate(capacity: 1)
         cond = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(cond, nil)
+        // Timed waits on the monotonic clock, as g_get_monotonic_time().
+        var attr = pthread_condattr_t()
+        pthread_condattr_init(&attr)
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
+        pthread_cond_init(cond, &attr)
+        pthread_condattr_destroy(&attr)
         jobs.reserveCapacity(Self.maxInFlight)
         spare.reserveCapacity(Self.maxInFlight)
         for _ in 0..<Self.maxInFlight { spare.append(Job()) }
@@ -142,16 +155,22 @@ final class FramePipeline: @unchecked Sendable {
                 // Out while the base class pushes it (it comes back in for
                 // the next one unless the push failed).
                 jobs.removeFirst()
-                streamingInside = false
+                goOut()
                 return head
             }
             if jobs.isEmpty || (!all && !full) {
-                streamingInside = false
+                goOut()
                 pthread_cond_broadcast(cond)
                 return nil
             }
             pthread_cond_wait(cond, mutex)
         }
+    }
+
+    /// The streaming thread leaves (under the lock).
+    private func goOut() {
+        streamingInside = false
+        outSince = g_get_monotonic_time()
     }
 
     /// Gives a delivered job back for reuse.
@@ -228,7 +247,15 @@ final class FramePipeline: @unchecked Sendable {
                 continue
             }
             if !streamingInside && !delivering && !flushing, let head = jobs.first, head.stage == .done {
-                // Nothing to scan and the streaming thread is out: deliver.
+                // Nothing to scan and the streaming thread is out: deliver,
+                // once it has been out for the grace (a new frame, or its
+                // return, wakes this thread sooner).
+                let due = outSince &+ Self.deliveryGrace
+                if g_get_monotonic_time() < due {
+                    var until = timespec(tv_sec: Int(due / 1_000_000), tv_nsec: Int(due % 1_000_000) * 1000)
+                    pthread_cond_timedwait(cond, mutex, &until)
+                    continue
+                }
                 delivering = true
                 pthread_mutex_unlock(mutex)
                 let delivered = deliverUnderStreamLock()

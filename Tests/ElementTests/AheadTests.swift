@@ -95,6 +95,69 @@ final class AheadTests: XCTestCase {
         }
     }
 
+    /// A source that hands over the next frame at once gets the frames
+    /// back on its own thread, one for each it brings: an analysis thread
+    /// pushes only when the streaming thread has stayed out for a while.
+    func testFastSourceGetsFramesBackOnItsOwnThread() throws {
+        // Each frame of bars without a code (slow to read) is followed by
+        // seven flat ones: the other analysis thread has scanned those and
+        // is idle, the streaming thread waits for the slow one, pushes it
+        // and steps out for the next frame.
+        var slow = Canvas(width: 640, height: 480)
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for k in 0 ..< 12 {
+            let modules = (0 ..< 95).map { _ -> Bool in
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                return seed >> 33 & 1 == 1
+            }
+            slow.drawLinear(modules, x: 10 + (k % 2) * 320, y: 20 + (k / 2) * 76, moduleWidth: 2, barHeight: 50)
+        }
+        let flat = Canvas(width: 640, height: 480)
+        let path = NSTemporaryDirectory() + "rlbarcode-pushers-\(getpid()).gray"
+        var clip = Data()
+        for k in 0 ..< 32 { clip.append(contentsOf: k % 8 == 0 ? slow.pixels : flat.pixels) }
+        try clip.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        var error: UnsafeMutablePointer<GError>?
+        guard let pipeline = gst_parse_launch(
+            "filesrc location=\(path) ! rawvideoparse format=gray8 width=640 height=480 framerate=30/1 "
+                + "! rlbarcode name=dut ! fakesink sync=false", &error) else {
+            return XCTFail(error.map { String(cString: $0.pointee.message) } ?? "pipeline")
+        }
+        defer { gst_object_unref(pipeline) }
+        let bin = UnsafeMutablePointer<GstBin>(OpaquePointer(pipeline))
+        guard let dut = gst_bin_get_by_name(bin, "dut"),
+              let sinkPad = gst_element_get_static_pad(dut, "sink"),
+              let srcPad = gst_element_get_static_pad(dut, "src") else { return XCTFail("element") }
+        defer { gst_object_unref(sinkPad); gst_object_unref(srcPad); gst_object_unref(dut) }
+        let threads = PushThreads()
+        let context = Unmanaged.passUnretained(threads).toOpaque()
+        gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_BUFFER, { _, _, data in
+            Unmanaged<PushThreads>.fromOpaque(data!).takeUnretainedValue().record(streaming: true)
+            return GST_PAD_PROBE_OK
+        }, context, nil)
+        gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_BUFFER, { _, _, data in
+            Unmanaged<PushThreads>.fromOpaque(data!).takeUnretainedValue().record(streaming: false)
+            return GST_PAD_PROBE_OK
+        }, context, nil)
+        _ = gst_element_set_state(pipeline, GST_STATE_PLAYING)
+        let bus = gst_element_get_bus(pipeline)
+        defer { gst_object_unref(bus) }
+        let message = gst_bus_timed_pop_filtered(bus, 20 * 1_000_000_000,
+                                                 GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue))
+        XCTAssertEqual(message.map { $0.pointee.type }, GST_MESSAGE_EOS, message.map(problemText) ?? "no end of stream")
+        if let message { gst_message_unref(message) }
+        _ = gst_element_set_state(pipeline, GST_STATE_NULL)
+        let (pushes, byOthers) = threads.counts()
+        XCTAssertEqual(pushes, 32)
+        // An idle analysis thread that took the stream lock as soon as the
+        // streaming thread stepped out would push most of the flat frames
+        // (14 to 28 of the 32). A machine that holds the streaming thread up
+        // for longer than the grace may let an analysis thread push a few.
+        XCTAssertLessThanOrEqual(byOthers, pushes / 8, "frames pushed by another thread than the source's")
+    }
+
     /// Stopping a stream while frames are held, and seeking with a flush,
     /// drops the frames held without a crash, a leak or a stall; after the
     /// seek every frame comes out again, in order.
@@ -154,5 +217,36 @@ final class AheadTests: XCTestCase {
             gst_object_unref(bus)
             _ = gst_element_set_state(pipeline, GST_STATE_NULL)
         }
+    }
+}
+
+/// The threads that bring frames into the element and push them out.
+private final class PushThreads: @unchecked Sendable {
+    private var lock = pthread_mutex_t()
+    private var streaming: UnsafeMutableRawPointer?
+    private var pushes = 0
+    private var byOthers = 0
+
+    init() { pthread_mutex_init(&lock, nil) }
+    deinit { pthread_mutex_destroy(&lock) }
+
+    /// A buffer on the sink pad (`streaming`) or the source pad, on this thread.
+    func record(streaming isSink: Bool) {
+        let me = UnsafeMutableRawPointer(g_thread_self())
+        pthread_mutex_lock(&lock)
+        if isSink {
+            streaming = me
+        } else {
+            pushes += 1
+            if me != streaming { byOthers += 1 }
+        }
+        pthread_mutex_unlock(&lock)
+    }
+
+    /// Buffers pushed, and how many of them by a thread other than the streaming thread.
+    func counts() -> (Int, Int) {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return (pushes, byOthers)
     }
 }
