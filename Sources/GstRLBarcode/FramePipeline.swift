@@ -280,12 +280,13 @@ final class FramePipeline: @unchecked Sendable {
 
     /// Scans one job's frame, mapped for reading, on one thread.
     private func analyse(_ job: Job, _ scanner: Scanner) {
-        guard let buffer = job.buffer, var options = job.prep?.options else { return }
+        guard let buffer = job.buffer, let prep = job.prep else { return }
+        var options = prep.options
         var frame = GstVideoFrame()
         guard gst_video_frame_map(&frame, &job.info, buffer, GST_MAP_READ) != 0 else { return }
         defer { gst_video_frame_unmap(&frame) }
         options.threads = 1
-        job.scan = RLBarcodeElement.scan(&frame, with: scanner, options: options)
+        job.scan = RLBarcodeElement.scan(&frame, with: scanner, options: options, frameNumber: prep.frameNumber)
     }
 
     /// Takes the stream lock if it is free and pushes the frames that are

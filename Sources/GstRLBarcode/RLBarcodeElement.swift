@@ -41,6 +41,8 @@ final class RLBarcodeElement {
         var clearGeneration: UInt64
         /// The last frame's running time (or its stand-in when frames carry no timestamps).
         var lastNow: UInt64?
+        /// Video frames given to analysis so far (the last one's number).
+        var framesAnalysed = 0
         /// Codes of the current frame, reused from frame to frame.
         var pending: [PendingCode] = []
         /// Settings copied at the start of the current frame.
@@ -518,6 +520,10 @@ final class RLBarcodeElement {
         var now: UInt64
         /// False when the frame passes unanalysed (paused, no luma plane, late).
         var analyse: Bool
+        /// The frame's number among those analysed, from 1: what alternates
+        /// between frames follows it, whichever scanner reads the frame
+        /// (``Scanner/scan(_:frameNumber:)``).
+        var frameNumber = 0
     }
 
     /// What a scan gave, for ``conclude(_:_:frame:)``.
@@ -542,7 +548,8 @@ final class RLBarcodeElement {
         }
         state.frameSettings = prep.settings
         guard prep.analyse else { return GST_FLOW_OK }
-        conclude(prep, Self.scan(frame, with: state.scanner, options: prep.options), frame: frame)
+        conclude(prep, Self.scan(frame, with: state.scanner, options: prep.options, frameNumber: prep.frameNumber),
+                 frame: frame)
         return GST_FLOW_OK
     }
 
@@ -550,7 +557,7 @@ final class RLBarcodeElement {
     /// time, or on an analysis thread); nothing for a frame without a
     /// usable luma plane.
     static func scan(_ frame: UnsafePointer<GstVideoFrame>, with scanner: Scanner,
-                     options: ScanOptions) -> FrameScan {
+                     options: ScanOptions, frameNumber: Int) -> FrameScan {
         let info = frame.pointee.info
         let width = Int(info.width), height = Int(info.height), stride = Int(info.stride.0)
         guard width > 0, height > 0, stride >= width, let data = frame.pointee.data.0 else { return FrameScan() }
@@ -558,7 +565,7 @@ final class RLBarcodeElement {
                             width: width, height: height, stride: stride)
         if scanner.options != options { scanner.options = options }
         var scan = FrameScan()
-        scan.results = scanner.scan(luma)
+        scan.results = scanner.scan(luma, frameNumber: frameNumber)
         scan.timedOut = scanner.lastScanTimedOut
         scan.candidates = scanner.lastCandidateCount
         scan.partial = scanner.partialText
@@ -636,6 +643,8 @@ final class RLBarcodeElement {
         if s.draw { options.symbologies = .all }
         prep.options = options
         prep.analyse = true
+        state.framesAnalysed &+= 1
+        prep.frameNumber = state.framesAnalysed
         return prep
     }
 

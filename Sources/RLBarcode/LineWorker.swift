@@ -17,8 +17,8 @@ struct LinePass {
     var detector: RegionDetector
     /// Whether lines look for PDF417 start and stop patterns.
     var spotsPDF417: Bool
-    /// The frames the scanner has scanned, this one included (1 in its
-    /// first frame): what alternates between video frames follows it.
+    /// The video frame's number, from 1 (``Scanner/scan(_:frameNumber:)``):
+    /// what alternates between video frames follows it.
     var polarityTurn: Int
     /// The reading direction the orientation hint expects.
     var expectedReading: (Double, Double)?

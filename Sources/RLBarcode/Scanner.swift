@@ -102,15 +102,10 @@ public final class Scanner {
     var matrixSearchAreas: (frame: [PixelRect], half: [PixelRect], halfRect: PixelRect?) { matrix.searchAreas }
     /// Parts of codes wider than the frame, kept across video frames.
     private let partials = PartialCodes()
-    /// The next tile of the round, and the rounds of tiles scanned outside
-    /// the active region (see ``nextTile(_:outside:)``).
-    private var tileTurn = 0
-    private var tileRound = 0
-    /// Counts video frames scanned with an active region: the rest of the
-    /// frame gets a tile every fourth one.
-    private var restTurn = 0
-    /// Counts video frames: light-on-dark codes are looked for in every
-    /// other one (see ``Plan/bothPolaritiesEveryFrame``).
+    /// The video frame's number (``scan(_:frameNumber:)``): light-on-dark
+    /// codes are looked for in every other one (see
+    /// ``Plan/bothPolaritiesEveryFrame``); with an active region, the rest
+    /// of the frame gets a tile every fourth one.
     private var polarityTurn = 0
     /// When this frame's analysis must stop (``MonotonicClock/now``, nanoseconds);
     /// `.max` when ``ScanOptions/timeLimit`` is nil.
@@ -254,7 +249,7 @@ public final class Scanner {
     /// alone; otherwise still pictures (``Effort/thorough``) are scanned
     /// whole with the region's candidates first, and video frames get the
     /// region in full, and every fourth frame one tile of the rest of the
-    /// frame, the next tile the next time (see ``nextTile(_:outside:)``), so
+    /// frame, the next tile the next time (see ``tile(_:outside:turn:)``), so
     /// that a frame costs little more than its region and every part of
     /// the frame is still looked at every few dozen frames.
     ///
@@ -265,6 +260,26 @@ public final class Scanner {
     /// - Complexity: the detection pass reads a quarter of the frame's
     ///   pixels; decoding work scales with the candidates found.
     public func scan(_ image: LumaView) -> [BarcodeResult] {
+        scan(image, frameNumber: polarityTurn &+ 1)
+    }
+
+    /// Finds and decodes every code in `image`, frame `frameNumber` of a
+    /// video (counted from 1), as ``scan(_:)`` does.
+    ///
+    /// What alternates between video frames (the light-on-dark codes, the
+    /// lines between a stacked symbol's rows, the tiles of the frame
+    /// outside the active region) follows `frameNumber` rather than the
+    /// number of frames this scanner has seen, so that scanners sharing a
+    /// stream (each a frame of its own, in whatever order) read every
+    /// frame as one scanner given every frame in turn would. ``scan(_:)``
+    /// numbers the frames this scanner sees 1, 2, 3...
+    ///
+    /// - Parameters:
+    ///   - image: the frame's luma.
+    ///   - frameNumber: the frame's place in its stream, from 1.
+    /// - Returns: every code found, as ``scan(_:)``.
+    public func scan(_ image: LumaView, frameNumber: Int) -> [BarcodeResult] {
+        polarityTurn = frameNumber
         lastCandidateCount = 0
         outOfTime = false
         deadline = options.timeLimit.map { MonotonicClock.now &+ UInt64(max(0, min($0, 1e6)) * 1e9) } ?? .max
@@ -274,7 +289,6 @@ public final class Scanner {
         let enabled = options.symbologies.intersection(readable)
         guard !enabled.isEmpty else { return [] }
         let plan = plan(for: image, effort: options.effort)
-        polarityTurn &+= 1
         matrix.startFrame()
         partials.startFrame()
         let frame = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
@@ -308,8 +322,7 @@ public final class Scanner {
         // Aztec searches, whichever frame's turn it is.
         var out = scanArea(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
         let candidates = lastCandidateCount
-        restTurn &+= 1
-        if restTurn % 4 == 0, let tile = nextTile(frame, outside: region) {
+        if polarityTurn % 4 == 0, let tile = tile(frame, outside: region, turn: polarityTurn / 4 - 1) {
             var complete = plan
             complete.bothPolaritiesEveryFrame = true
             complete.everySearch = true
@@ -320,35 +333,43 @@ public final class Scanner {
         return out
     }
 
-    /// The next tile, in turn, of those that cover the frame outside the
-    /// active region over several frames; nil when the region covers the
-    /// frame. The tiles are a grid of up to 4 columns of 320 pixels or more
-    /// and up to 3 rows of 180 pixels or more (a 1080p frame: 12 tiles of
-    /// 480 by 360); every other round the grid is shifted by half a tile,
-    /// with a column and a row more to cover the frame's edges, so that a
-    /// code cut by one round's tile edges lies whole in a tile of the next.
-    private func nextTile(_ frame: PixelRect, outside region: PixelRect) -> PixelRect? {
+    /// The tile for turn `turn` (0, 1, 2...) of those that cover the frame
+    /// outside the active region over several frames; nil when the region
+    /// covers the frame. The tiles are a grid of up to 4 columns of 320
+    /// pixels or more and up to 3 rows of 180 pixels or more (a 1080p
+    /// frame: 12 tiles of 480 by 360); every other round the grid is
+    /// shifted by half a tile, with a column and a row more to cover the
+    /// frame's edges, so that a code cut by one round's tile edges lies
+    /// whole in a tile of the next. Tiles inside the region are left out;
+    /// the turns go through the rest, round after round.
+    private func tile(_ frame: PixelRect, outside region: PixelRect, turn: Int) -> PixelRect? {
         let columns = min(4, max(1, frame.width / 320)), rows = min(3, max(1, frame.height / 180))
         let tw = (frame.width + columns - 1) / columns, th = (frame.height + rows - 1) / rows
-        // Two rounds at most (the frame's size may have changed since the last call).
-        for _ in 0..<(2 * (columns + 1) * (rows + 1) + 2) {
-            let shifted = tileRound % 2 == 1
-            let ox = shifted && columns > 1 ? tw / 2 : 0, oy = shifted && rows > 1 ? th / 2 : 0
-            let across = ox > 0 ? columns + 1 : columns, down = oy > 0 ? rows + 1 : rows
-            guard tileTurn < across * down else {
-                tileTurn = 0
-                tileRound &+= 1
-                continue
+        // The k-th tile of both rounds that is not inside the region
+        // (k < 0: how many there are).
+        func walk(_ k: Int) -> (count: Int, tile: PixelRect?) {
+            var count = 0
+            for round in 0..<2 {
+                let shifted = round == 1
+                let ox = shifted && columns > 1 ? tw / 2 : 0, oy = shifted && rows > 1 ? th / 2 : 0
+                let across = ox > 0 ? columns + 1 : columns, down = oy > 0 ? rows + 1 : rows
+                for t in 0..<(across * down) {
+                    let cx = t % across, cy = t / across
+                    let tile = PixelRect(x0: max(0, cx * tw - ox), y0: max(0, cy * th - oy),
+                                         x1: min(frame.x1, (cx + 1) * tw - ox), y1: min(frame.y1, (cy + 1) * th - oy))
+                    guard tile.width >= 16, tile.height >= 8 else { continue }
+                    let inside = tile.x0 >= region.x0 && tile.x1 <= region.x1
+                        && tile.y0 >= region.y0 && tile.y1 <= region.y1
+                    if inside { continue }
+                    if count == k { return (count, tile) }
+                    count += 1
+                }
             }
-            let cx = tileTurn % across, cy = tileTurn / across
-            tileTurn += 1
-            let tile = PixelRect(x0: max(0, cx * tw - ox), y0: max(0, cy * th - oy),
-                                 x1: min(frame.x1, (cx + 1) * tw - ox), y1: min(frame.y1, (cy + 1) * th - oy))
-            guard tile.width >= 16, tile.height >= 8 else { continue }
-            let inside = tile.x0 >= region.x0 && tile.x1 <= region.x1 && tile.y0 >= region.y0 && tile.y1 <= region.y1
-            if !inside { return tile }
+            return (count, nil)
         }
-        return nil
+        let total = walk(-1).count
+        guard total > 0 else { return nil }
+        return walk(((turn % total) + total) % total).tile
     }
 
     /// A still picture (``Effort/thorough``): first a look at the depth of
