@@ -72,6 +72,13 @@ final class LineWorker {
     /// How far the bars of the candidate being read reach on either side of
     /// its middle line (0 outside candidates).
     var barReach = 0.0
+    /// Whether a row of a stacked symbol is kept only where the detection
+    /// pass's cells show bars crossed at a plausible angle (an oblique line
+    /// leaving a code through its bars' ends can read a row that is not
+    /// there). Off for lines laid parallel to a row already read, beside
+    /// it: a row a few modules high fills too little of a cell for its
+    /// bars to dominate the cell's gradients.
+    var rowsCrossBars = true
     /// The candidate whose lines are read (-1: none), when they look for
     /// PDF417 start and stop patterns.
     var spottingFor = -1
@@ -440,8 +447,9 @@ final class LineWorker {
                     let a = reverse ? Double(run.lineLength - f.start) : Double(f.start)
                     let b = reverse ? Double(run.lineLength - f.end) : Double(f.end)
                     let p0 = line.point(at: a), p1 = line.point(at: b)
-                    guard pass.detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
-                                               dx: line.dx, dy: line.dy, maxAngle: 0.45) else { continue }
+                    guard !rowsCrossBars || pass.detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
+                                                                     dx: line.dx, dy: line.dy, maxAngle: 0.45)
+                    else { continue }
                     rows.add(f, values: sink.values(of: f), p0: p0, p1: p1, inverted: inverted, line: lineSerial)
                     fragmentsRead += 1
                 }

@@ -120,6 +120,11 @@ public final class Scanner {
     public private(set) var lastScanTimedOut = false
     /// The readers among them that assemble stacked symbols from rows.
     private let stackedReaders: [any StackedLinearReader]
+    /// The DataBar reader among them, whose stacked symbols' rows may need
+    /// lines of their own (``seekOtherRows(_:enabled:)``).
+    private let dataBarReader: DataBarReader?
+    /// Whether ``seekOtherRows(_:enabled:)`` runs (tests compare without it).
+    var seeksOtherRows = true
     /// What the readers can read.
     private let readable: Symbology
 
@@ -130,6 +135,7 @@ public final class Scanner {
         ownReaders = true
         lines = LineWorker(readers: linearReaders, partials: partials, firstLine: 0)
         stackedReaders = linearReaders.compactMap { $0 as? any StackedLinearReader }
+        dataBarReader = linearReaders.lazy.compactMap { $0 as? DataBarReader }.first
         readable = linearReaders.reduce(MatrixReaders.symbologies) { $0.union($1.symbologies) }
     }
 
@@ -141,6 +147,7 @@ public final class Scanner {
         ownReaders = false
         lines = LineWorker(readers: linearReaders, partials: partials, firstLine: 0)
         stackedReaders = linearReaders.compactMap { $0 as? any StackedLinearReader }
+        dataBarReader = linearReaders.lazy.compactMap { $0 as? DataBarReader }.first
         readable = linearReaders.reduce(MatrixReaders.symbologies) { $0.union($1.symbologies) }
     }
 
@@ -643,6 +650,7 @@ public final class Scanner {
             }
             sweptAngles = Scanner.sweepAngles.count
         }
+        seekOtherRows(pass, enabled: enabled)
         assembleRows(enabled: enabled)
         var out = lines.votes.results(minVotes: plan.minVotes)
         // Codes wider than the frame, from parts of this frame and earlier ones.
@@ -867,6 +875,47 @@ public final class Scanner {
             }
         }
         return UnsafePointer(mask)
+    }
+
+    /// DataBar Stacked (ISO/IEC 24724, clause "GS1 DataBar Stacked"): the
+    /// upper row is 5 modules high, the separator 1, the lower row 7, so
+    /// the upper row (and a small symbol's lower one) may hold too few of
+    /// the detection pass's cells to be a candidate of its own, and the
+    /// lines across the other row miss it. For each half read alike by two
+    /// lines or more that no half of the other side completes: lines
+    /// parallel to it, 3 to 11 modules above and below, 1.5 modules apart,
+    /// where the other row lies, read for DataBar alone.
+    private func seekOtherRows(_ pass: LinePass, enabled: Symbology) {
+        guard seeksOtherRows, enabled.contains(.dataBar), let reader = dataBarReader, lines.rows.count > 0 else { return }
+        let lonely = reader.lonelyHalves(lines.rows)
+        guard !lonely.isEmpty else { return }
+        var sought: [Point] = []
+        lines.rowsCrossBars = false
+        defer { lines.rowsCrossBars = true }
+        for r in lonely.prefix(4) {
+            let row = lines.rows[r]
+            let len = row.length
+            guard len >= 16 else { continue }
+            // A half spans 46 modules between its guards.
+            let module = len / 46
+            let middle = row.middle
+            // A half read both ways (as a left half one way, a right half
+            // the other) is sought once.
+            if sought.contains(where: { ($0.x - middle.x) * ($0.x - middle.x) + ($0.y - middle.y) * ($0.y - middle.y)
+                                        < 4 * module * module }) { continue }
+            sought.append(middle)
+            let ux = (row.p1.x - row.p0.x) / len, uy = (row.p1.y - row.p0.y) / len
+            for k in 0..<6 {
+                let across = (3 + 1.5 * Double(k)) * module
+                for s in 0..<2 {
+                    let side = s == 0 ? -1.0 : 1.0
+                    let center = Point(x: middle.x - side * across * uy, y: middle.y + side * across * ux)
+                    guard let line = ScanLine.clipped(center: center, dx: ux, dy: uy, halfLength: len / 2 + 6 * module,
+                                                      bounds: pass.frame) else { continue }
+                    lines.scanLine(line, pass, enabled: .dataBar, retries: false)
+                }
+            }
+        }
     }
 
     /// Lets the stacked readers assemble the rows read in the frame into

@@ -65,6 +65,37 @@ final class DataBarStackedTests: XCTestCase {
 
     // MARK: - DataBar Stacked and Stacked Omnidirectional
 
+    /// DataBar Stacked whose upper row, 5 modules high, may hold too few
+    /// of the detection pass's 16-pixel cells to be a candidate of its own
+    /// (modules of 4 pixels in a 500 by 480 picture): where the lines across
+    /// the lower row read it as a half without its other half, lines laid
+    /// parallel to it above and below find the upper row. Twelve
+    /// placements, with and without those lines: every one read without
+    /// them is read with them, and more are.
+    func testStackedUpperRowFoundBesideTheLowerOne() throws {
+        var with: Set<String> = [], without: Set<String> = []
+        for data in ["0001234567890", "0441234567890", "2012345678901"] {
+            let s = try stack(Self.stacked, data)
+            for dy in 0..<4 {
+                var pic = TestPicture(width: 500, height: 480)
+                pic.draw(s, .init(cx: 250, cy: 150 + s.height * 2 + Double(dy), module: 4, quietZone: 4))
+                for seek in [true, false] {
+                    let scanner = Scanner(options: ScanOptions(symbologies: [.dataBar, .dataBarExpanded], effort: .balanced))
+                    scanner.seeksOtherRows = seek
+                    let r = pic.pixels.withUnsafeBufferPointer {
+                        scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
+                    }
+                    XCTAssertTrue(r.allSatisfy { $0.text == elementString(data) }, "\(data) \(dy): \(r.map(\.text))")
+                    if r.map(\.text) == [elementString(data)] {
+                        if seek { with.insert("\(data) \(dy)") } else { without.insert("\(data) \(dy)") }
+                    }
+                }
+            }
+        }
+        XCTAssertTrue(without.isSubset(of: with), "\(without.subtracting(with))")
+        XCTAssertGreaterThan(with.count, without.count, "with: \(with.sorted()), without: \(without.sorted())")
+    }
+
     func testStackedRoundTrip() throws {
         for data in ["0441234567890", "0000000000000", "9999999999999", "2012345678901", "0950110153000"] {
             for symbology in [Self.stacked, Self.stackedOmni] {

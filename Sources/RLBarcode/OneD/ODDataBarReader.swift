@@ -245,14 +245,7 @@ final class DataBarReader: StackedLinearReader {
     /// both halves must agree with their finders.
     func assemble(_ rows: borrowing RowTable, enabled: Symbology, into sink: inout LinearHitSink) -> [[Int]] {
         guard enabled.contains(.dataBar) else { return [] }
-        var lefts: [Int] = [], rights: [Int] = []
-        // Halves read alike by two lines at least, and not outvoted by
-        // another reading of the same half.
-        for r in 0..<rows.count where rows[r].symbology == .dataBar && rows[r].valueCount == 5 && rows[r].support >= 2 {
-            let len = rows[r].length
-            guard !rows.isOutvoted(r, along: 0.2 * len, across: 0.15 * len, kindValues: 1) else { continue }
-            if rows.values(of: r)[0] == 0 { lefts.append(r) } else { rights.append(r) }
-        }
+        var (lefts, rights) = halves(rows)
         guard !lefts.isEmpty, !rights.isEmpty else { return [] }
         lefts.sort { rows[$0].support > rows[$1].support }
         var taken = Set<Int>()
@@ -260,22 +253,9 @@ final class DataBarReader: StackedLinearReader {
         for l in lefts where !taken.contains(l) {
             let lrow = rows[l]
             let lv = rows.values(of: l)
-            let len = lrow.length
             var best = -1, bestScore = -1
-            for r in rights where !taken.contains(r) {
-                let rrow = rows[r]
-                guard rrow.inverted == lrow.inverted, rows.parallelism(l, r) > 0.94,
-                      rrow.length > 0.75 * len, rrow.length < 1.33 * len else { continue }
-                let o = rows.offset(of: r, from: l)
-                let stacked = o.across > 0.04 * len && o.across < 1.8 * len && abs(o.along) < 0.2 * len
-                let sameRow = abs(o.across) < 0.25 * len && o.along > 0.8 * len && o.along < 1.25 * len
-                guard stacked || sameRow else { continue }
-                let rv = rows.values(of: r)
-                var target = 9 * Int(lv[1]) + Int(rv[1])
-                if target > 72 { target -= 1 }
-                if target > 8 { target -= 1 }
-                guard (Int(lv[4]) + Int(rv[4])) % 79 == target else { continue }
-                let score = lrow.support + rrow.support
+            for r in rights where !taken.contains(r) && completes(rows, l, r) {
+                let score = lrow.support + rows[r].support
                 if score > bestScore { bestScore = score; best = r }
             }
             guard best >= 0 else { continue }
@@ -289,6 +269,50 @@ final class DataBarReader: StackedLinearReader {
             made.append([l, best])
         }
         return made
+    }
+
+    /// The halves fit to assemble: read alike by two lines at least, and
+    /// not outvoted by another reading of the same half; left halves, then
+    /// right halves.
+    private func halves(_ rows: borrowing RowTable) -> (lefts: [Int], rights: [Int]) {
+        var lefts: [Int] = [], rights: [Int] = []
+        for r in 0..<rows.count where rows[r].symbology == .dataBar && rows[r].valueCount == 5 && rows[r].support >= 2 {
+            let len = rows[r].length
+            guard !rows.isOutvoted(r, along: 0.2 * len, across: 0.15 * len, kindValues: 1) else { continue }
+            if rows.values(of: r)[0] == 0 { lefts.append(r) } else { rights.append(r) }
+        }
+        return (lefts, rights)
+    }
+
+    /// Whether right half `r` completes left half `l`: parallel, of about
+    /// its length, below it (Stacked) or after it on the same row, in the
+    /// same polarity, and the modulo-79 checksum over both agrees with
+    /// their finders.
+    private func completes(_ rows: borrowing RowTable, _ l: Int, _ r: Int) -> Bool {
+        let lrow = rows[l], rrow = rows[r]
+        let len = lrow.length
+        guard rrow.inverted == lrow.inverted, rows.parallelism(l, r) > 0.94,
+              rrow.length > 0.75 * len, rrow.length < 1.33 * len else { return false }
+        let o = rows.offset(of: r, from: l)
+        let stacked = o.across > 0.04 * len && o.across < 1.8 * len && abs(o.along) < 0.2 * len
+        let sameRow = abs(o.across) < 0.25 * len && o.along > 0.8 * len && o.along < 1.25 * len
+        guard stacked || sameRow else { return false }
+        let lv = rows.values(of: l), rv = rows.values(of: r)
+        var target = 9 * Int(lv[1]) + Int(rv[1])
+        if target > 72 { target -= 1 }
+        if target > 8 { target -= 1 }
+        return (Int(lv[4]) + Int(rv[4])) % 79 == target
+    }
+
+    /// The halves fit to assemble (see ``assemble(_:enabled:into:)``) that
+    /// no half of the other side completes: where a row of a stacked
+    /// symbol was read without the other row.
+    func lonelyHalves(_ rows: borrowing RowTable) -> [Int] {
+        let (lefts, rights) = halves(rows)
+        var lonely: [Int] = []
+        for l in lefts where !rights.contains(where: { completes(rows, l, $0) }) { lonely.append(l) }
+        for r in rights where !lefts.contains(where: { completes(rows, $0, r) }) { lonely.append(r) }
+        return lonely
     }
 
     /// The finder value of the five elements from `w[first]` read with `step`, and its error.
