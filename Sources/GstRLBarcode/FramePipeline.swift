@@ -46,9 +46,14 @@ final class FramePipeline: @unchecked Sendable {
     /// long holds back those after it: while it is scanned, the other
     /// thread goes on with the frames queued behind it (with three held,
     /// the threads waited for each other a sixth of the time on the bench
-    /// clip at 720p; with eight, about 1%). Once this many are held, one
-    /// leaves for each that comes in.
-    static let maxInFlight = 8
+    /// clip at 720p; with eight, about 1%). Each frame held is also one
+    /// more for the slow frame at the head, and the frames held at the
+    /// end of a stream, to wait for: with five, the bench's 720p clip runs
+    /// as fast as with eight and its 1080p clip within a few percent,
+    /// while the 90th percentile of the time the streaming thread spends
+    /// in the element a frame falls from 4.1-5.2 ms to 3.5-4.1 ms at
+    /// 1080p. Once this many are held, one leaves for each that comes in.
+    static let maxInFlight = 5
     /// Analysis threads.
     static let workerCount = 2
     /// How long (µs) the streaming thread must have been out before an
