@@ -219,7 +219,11 @@ final class LineWorker {
             if scanLine(line, pass, retries: retries) > 0 {
                 reading += 1
                 pass.candidateRead[ci] = true
-                if reading >= plan.enoughReadings && !votes.latestWantsMoreLines { break }
+                // Enough lines read the code, unless they leave its add-on
+                // undecided, or read it too weakly to report (then up to
+                // twice as many lines in all).
+                if reading >= plan.enoughReadings && !votes.latestWantsMoreLines
+                    && !(votes.latestIsWeak && j + 1 < 2 * plan.enoughReadings) { break }
             } else {
                 if lineEdges < Scanner.minLineEdges { sparseLines += 1 }
                 if reading == 0 && rows.count == rowsBefore

@@ -69,6 +69,17 @@ struct VoteTable {
         let v = votes[lastTouched]
         return v.addOnVotes == 1 && v.count > 3
     }
+    /// Whether the code the latest reading joined, read alike by three
+    /// lines or more, is read too weakly so far to be reported: its
+    /// readings, each weighed by how well its elements fit whole modules,
+    /// sum to less than ``minWeight``, though at a fifth of a clean
+    /// reading's weight or more each, so that a few lines more can settle
+    /// it. (A stray reading, once or twice, is no reason for more lines.)
+    var latestIsWeak: Bool {
+        guard lastTouched >= 0 else { return false }
+        let v = votes[lastTouched]
+        return v.count >= 3 && v.weight < VoteTable.minWeight && v.weight >= 0.2 * Float(v.count)
+    }
     func free() { votes.free(); arena.free(); ends.free() }
 
     private mutating func store(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
