@@ -211,7 +211,7 @@ final class FramePipeline: @unchecked Sendable {
         let dropped = jobs
         jobs.removeAll(keepingCapacity: true)
         flushing = false
-        streamingInside = false
+        goOut()
         workerFlow = GST_FLOW_OK
         pthread_mutex_unlock(mutex)
         for job in dropped {

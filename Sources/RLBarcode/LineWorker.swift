@@ -19,7 +19,7 @@ struct LinePass {
     var spotsPDF417: Bool
     /// The video frame's number, from 1 (``Scanner/scan(_:frameNumber:)``):
     /// what alternates between video frames follows it.
-    var polarityTurn: Int
+    var frameNumber: Int
     /// The reading direction the orientation hint expects.
     var expectedReading: (Double, Double)?
     /// When the frame's analysis must stop (`.max`: never).
@@ -278,8 +278,8 @@ final class LineWorker {
             // scanner's first frame: a line halfway between each two;
             // later video frames every other one of them, the others in
             // the next frame (the symbol stays in view).
-            let everyLine = plan.thorough || plan.everySearch || pass.polarityTurn <= 1
-            for k in 0..<(lines - 1) where everyLine || k % 2 == pass.polarityTurn % 2 {
+            let everyLine = plan.thorough || plan.everySearch || pass.frameNumber <= 1
+            for k in 0..<(lines - 1) where everyLine || k % 2 == pass.frameNumber % 2 {
                 let t = (Double(k + 1) / Double(lines) - 0.5) * spread
                 barReach = max(0, spread / 2 - abs(t))
                 let center = Point(x: c.cx + t * vx + shift * c.ux, y: c.cy + t * vy + shift * c.uy)
@@ -398,7 +398,7 @@ final class LineWorker {
         let startsAtBorder = pass.isOnFrameBorder(first), endsAtBorder = pass.isOnFrameBorder(last)
         for polarity in 0..<2 {
             let inverted = polarity == 1
-            if inverted && (!plan.lightOnDark || (!plan.bothPolaritiesEveryFrame && pass.polarityTurn % 2 == 0)) { continue }
+            if inverted && (!plan.lightOnDark || (!plan.bothPolaritiesEveryFrame && pass.frameNumber % 2 == 0)) { continue }
             run.fill(from: edges, lineLength: n, inverted: inverted,
                      startsAtFrameBorder: startsAtBorder, endsAtFrameBorder: endsAtBorder)
             run.profile = UnsafePointer(profile.pointer)

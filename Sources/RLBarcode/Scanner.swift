@@ -106,7 +106,7 @@ public final class Scanner {
     /// codes are looked for in every other one (see
     /// ``Plan/bothPolaritiesEveryFrame``); with an active region, the rest
     /// of the frame gets a tile every fourth one.
-    private var polarityTurn = 0
+    private var frameNumber = 0
     /// When this frame's analysis must stop (``MonotonicClock/now``, nanoseconds);
     /// `.max` when ``ScanOptions/timeLimit`` is nil.
     private var deadline: UInt64 = .max
@@ -267,7 +267,7 @@ public final class Scanner {
     /// - Complexity: the detection pass reads a quarter of the frame's
     ///   pixels; decoding work scales with the candidates found.
     public func scan(_ image: LumaView) -> [BarcodeResult] {
-        scan(image, frameNumber: polarityTurn &+ 1)
+        scan(image, frameNumber: self.frameNumber &+ 1)
     }
 
     /// Finds and decodes every code in `image`, frame `frameNumber` of a
@@ -286,7 +286,7 @@ public final class Scanner {
     ///   - frameNumber: the frame's place in its stream, from 1.
     /// - Returns: every code found, as ``scan(_:)``.
     public func scan(_ image: LumaView, frameNumber: Int) -> [BarcodeResult] {
-        polarityTurn = frameNumber
+        self.frameNumber = frameNumber
         lastCandidateCount = 0
         outOfTime = false
         deadline = options.timeLimit.map { MonotonicClock.now &+ UInt64(max(0, min($0, 1e6)) * 1e9) } ?? .max
@@ -329,7 +329,7 @@ public final class Scanner {
         // Aztec searches, whichever frame's turn it is.
         var out = scanArea(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
         let candidates = lastCandidateCount
-        if polarityTurn % 4 == 0, let tile = tile(frame, outside: region, turn: polarityTurn / 4 - 1) {
+        if frameNumber % 4 == 0, let tile = tile(frame, outside: region, turn: frameNumber / 4 - 1) {
             var complete = plan
             complete.bothPolaritiesEveryFrame = true
             complete.everySearch = true
@@ -563,7 +563,7 @@ public final class Scanner {
         // Video frames: the lines tell which candidates cross a PDF417
         // start or stop pattern (still pictures search the whole frame).
         let pass = LinePass(image: image, plan: plan, enabled: enabled, frame: frame, detector: detector,
-                            spotsPDF417: !thorough && enabled.contains(.pdf417), polarityTurn: polarityTurn,
+                            spotsPDF417: !thorough && enabled.contains(.pdf417), frameNumber: frameNumber,
                             expectedReading: expectedReading, deadline: deadline, candidateRead: candidateRead.pointer,
                             candidateCrossesPDF417: candidateCrossesPDF417.pointer,
                             order: UnsafePointer(candidateOrder.pointer), orderCount: ordered)
@@ -901,8 +901,7 @@ public final class Scanner {
             let middle = row.middle
             // A half read both ways (as a left half one way, a right half
             // the other) is sought once.
-            if sought.contains(where: { ($0.x - middle.x) * ($0.x - middle.x) + ($0.y - middle.y) * ($0.y - middle.y)
-                                        < 4 * module * module }) { continue }
+            if sought.contains(where: { $0.distance(to: middle) < 2 * module }) { continue }
             sought.append(middle)
             let ux = (row.p1.x - row.p0.x) / len, uy = (row.p1.y - row.p0.y) / len
             for k in 0..<6 {
