@@ -329,8 +329,7 @@ final class DataBarReaderTests: XCTestCase {
     func testCorpus() throws {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../shared/corpus").standardized
-        let convert = ["/usr/local/bin/convert", "/usr/bin/convert"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard FileManager.default.fileExists(atPath: corpus.path), let convert else {
+        guard FileManager.default.fileExists(atPath: corpus.path), let convert = TestPicture.convertTool else {
             throw XCTSkip("the shared corpus or ImageMagick's convert (to read the images) is missing")
         }
         // Least read with balanced effort, and with thorough effort added.
@@ -346,7 +345,7 @@ final class DataBarReaderTests: XCTestCase {
             for name in names.sorted() where name.hasSuffix(".png") {
                 let stem = String(name.dropLast(4))
                 guard let expected = try? Data(contentsOf: dir.appendingPathComponent(stem + ".txt")),
-                      let pic = try loadGrey(dir.appendingPathComponent(name).path, convert: convert) else { continue }
+                      let pic = try TestPicture.load(png: dir.appendingPathComponent(name).path, convert: convert) else { continue }
                 total += 1
                 var texts = scan(pic).map(\.bytes)
                 if texts.contains(Array(expected)) {
@@ -371,43 +370,12 @@ final class DataBarReaderTests: XCTestCase {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
             var found: [String] = []
             for name in names.sorted() where name.hasSuffix(".png") {
-                guard let pic = try loadGrey(dir.appendingPathComponent(name).path, convert: convert) else { continue }
+                guard let pic = try TestPicture.load(png: dir.appendingPathComponent(name).path, convert: convert) else { continue }
                 let r = scan(pic)
                 if !r.isEmpty { found.append(name + ": " + r.map(\.text).joined(separator: " | ")) }
             }
             XCTAssertEqual(found, [], folder)
         }
-    }
-
-    /// A PNG image as 8-bit grey levels, through `convert FILE ppm:-`.
-    private func loadGrey(_ path: String, convert: String) throws -> TestPicture? {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: convert)
-        p.arguments = [path, "ppm:-"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
-        p.waitUntilExit()
-        // P6 <width> <height> <maxval> then RGB pixels.
-        var fields: [Int] = []
-        var i = 2
-        while fields.count < 3 && i < data.count {
-            while i < data.count && (data[i] == 32 || data[i] == 10 || data[i] == 13 || data[i] == 9) { i += 1 }
-            var v = 0
-            while i < data.count && data[i] >= 48 && data[i] <= 57 { v = v * 10 + Int(data[i] - 48); i += 1 }
-            fields.append(v)
-        }
-        i += 1
-        guard data.count >= 2, data[0] == 80, data[1] == 54, fields.count == 3, fields[2] == 255,
-              data.count - i >= 3 * fields[0] * fields[1] else { return nil }
-        var pic = TestPicture(width: fields[0], height: fields[1])
-        for k in 0..<(fields[0] * fields[1]) {
-            let r = Int(data[i + 3 * k]), g = Int(data[i + 3 * k + 1]), b = Int(data[i + 3 * k + 2])
-            pic.pixels[k] = UInt8((299 * r + 587 * g + 114 * b) / 1000)
-        }
-        return pic
     }
 
     func zintRow(_ k: Int, _ d: String) throws -> ZintRow { try zint(k, d) }

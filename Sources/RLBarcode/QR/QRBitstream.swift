@@ -113,9 +113,12 @@ enum QRBitstream {
     ///   - bitCount: how many bits of them belong to the stream.
     ///   - version: the QR Code version (1 ... 40) or Micro QR version (1 ... 4).
     ///   - micro: whether the symbol is a Micro QR symbol.
+    ///   - skip: bits before the first segment, passed over (4 in QR Code
+    ///     Model 1, ISO/IEC 18004:2000, Annex M).
     static func decode(_ data: UnsafeBufferPointer<UInt8>, bitCount: Int, version: Int,
-                       micro: Bool) -> Result<Content, Failure> {
+                       micro: Bool, skip: Int = 0) -> Result<Content, Failure> {
         var reader = BitReader(data: data, bitCount: min(bitCount, data.count * 8))
+        if skip > 0 && reader.read(skip) == nil { return .failure(.truncated) }
         var content = Content()
         content.bytes.reserveCapacity(data.count * 2)
         var eci: Int?

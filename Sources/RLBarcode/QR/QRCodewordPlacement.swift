@@ -1,7 +1,9 @@
 /// Where the code words of QR Code and Micro QR symbols lie, and how they
 /// are masked (ISO/IEC 18004:2015, 6.3 symbol structure and function
 /// patterns, 7.7.3 codeword placement in the matrix, 7.8 data masking; the
-/// Micro QR structure, placement and masks in the same clauses).
+/// Micro QR structure, placement and masks in the same clauses). QR Code
+/// Model 1 symbols place theirs in blocks instead (ISO/IEC 18004:2000,
+/// Annex M), under the same masks.
 enum QRCodewordPlacement {
     // MARK: Function patterns
 
@@ -153,6 +155,84 @@ enum QRCodewordPlacement {
                 x -= 2
             }
             return false
+        }
+    }
+
+    // MARK: Model 1
+
+    /// Visits the code word blocks of a QR Code Model 1 symbol of version
+    /// `v` (1 ... 14) in placement order (ISO/IEC 18004:2000, Annex M),
+    /// each by its bottom-right module (x, y) and its width: 2 (a block 2
+    /// wide, 4 tall) or 4 (4 wide, 2 tall). A code word's bit 7 lies in the
+    /// bottom-right module, the next ones leftwards along the row, then up
+    /// row by row. The blocks come in this order:
+    /// 1. columns size - 1 and size - 2, 2 x 4 blocks from the bottom edge
+    ///    up to row 9, except every second block from the third one on,
+    ///    short of the top one: those hold extension patterns;
+    /// 2. columns size - 3 and size - 4 likewise, with no exception;
+    /// 3. groups of four columns from column size - 5 leftwards to column 9,
+    ///    each in 4 x 2 blocks from the bottom edge up to the top edge,
+    ///    the row of the horizontal timing pattern (6) left out; the first
+    ///    group stops below the upper-right finder pattern and its format
+    ///    information (at row 9), and in every second group, from the
+    ///    second to the one before the last, the bottom block holds an
+    ///    extension pattern;
+    /// 4. column pairs 8-7, 5-4, 3-2 and 1-0 (the vertical timing pattern's
+    ///    column 6 left out), 2 x 4 blocks from row size - 9 up to row 9.
+    ///
+    /// The first code word's upper half lies in the bottom-right corner,
+    /// which holds a fixed pattern instead: those four bits are 0.
+    /// `body` returns false to stop.
+    @inline(__always)
+    static func forEachModel1Block(version v: Int, _ body: (_ x: Int, _ y: Int, _ width: Int) -> Bool) {
+        let n = 17 + 4 * v, edgeBlocks = v + 2
+        for k in 0..<edgeBlocks where k % 2 == 1 || k == 0 || k == edgeBlocks - 1 {
+            if !body(n - 1, n - 1 - 4 * k, 2) { return }
+        }
+        for k in 0..<edgeBlocks {
+            if !body(n - 3, n - 1 - 4 * k, 2) { return }
+        }
+        for g in 0...v {
+            // Bottom rows of the blocks: n - 1, n - 3, ..., 8 (rows 8 and 7), then 5, 3, 1.
+            var bottom = g % 2 == 1 && g != v ? n - 3 : n - 1
+            while bottom > 0 {
+                if g == 0 && bottom <= 8 { break }
+                if !body(n - 5 - 4 * g, bottom, 4) { return }
+                bottom -= bottom == 8 ? 3 : 2
+            }
+        }
+        for x in [8, 5, 3, 1] {
+            for k in 0..<v {
+                if !body(x, n - 9 - 4 * k, 2) { return }
+            }
+        }
+    }
+
+    /// Reads the code words of a Model 1 symbol of `version` (1 ... 14):
+    /// each data module's value, unmasked with mask pattern `mask`, in the
+    /// order of `forEachModel1Block`; the first code word's upper half (the
+    /// corner pattern) read as 0. Fills `out` from the start.
+    /// - Returns: false when the matrix is not of the version's size or
+    ///   `out` is longer than the symbol's code words.
+    static func readModel1Codewords(_ matrix: BitMatrix, version: Int, mask: Int,
+                                    into out: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        let n = 17 + 4 * version
+        guard version >= 1, version <= 14, matrix.width == n, matrix.height == n else { return false }
+        guard !out.isEmpty else { return true }
+        return maskTable.withUnsafeBufferPointer { table in
+            let pattern = (mask & 7) * 72
+            var index = 0
+            forEachModel1Block(version: version) { x, y, width in
+                var value = 0
+                for b in 0..<8 {
+                    let xx = x - b % width, yy = y - b / width
+                    value = value << 1 | (matrix[xx, yy] != table[pattern + (yy % 12) * 6 + xx % 6] ? 1 : 0)
+                }
+                out[index] = UInt8(truncatingIfNeeded: index == 0 ? value & 0x0F : value)
+                index += 1
+                return index < out.count
+            }
+            return index == out.count
         }
     }
 }

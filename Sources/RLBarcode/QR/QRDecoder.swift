@@ -17,14 +17,18 @@ struct QRDecodeResult: Equatable, Sendable {
     var bytes: [UInt8]
     /// The payload as text (see `QRCharacterSet`).
     var text: String
-    /// The modifier m of the symbology identifier ]Qm (the annex on symbology identifiers): 1 plain,
+    /// The modifier m of the symbology identifier ]Qm (the annex on symbology identifiers): 0 for
+    /// a Model 1 symbol, whatever its data; for Model 2 and Micro QR 1 plain,
     /// 2 with ECI, 3 FNC1 first position, 4 ECI and FNC1 first, 5 FNC1 second
-    /// position, 6 ECI and FNC1 second. (0, model 1 symbols, is not read.)
+    /// position, 6 ECI and FNC1 second.
     var aimModifier: UInt8
     /// 1 ... 40, or 1 ... 4 for Micro QR M1 ... M4.
     var version: Int
     /// Whether the symbol is a Micro QR symbol.
     var isMicro: Bool
+    /// Whether the symbol is a QR Code Model 1 symbol (ISO/IEC 18004:2000,
+    /// Annex M; `version` 1 ... 14).
+    var isModel1: Bool
     /// L, M, Q or H. M1, which only detects errors, reports L.
     var ecLevel: Character
     /// The data mask pattern reference (0 ... 7; 0 ... 3 for Micro QR).
@@ -69,7 +73,10 @@ enum QRDecodeFailure: Error, Equatable, Sendable {
 /// information (7.9), version information (7.10), unmasking (7.8),
 /// code word placement and block de-interleaving (7.7), Reed-Solomon error
 /// correction (7.5) and the bit stream (7.4). Micro QR (M1 ... M4) is read
-/// for matrices of 11, 13, 15 and 17 modules.
+/// for matrices of 11, 13, 15 and 17 modules. QR Code Model 1 symbols
+/// (ISO/IEC 18004:2000, Annex M: versions 1 ... 14, 21 to 73 modules) are
+/// read when the format information reads as Model 1's rather than Model
+/// 2's (their mask differs); they are reported with the modifier 0.
 ///
 /// Every input is safe: a matrix of any size or content gives a result or a
 /// failure value, never a trap.
@@ -110,31 +117,64 @@ enum QRDecoder {
                                  mirrored: Bool) -> Result<QRDecodeResult, QRDecodeFailure> {
         // 7.10: the version information must agree with the size when it can be read.
         if version.number >= 7, let v = QRFormat.readVersion(m), v != version.number {
-            return .failure(.version(v))
+            return decodeModel1(m, mirrored: mirrored) ?? .failure(.version(v))
         }
         let candidates = QRFormat.readInfo(m)
-        guard !candidates.isEmpty else { return .failure(.format) }
+        guard !candidates.isEmpty else { return decodeModel1(m, mirrored: mirrored) ?? .failure(.format) }
         var failure = QRDecodeFailure.reedSolomon
         for info in candidates {
-            switch decodeQRData(m, version, info, mirrored: mirrored) {
+            switch decodeQRData(m, version, info, model1: false, mirrored: mirrored) {
             case .success(let r): return .success(r)
             case .failure(let f): failure = f
             }
         }
-        return .failure(failure)
+        return decodeModel1(m, mirrored: mirrored) ?? .failure(failure)
+    }
+
+    /// A QR Code Model 1 symbol (ISO/IEC 18004:2000, Annex M): tried only
+    /// when the Model 2 reading fails, the format information reads as
+    /// Model 1's (`QRFormat.readModel1Info`) and, from version 2 on, no
+    /// Model 2 alignment pattern is in the bottom-right corner; nil
+    /// otherwise, or when the symbol does not decode (the caller's failure
+    /// stands then). Model 1 has no version information: the size gives
+    /// the version, and what Model 2 reads as version information is data.
+    private static func decodeModel1(_ m: BitMatrix, mirrored: Bool) -> Result<QRDecodeResult, QRDecodeFailure>? {
+        guard let version = QRVersion.model1(forSize: m.width), let info = QRFormat.readModel1Info(m),
+              !hasModel2Alignment(m),
+              case .success(let r) = decodeQRData(m, version, info, model1: true, mirrored: mirrored) else { return nil }
+        return .success(r)
+    }
+
+    /// Whether a matrix of 25 modules or more holds the bottom-right
+    /// alignment pattern of a Model 2 symbol (its centre 7 modules in from
+    /// the right and bottom edges, ISO/IEC 18004:2015, 6.3.6), 3 modules
+    /// wrong at most: a Model 1 symbol has data there, which matches the 25
+    /// modules that well about once in 13 000 symbols.
+    private static func hasModel2Alignment(_ m: BitMatrix) -> Bool {
+        let n = m.width, c = n - 7
+        guard n >= 25 else { return false }
+        var wrong = 0
+        for dy in -2...2 {
+            for dx in -2...2 where m[c + dx, c + dy] != (max(abs(dx), abs(dy)) != 1) { wrong += 1 }
+        }
+        return wrong <= 3
     }
 
     /// Reads, de-interleaves and corrects the code words at one format
-    /// reading, then decodes the bit stream.
-    private static func decodeQRData(_ m: BitMatrix, _ version: QRVersion, _ info: QRFormat.Info,
+    /// reading, then decodes the bit stream. A Model 1 symbol's code words
+    /// lie in blocks (`QRCodewordPlacement.readModel1Codewords`) and its bit
+    /// stream begins after four 0 bits, the upper half of the first code
+    /// word, which the corner pattern takes.
+    private static func decodeQRData(_ m: BitMatrix, _ version: QRVersion, _ info: QRFormat.Info, model1: Bool,
                                      mirrored: Bool) -> Result<QRDecodeResult, QRDecodeFailure> {
         let structure = version.blocks(info.level)
         let total = structure.totalCodewords, ec = structure.checkPerBlock
         let blockCount = structure.blockCount, data1 = structure.data1
-        let function = QRCodewordPlacement.functionMasks[version.number - 1]
         var raw = [UInt8](repeating: 0, count: total)
         let complete = raw.withUnsafeMutableBufferPointer {
-            QRCodewordPlacement.readCodewords(m, function: function, micro: false, mask: info.mask, into: $0)
+            model1 ? QRCodewordPlacement.readModel1Codewords(m, version: version.number, mask: info.mask, into: $0)
+                : QRCodewordPlacement.readCodewords(m, function: QRCodewordPlacement.functionMasks[version.number - 1],
+                                                    micro: false, mask: info.mask, into: $0)
         }
         guard complete else { return .failure(.reedSolomon) }
 
@@ -173,7 +213,9 @@ enum QRDecoder {
             corrected += fixed
             data.append(contentsOf: blocks[start..<(start + d)])
         }
-        return finish(data, bitCount: data.count * 8, version: version.number, micro: false,
+        // The corner pattern's four bits are 0; anything else is a miscorrection.
+        if model1 && data[0] & 0xF0 != 0 { return .failure(.reedSolomon) }
+        return finish(data, bitCount: data.count * 8, version: version.number, micro: false, model1: model1,
                       level: info.level, mask: info.mask, mirrored: mirrored, corrected: corrected)
     }
 
@@ -203,19 +245,19 @@ enum QRDecoder {
         // The 4-bit code word has its low nibble zero; anything else is a miscorrection.
         if half >= 0 && words[half] & 0x0F != 0 { return .failure(.reedSolomon) }
         let data = Array(words[0..<dataCount])
-        return finish(data, bitCount: dataBits, version: version.number, micro: true,
+        return finish(data, bitCount: dataBits, version: version.number, micro: true, model1: false,
                       level: symbol.level, mask: info.mask, mirrored: mirrored, corrected: corrected)
     }
 
     // MARK: Bit stream and text
 
     /// Decodes the bit stream of the corrected data code words and builds
-    /// the result.
-    private static func finish(_ data: [UInt8], bitCount: Int, version: Int, micro: Bool,
+    /// the result; a Model 1 stream begins after four 0 bits.
+    private static func finish(_ data: [UInt8], bitCount: Int, version: Int, micro: Bool, model1: Bool,
                                level: QRErrorCorrectionLevel, mask: Int, mirrored: Bool,
                                corrected: Int) -> Result<QRDecodeResult, QRDecodeFailure> {
         let parsed = data.withUnsafeBufferPointer {
-            QRBitstream.decode($0, bitCount: bitCount, version: version, micro: micro)
+            QRBitstream.decode($0, bitCount: bitCount, version: version, micro: micro, skip: model1 ? 4 : 0)
         }
         let content: QRBitstream.Content
         switch parsed {
@@ -224,6 +266,7 @@ enum QRDecoder {
         }
         let modifier: UInt8
         switch content.fnc1 {
+        case _ where model1: modifier = 0
         case .none: modifier = content.hasECI ? 2 : 1
         case .first: modifier = content.hasECI ? 4 : 3
         case .second: modifier = content.hasECI ? 6 : 5
@@ -231,7 +274,7 @@ enum QRDecoder {
         var sa: QRStructuredAppend?
         if let s = content.structuredAppend { sa = QRStructuredAppend(index: s.index, total: s.total, parity: s.parity) }
         return .success(QRDecodeResult(bytes: content.bytes, text: text(of: content), aimModifier: modifier,
-                                       version: version, isMicro: micro, ecLevel: level.letter, mask: mask,
+                                       version: version, isMicro: micro, isModel1: model1, ecLevel: level.letter, mask: mask,
                                        mirrored: mirrored, structuredAppend: sa, correctedErrors: corrected,
                                        gs1: content.fnc1 == .first, eci: content.firstECI,
                                        applicationIndicator: content.applicationIndicator))

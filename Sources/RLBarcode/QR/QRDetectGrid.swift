@@ -288,6 +288,8 @@ extension QRDetector {
         // frames, the first few of a scan).
         if let d = early ?? QRDetector.decodeFirst(result) {
             result.decoded = d
+        } else if resampleModel1(img, pTL, pTR, pBL, outline: outline, inverted: inverted, into: &result) {
+            // A Model 1 symbol, read without the alignment pattern.
         } else if options.rescueFailedSymbols || resamplesLeft > 0 {
             if !options.rescueFailedSymbols { resamplesLeft -= 1 }
             rescue(img, pTL, pTR, pBL, outline: outline, sizes: [result.matrix.width] + result.alternatives.map(\.width),
@@ -327,14 +329,42 @@ extension QRDetector {
                     let agreement = QRDetector.functionAgreement(matrix)
                     guard agreement.finder >= 0.7, agreement.timing >= 0.6 else { continue }
                     guard let decoded = QRDecoder.decode(matrix) else { continue }
-                    candidate.matrix = matrix
-                    candidate.topLeft = corners.0; candidate.topRight = corners.1
-                    candidate.bottomRight = corners.2; candidate.bottomLeft = corners.3
-                    candidate.decoded = decoded
+                    candidate.adopt(matrix, corners, decoded)
                     return
                 }
             }
         }
+    }
+
+    /// Samples a symbol that was found but did not decode again without the
+    /// alignment patterns, when its format information, read through the
+    /// grid of the finder patterns alone (`roughGrid`), is that of a QR Code
+    /// Model 1 symbol (ISO/IEC 18004:2000, Annex M), upright or mirrored:
+    /// Model 1 has no alignment patterns, and what the search for them finds
+    /// among its data modules bends the grid. Only versions 2 to 14
+    /// (version 1 has no alignment pattern either way). The format
+    /// information lies in row and column 8 (7.9): 2 x size modules are
+    /// sampled for the test.
+    /// - Returns: whether the symbol decoded (into `candidate`).
+    func resampleModel1(_ img: LumaView, _ pTL: Point, _ pTR: Point, _ pBL: Point, outline: Outline?,
+                        inverted: Bool, into candidate: inout QRCandidate) -> Bool {
+        let size = candidate.matrix.width
+        guard size >= 25, size <= 73 else { return false }
+        let (grid, _, _) = roughGrid(img, pTL, pTR, pBL, outline: outline, size: size, timing: false, inverted: inverted)
+        var format = BitMatrix(size: size)
+        for k in 0..<size {
+            format[k, 8] = isDark(img, grid.map(Double(k) + 0.5, 8.5), inverted: inverted)
+            format[8, k] = isDark(img, grid.map(8.5, Double(k) + 0.5), inverted: inverted)
+        }
+        guard QRFormat.readModel1Info(format) != nil || QRFormat.readModel1Info(format.transposed()) != nil else { return false }
+        for timing in [true, false] where outline != nil || !timing {
+            guard let (matrix, corners) = sampleQR(img, pTL, pTR, pBL, outline: outline, size: size, timing: timing,
+                                                   inverted: inverted, alignment: false),
+                  let decoded = QRDecoder.decode(matrix) else { continue }
+            candidate.adopt(matrix, corners, decoded)
+            return true
+        }
+        return false
     }
 
     /// Modules of finder patterns and separators that read as they must, of how many.
@@ -475,17 +505,77 @@ extension QRDetector {
     /// module (size - 6.5, size - 6.5), which outweighs the rest near it.
     /// Version 1 has no alignment pattern: its grid is the first one.
     /// Without outlines the grid maps the three centres and the alignment
-    /// pattern (or where a parallelogram puts it).
+    /// pattern (or where a parallelogram puts it). Without `alignment` (a
+    /// QR Code Model 1 symbol, which has none) the first grid is the final
+    /// one at every size.
     ///
     /// - Returns: the matrix and the symbol's corners in the frame, or
     ///   `nil` when the symbol reaches out of the frame.
     func sampleQR(_ img: LumaView, _ tl: Point, _ tr: Point, _ bl: Point, outline: Outline?, size: Int,
                   timing: Bool, inverted: Bool, rule: SampleRule = .moduleScale,
-                  bend: Bool = false) -> (BitMatrix, (Point, Point, Point, Point))? {
+                  bend: Bool = false, alignment: Bool = true) -> (BitMatrix, (Point, Point, Point, Point))? {
         let s = Double(size)
         let span = s - 7
         let ax = (tr.x - tl.x) / span, ay = (tr.y - tl.y) / span
         let bx = (bl.x - tl.x) / span, by = (bl.y - tl.y) / span
+        let fitted = roughGrid(img, tl, tr, bl, outline: outline, size: size, timing: timing, inverted: inverted)
+        let rough = fitted.0
+        var from = fitted.1, to = fitted.2
+        // Cheap first: the three finder patterns as this grid places them
+        // (147 modules), before the alignment patterns, the local grid and
+        // the whole symbol are sampled. Near the finder patterns' centres,
+        // which anchor the grid, a symbol's read well whatever its
+        // distortion; a triple of finder-like shapes in texture does not.
+        guard QRDetector.finderShare(img, rough, size: size, inverted: inverted) >= 0.6 else {
+            trace?("size \(size): the finder patterns do not show through the rough grid")
+            return nil
+        }
+        var transform = rough
+        if alignment && size >= 25 {
+            let c = s - 6.5
+            let predicted = rough.map(c, c)
+            let pu = rough.map(c + 1, c), pv = rough.map(c, c + 1)
+            let contrast = finderContrast(img, tl, ax: ax, ay: ay, bx: bx, by: by)
+            let found = findAlignment(img, near: predicted, ax: pu.x - predicted.x, ay: pu.y - predicted.y,
+                                      bx: pv.x - predicted.x, by: pv.y - predicted.y,
+                                      radius: outline == nil ? 4 + s / 25 : 2.5 + s / 50, inverted: inverted, contrast: contrast)
+            let ap = found ?? predicted
+            if outline != nil {
+                for _ in 0..<4 { from.append(Point(x: c, y: c)); to.append(ap) }
+                transform = PerspectiveTransform.fitting(from: from, to: to) ?? rough
+            } else {
+                transform = .quadrilateralToQuadrilateral(
+                    from: Point(x: 3.5, y: 3.5), Point(x: s - 3.5, y: 3.5), Point(x: c, y: c), Point(x: 3.5, y: s - 3.5),
+                    to: tl, tr, ap, bl)
+            }
+        }
+        // From version 7 on, every alignment pattern corrects the grid
+        // locally (lens distortion bends a large symbol's rows).
+        var local: QRLocalGrid? = nil
+        if alignment && size >= 45 {
+            let contrast = finderContrast(img, tl, ax: ax, ay: ay, bx: bx, by: by)
+            local = localGrid(img, transform, size: size, inverted: inverted, contrast: contrast)
+        }
+        var shifts: QRTimingShifts? = nil
+        if bend && local == nil { shifts = timingShifts(img, transform, size: size, inverted: inverted) }
+        gridsSampled += 1
+        guard let matrix = sampleGrid(img, transform, width: size, height: size, inverted: inverted, local: local, rule: rule,
+                                      shifts: shifts)
+        else { return nil }
+        func corner(_ u: Double, _ v: Double) -> Point { local?.map(u, v) ?? transform.map(u, v) }
+        return (matrix, (corner(0, 0), corner(s, 0), corner(s, s), corner(0, s)))
+    }
+
+    /// The first grid of `sampleQR`, before any alignment pattern: fitted to
+    /// the three finder pattern centres `tl`, `tr`, `bl` and, with their
+    /// outlines, to their twelve outer corners and the fourth corner where
+    /// their edges meet, then (with `timing`) to the boundaries between the
+    /// timing patterns' modules (ISO/IEC 18004:2015, 6.3.5); without
+    /// outlines, the parallelogram of the three centres. Also returns the
+    /// points it was fitted to, module coordinates and frame positions.
+    func roughGrid(_ img: LumaView, _ tl: Point, _ tr: Point, _ bl: Point, outline: Outline?, size: Int,
+                   timing: Bool, inverted: Bool) -> (PerspectiveTransform, [Point], [Point]) {
+        let s = Double(size)
         var from: [Point] = [Point(x: 3.5, y: 3.5), Point(x: s - 3.5, y: 3.5), Point(x: 3.5, y: s - 3.5)]
         var to: [Point] = [tl, tr, bl]
         var rough: PerspectiveTransform
@@ -509,49 +599,7 @@ extension QRDetector {
             timingPoints(img, rough, size: size, column: true, inverted: inverted, from: &from, to: &to)
             if from.count > before + 4, let refined = PerspectiveTransform.fitting(from: from, to: to) { rough = refined }
         }
-        // Cheap first: the three finder patterns as this grid places them
-        // (147 modules), before the alignment patterns, the local grid and
-        // the whole symbol are sampled. Near the finder patterns' centres,
-        // which anchor the grid, a symbol's read well whatever its
-        // distortion; a triple of finder-like shapes in texture does not.
-        guard QRDetector.finderShare(img, rough, size: size, inverted: inverted) >= 0.6 else {
-            trace?("size \(size): the finder patterns do not show through the rough grid")
-            return nil
-        }
-        var transform = rough
-        if size >= 25 {
-            let c = s - 6.5
-            let predicted = rough.map(c, c)
-            let pu = rough.map(c + 1, c), pv = rough.map(c, c + 1)
-            let contrast = finderContrast(img, tl, ax: ax, ay: ay, bx: bx, by: by)
-            let found = findAlignment(img, near: predicted, ax: pu.x - predicted.x, ay: pu.y - predicted.y,
-                                      bx: pv.x - predicted.x, by: pv.y - predicted.y,
-                                      radius: outline == nil ? 4 + s / 25 : 2.5 + s / 50, inverted: inverted, contrast: contrast)
-            let ap = found ?? predicted
-            if outline != nil {
-                for _ in 0..<4 { from.append(Point(x: c, y: c)); to.append(ap) }
-                transform = PerspectiveTransform.fitting(from: from, to: to) ?? rough
-            } else {
-                transform = .quadrilateralToQuadrilateral(
-                    from: Point(x: 3.5, y: 3.5), Point(x: s - 3.5, y: 3.5), Point(x: c, y: c), Point(x: 3.5, y: s - 3.5),
-                    to: tl, tr, ap, bl)
-            }
-        }
-        // From version 7 on, every alignment pattern corrects the grid
-        // locally (lens distortion bends a large symbol's rows).
-        var local: QRLocalGrid? = nil
-        if size >= 45 {
-            let contrast = finderContrast(img, tl, ax: ax, ay: ay, bx: bx, by: by)
-            local = localGrid(img, transform, size: size, inverted: inverted, contrast: contrast)
-        }
-        var shifts: QRTimingShifts? = nil
-        if bend && local == nil { shifts = timingShifts(img, transform, size: size, inverted: inverted) }
-        gridsSampled += 1
-        guard let matrix = sampleGrid(img, transform, width: size, height: size, inverted: inverted, local: local, rule: rule,
-                                      shifts: shifts)
-        else { return nil }
-        func corner(_ u: Double, _ v: Double) -> Point { local?.map(u, v) ?? transform.map(u, v) }
-        return (matrix, (corner(0, 0), corner(s, 0), corner(s, s), corner(0, s)))
+        return (rough, from, to)
     }
 
     /// The module centres of the alignment patterns' rows and columns of a

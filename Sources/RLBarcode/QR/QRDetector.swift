@@ -45,6 +45,14 @@ struct QRCandidate {
 
     /// The four corners, top-left of the symbol first, clockwise as read.
     var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
+
+    /// Takes a matrix sampled again, the corners of its grid (top-left,
+    /// top-right, bottom-right, bottom-left) and what it decoded to.
+    mutating func adopt(_ m: BitMatrix, _ c: (Point, Point, Point, Point), _ d: QRDecodeResult) {
+        matrix = m
+        topLeft = c.0; topRight = c.1; bottomRight = c.2; bottomLeft = c.3
+        decoded = d
+    }
 }
 
 /// A finder pattern: three concentric squares of 7x7, 5x5 and 3x3

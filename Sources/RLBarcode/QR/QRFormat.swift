@@ -1,6 +1,7 @@
 /// Format and version information of QR Code and Micro QR symbols
 /// (ISO/IEC 18004:2015, 7.9 format information, 7.10 version information,
-/// Annex C and Annex D for the BCH codes).
+/// Annex C and Annex D for the BCH codes), and the format information of QR
+/// Code Model 1 symbols (ISO/IEC 18004:2000, Annex M).
 ///
 /// Both are short BCH code words read from fixed modules. A word is decoded
 /// to the nearest valid word, accepted within a Hamming distance of 3 (the
@@ -47,6 +48,10 @@ enum QRFormat {
     /// The 32 masked QR Code format words, index = the five data bits
     /// (level bits, then mask), masked with 101010000010010 (0x5412).
     static let formatWords: [Int] = (0..<32).map { bch15($0) ^ 0x5412 }
+    /// The 32 masked QR Code Model 1 format words (ISO/IEC 18004:2000,
+    /// Annex M: the same BCH code in the same modules), index as in
+    /// `formatWords`, masked with 010100000100101 (0x2825).
+    static let model1FormatWords: [Int] = (0..<32).map { bch15($0) ^ 0x2825 }
     /// The 32 masked Micro QR format words, index = symbol number * 4 +
     /// mask, masked with 100010001000101 (0x4445).
     static let microFormatWords: [Int] = (0..<32).map { bch15($0) ^ 0x4445 }
@@ -93,6 +98,26 @@ enum QRFormat {
         }
         out.sort { $0.distance < $1.distance }
         return out.map { Info(level: QRErrorCorrectionLevel(formatBits: $0.index >> 3), mask: $0.index & 7) }
+    }
+
+    /// The format information of a QR Code Model 1 symbol (its words masked
+    /// with `model1FormatWords`' mask), or nil. Model 2 symbols far
+    /// outnumber Model 1 ones, so the reading must say Model 1 plainly:
+    /// one copy exactly on a Model 1 word, or both copies nearest to the
+    /// same one with 3 wrong bits at most between them (a sampled texture
+    /// such as a checkerboard is 3 bits from a Model 1 word in each copy);
+    /// and nearer to it than either copy is to any
+    /// Model 2 word (the nearest words of the two masks are at least 5 bits
+    /// apart), so that a Model 2 symbol's format information never reads
+    /// as Model 1.
+    static func readModel1Info(_ m: BitMatrix) -> Info? {
+        guard let (a, b) = readFormatBits(m) else { return nil }
+        let ba = nearest(a, in: model1FormatWords), bb = nearest(b, in: model1FormatWords)
+        let best = ba.distance <= bb.distance ? ba : bb
+        guard best.distance == 0 || (ba.index == bb.index && ba.distance + bb.distance <= 3) else { return nil }
+        let model2 = min(nearest(a, in: formatWords).distance, nearest(b, in: formatWords).distance)
+        guard best.distance < model2 else { return nil }
+        return Info(level: QRErrorCorrectionLevel(formatBits: best.index >> 3), mask: best.index & 7)
     }
 
     // MARK: Reading Micro QR format information

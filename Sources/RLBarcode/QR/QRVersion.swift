@@ -78,6 +78,13 @@ struct QRVersion: Sendable {
         return (c - p) / 2
     }
 
+    /// The Model 1 version whose symbols are `size` modules a side (versions
+    /// 1 ... 14, 21 ... 73 modules), or nil.
+    static func model1(forSize size: Int) -> QRVersion? {
+        guard size >= 21, size <= 73, (size - 17) % 4 == 0 else { return nil }
+        return model1[(size - 17) / 4 - 1]
+    }
+
     /// The version with `number` (1 ... 40), or nil.
     static func version(_ number: Int) -> QRVersion? {
         number >= 1 && number <= 40 ? all[number - 1] : nil
@@ -100,6 +107,40 @@ struct QRVersion: Sendable {
         }
         return QRVersion(number: v, alignmentCenters: alignmentTable[row], blocks: blocks)
     }
+
+    /// The 14 versions of QR Code Model 1 (ISO/IEC 18004:2000, Annex M): the
+    /// sizes of Model 2's versions 1 ... 14, no alignment patterns, and their
+    /// own error correction blocks (the table of error correction
+    /// characteristics of Annex M), all of one size within a level. Some
+    /// levels leave a code word or two of the symbol unused.
+    static let model1: [QRVersion] = (1...14).map { v in
+        let blocks = (0..<4).map { level in
+            let i = ((v - 1) * 4 + level) * 3
+            return QRBlockStructure(checkPerBlock: model1BlockTable[i], count1: model1BlockTable[i + 1],
+                                    data1: model1BlockTable[i + 2], count2: 0)
+        }
+        return QRVersion(number: v, alignmentCenters: [], blocks: blocks)
+    }
+
+    /// Annex M of ISO/IEC 18004:2000, three numbers per version and level
+    /// (L, M, Q, H): error correction code words per block, blocks, data
+    /// code words per block.
+    private static let model1BlockTable: [Int] = [
+        7, 1, 19, 10, 1, 16, 13, 1, 13, 17, 1, 9,           // 1
+        10, 1, 36, 16, 1, 30, 22, 1, 24, 30, 1, 16,         // 2
+        15, 1, 57, 28, 1, 44, 36, 1, 36, 48, 1, 24,         // 3
+        20, 1, 80, 40, 1, 60, 50, 1, 50, 66, 1, 34,         // 4
+        26, 1, 108, 52, 1, 82, 66, 1, 68, 44, 2, 23,        // 5
+        34, 1, 136, 32, 2, 53, 42, 2, 43, 56, 2, 29,        // 6
+        42, 1, 170, 40, 2, 66, 52, 2, 54, 46, 3, 24,        // 7
+        24, 2, 104, 48, 2, 80, 64, 2, 64, 56, 3, 29,        // 8
+        30, 2, 123, 60, 2, 93, 50, 3, 52, 68, 3, 34,        // 9
+        34, 2, 145, 68, 2, 111, 58, 3, 61, 58, 4, 31,       // 10
+        40, 2, 168, 40, 4, 64, 52, 4, 52, 54, 5, 29,        // 11
+        46, 2, 192, 46, 4, 73, 58, 4, 61, 62, 5, 33,        // 12
+        36, 3, 144, 52, 4, 83, 66, 4, 69, 58, 6, 32,        // 13
+        40, 3, 163, 60, 4, 92, 60, 5, 62, 66, 6, 35,        // 14
+    ]
 
     /// Annex E: alignment pattern centre coordinates per version.
     private static let alignmentTable: [[Int]] = [

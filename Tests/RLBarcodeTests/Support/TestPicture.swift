@@ -128,4 +128,41 @@ struct TestPicture {
             scanner.scan(LumaView(base: $0.baseAddress!, width: width, height: height, stride: stride))
         }
     }
+
+    /// ImageMagick's `convert`, which the tests read PNG images with, or nil
+    /// when it is not installed.
+    static var convertTool: String? {
+        ["/usr/local/bin/convert", "/usr/bin/convert"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// A PNG image as 8-bit grey levels, through `convert FILE ppm:-`.
+    static func load(png path: String, convert: String) throws -> TestPicture? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: convert)
+        p.arguments = [path, "ppm:-"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = [UInt8](out.fileHandleForReading.readDataToEndOfFile())
+        p.waitUntilExit()
+        // P6 <width> <height> <maxval> then RGB pixels.
+        var fields: [Int] = []
+        var i = 2
+        while fields.count < 3 && i < data.count {
+            while i < data.count && (data[i] == 32 || data[i] == 10 || data[i] == 13 || data[i] == 9) { i += 1 }
+            var v = 0
+            while i < data.count && data[i] >= 48 && data[i] <= 57 { v = v * 10 + Int(data[i] - 48); i += 1 }
+            fields.append(v)
+        }
+        i += 1
+        guard data.count >= 2, data[0] == 80, data[1] == 54, fields.count == 3, fields[2] == 255,
+              data.count - i >= 3 * fields[0] * fields[1] else { return nil }
+        var pic = TestPicture(width: fields[0], height: fields[1])
+        for k in 0..<(fields[0] * fields[1]) {
+            let r = Int(data[i + 3 * k]), g = Int(data[i + 3 * k + 1]), b = Int(data[i + 3 * k + 2])
+            pic.pixels[k] = UInt8((299 * r + 587 * g + 114 * b) / 1000)
+        }
+        return pic
+    }
 }
