@@ -25,11 +25,11 @@ final class DataMatrixDecoderTests: XCTestCase {
     func testSizeTableAgreesWithPlacement() {
         XCTAssertEqual(DMVersion.all.count, 48)
         for v in DMVersion.all {
-            XCTAssertEqual(DMPlacement.tables[v.index].count, 8 * v.totalCodewords, "\(v.rows)x\(v.columns)")
+            XCTAssertEqual(DMPlacement.table(v).count, 8 * v.totalCodewords, "\(v.rows)x\(v.columns)")
             XCTAssertEqual(v.regionsAcross * (v.regionColumns + 2), v.columns)
             XCTAssertEqual(v.regionsDown * (v.regionRows + 2), v.rows)
             XCTAssertEqual(v.checkCodewords % v.blockCount, 0)
-            XCTAssertEqual(Set(DMPlacement.tables[v.index]).count, 8 * v.totalCodewords)
+            XCTAssertEqual(Set(DMPlacement.table(v)).count, 8 * v.totalCodewords)
         }
     }
 
@@ -185,7 +185,7 @@ final class DataMatrixDecoderTests: XCTestCase {
             guard m.width == v.columns, m.height == v.rows else {
                 XCTFail("zint made \(m.height)x\(m.width) for vers \(vers)"); continue
             }
-            let table = DMPlacement.tables[v.index]
+            let table = DMPlacement.table(v)
             let nb = v.blockCount, limit = v.checkPerBlock / 2
             for beyond in [false, true] {
                 for _ in 0..<4 {

@@ -123,7 +123,7 @@ enum DMDecoder {
     /// down and c + 1 + 2 * (c / regionColumns) across the symbol, skipping
     /// the finder and clock rows and columns of the data regions.
     static func readCodewords(_ m: BitMatrix, _ v: DMVersion, into out: inout [UInt8]) {
-        let table = DMPlacement.tables[v.index]
+        let table = DMPlacement.table(v)
         let mc = v.mappingColumns, rr = v.regionRows, rc = v.regionColumns
         let count = min(out.count, table.count / 8)
         for k in 0..<count {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One Data Matrix ECC 200 symbol size: the symbol's rows and columns, its
 /// data regions, and the code words and Reed-Solomon blocks it holds
 /// (ISO/IEC 16022:2006, 5.5 and Table 7; the rectangular extension sizes,
@@ -135,10 +137,25 @@ struct DMVersion: Sendable, Equatable {
 /// diagonals cannot fill. A 2x2 corner the placement leaves empty takes the
 /// fixed pattern dark, light / light, dark (5.8.2).
 enum DMPlacement {
-    /// For size index i, `tables[i][8 * k + b]` is the mapping matrix
-    /// position (row * mappingColumns + column) of bit b (0 the most
-    /// significant) of code word k.
-    static let tables: [[Int32]] = DMVersion.all.map { place(rows: $0.mappingRows, columns: $0.mappingColumns) }
+    /// For size `v`, `table(v)[8 * k + b]` is the mapping matrix position
+    /// (row * mappingColumns + column) of bit b (0 the most significant) of
+    /// code word k.
+    ///
+    /// Each size's positions are worked out the first time a symbol of
+    /// that size is read, then kept: a stream sees a few sizes, and working
+    /// out all 48 at once would hold up its first Data Matrix symbol.
+    static func table(_ v: DMVersion) -> [Int32] {
+        let i = v.index
+        return tables.withLock { tables in
+            if let t = tables[i] { return t }
+            let t = place(rows: v.mappingRows, columns: v.mappingColumns)
+            tables[i] = t
+            return t
+        }
+    }
+
+    /// The sizes' positions worked out so far (index: ``DMVersion/index``).
+    private static let tables = Mutex<[[Int32]?]>([[Int32]?](repeating: nil, count: DMVersion.all.count))
 
     /// The positions for a mapping matrix of `nrow` by `ncol` modules, as
     /// Annex F's algorithm visits them.
