@@ -271,8 +271,12 @@ final class LineWorker {
         if fragments >= 2 && reading < plan.enoughReadings && (repeated || 2 * fragments > lines)
             && support < lines - 1 {
             // Turned lines only once a row was read alike twice:
-            // stray fragments of other codes or text are common.
-            let variants = repeated ? 5 : 1
+            // stray fragments of other codes or text are common. And not
+            // once a row was read alike four times or more: the rows lie
+            // along the candidate's lines, which read them straight
+            // (turned lines are for rows that straight lines cross at an
+            // angle and seldom read whole).
+            let variants = repeated && support < 4 ? 5 : 1
             let stackedEnabled = pass.enabled.intersection([.dataBar, .dataBarExpanded])
             // Still pictures, the seldom tiles of a frame's rest and a
             // scanner's first frame: a line halfway between each two;

@@ -278,6 +278,29 @@ final class DataBarStackedTests: XCTestCase {
         XCTAssertEqual(missed, [])
     }
 
+    /// Rows that the candidate's own lines read alike four times or more
+    /// lie along those lines: the lines halfway between them are read
+    /// straight only, not also turned a little either way (turned lines
+    /// are for rows that the straight lines cross at an angle and read
+    /// seldom). An upright stacked symbol of tall rows is read with at
+    /// most twice a candidate's lines; a tilted one still gets the turned
+    /// lines it needs (``testExpandedStackedEveryFifteenDegrees()``).
+    func testRowsReadOftenGetNoTurnedLines() throws {
+        let data = "[01]98898765432106[3202]012345[15]991231[10]ABCDEF"
+        let s = try stack(Self.expandedStacked, data, arguments: ["--cols=2"])
+        XCTAssertGreaterThanOrEqual(s.dataRows.count, 3)
+        let pic = picture(s, module: 4)
+        let scanner = Scanner(options: ScanOptions(symbologies: [.dataBar, .dataBarExpanded], effort: .balanced))
+        let before = scanner.linesSampled
+        let r = pic.pixels.withUnsafeBufferPointer {
+            scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
+        }
+        XCTAssertEqual(r.map(\.text), [raw(data)])
+        let lines = scanner.linesSampled - before, candidates = scanner.lastCandidatesRead
+        XCTAssertGreaterThan(candidates, 0)
+        XCTAssertLessThanOrEqual(lines, 2 * 21 * candidates, "\(lines) lines for \(candidates) candidates")
+    }
+
     func testExpandedStackedInvertedBlurAndNoise() throws {
         let data = "[01]98898765432106[3103]012233[15]991231[10]XYZ"
         let s = try stack(Self.expandedStacked, data, arguments: ["--cols=2"])
