@@ -204,6 +204,24 @@ final class QRDetectorTests: XCTestCase {
         }
     }
 
+    /// Large modules blurred over a third of a module: the walks from the
+    /// finder patterns' centres to their outer edges (a quarter of a
+    /// module at a time through the centre square and the light ring, half
+    /// a pixel at a time through the dark ring) meet the light ring
+    /// however thin the blur leaves it, and stop at the dark ring's outer
+    /// edge, not at the data beyond: the outline within an eighth of a
+    /// module, every module right, at every tilt tried.
+    func testLargeBlurredModules() throws {
+        let symbol = try QRTestSymbol.qr("large and blurred", version: 2)
+        for (module, blur) in [(12.0, 4), (20.0, 7)] {
+            for angle in [0.0, 30] {
+                var (picture, e) = single(symbol, size: Int(40 * module)) { $0.module = module; $0.angle = angle }
+                picture.picture.blur(radius: blur)
+                check(picture, [e], cornerTolerance: module / 8, label: "\(module) px modules, blur \(blur), \(angle) degrees")
+            }
+        }
+    }
+
     /// Light lines 3 pixels wide (creases, scratches) across the finder
     /// patterns of a symbol of 16-pixel modules, inside their centre
     /// squares, between rows of module centres: the checks across the

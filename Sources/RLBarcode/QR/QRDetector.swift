@@ -590,8 +590,16 @@ final class QRDetector {
     /// outer edge of the finder pattern centred there: through the centre
     /// square, the light ring and the dark ring, to the first light
     /// sample beyond (3.5 modules for a ray along a symbol axis).
+    ///
+    /// The centre square and the light ring of a large pattern are walked
+    /// a quarter of a module at a time (a whole number of half pixels: a
+    /// ring a module wide, even blurred, holds samples), the dark ring half
+    /// a pixel at a time: the edge as before, for a fraction of the
+    /// samples.
     func finderEdge(_ img: LumaView, from p: Point, ux: Double, uy: Double, inverted: Bool, maxDistance: Double) -> Double? {
-        let step = 0.5
+        let fine = 0.5
+        // `maxDistance` is six modules: a quarter of a module, in half pixels.
+        var step = fine * max(1, (maxDistance / 24 / fine).rounded(.down))
         var t = 0.0
         var state = 0  // 0 centre, 1 light ring, 2 dark ring
         var lastDark = 0.0
@@ -604,23 +612,23 @@ final class QRDetector {
             t += step
             let q = Point(x: p.x + t * ux, y: p.y + t * uy)
             // The frame's edge ends a dark ring as a light module would.
-            guard QRDetector.inside(img, q) else { return state == 2 ? lastDark + step / 2 : nil }
+            guard QRDetector.inside(img, q) else { return state == 2 ? lastDark + fine / 2 : nil }
             var d = QRDetector.isDark(img, q, inverted: inverted, thresholds)
             if speck > 0 && d != (state != 1) {
                 // The state's colour again within `speck` pixels: a speck.
-                var e = step
+                var e = fine
                 while e <= speck {
                     let r = Point(x: q.x + e * ux, y: q.y + e * uy)
                     guard QRDetector.inside(img, r) else { break }
                     if QRDetector.isDark(img, r, inverted: inverted, thresholds) == (state != 1) { d = state != 1; break }
-                    e += step
+                    e += fine
                 }
             }
             switch state {
             case 0: if !d { state = 1 }
-            case 1: if d { state = 2; lastDark = t }
+            case 1: if d { state = 2; lastDark = t; step = fine }
             default:
-                if d { lastDark = t } else { return lastDark + step / 2 }
+                if d { lastDark = t } else { return lastDark + fine / 2 }
             }
         }
         return nil
