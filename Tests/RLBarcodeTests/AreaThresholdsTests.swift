@@ -22,6 +22,39 @@ final class AreaThresholdsTests: XCTestCase {
         return pixels
     }
 
+    /// A walk along a row, a column or a diagonal, in or out of the
+    /// prepared blocks (the edge blocks' thresholds hold beyond them), tells
+    /// each pixel dark or light as the blocks do pixel by pixel, though it
+    /// looks a threshold up only when it enters another block.
+    func testWalkerTellsEveryPixelAsTheBlocks() {
+        let width = 301, height = 203
+        let pixels = texture(width: width, height: height)
+        pixels.withUnsafeBufferPointer {
+            let view = LumaView(base: $0.baseAddress!, width: width, height: height, stride: width)
+            var differ = 0, checked = 0, dark = 0
+            for block in [8, 16] {
+                var blocks = BlockThreshold()
+                defer { blocks.free() }
+                blocks.prepare(view, rect: PixelRect(x0: 40, y0: 30, x1: 250, y1: 170), blockSize: block, minContrast: 20)
+                for (x, y, dx, dy) in [(0, 100, 1, 0), (300, 57, -1, 0), (120, 0, 0, 1), (77, 202, 0, -1),
+                                       (0, 0, 1, 1), (300, 0, -1, 1), (150, 202, 1, -1)] {
+                    var walker = BlockThreshold.Walker(blocks, view)
+                    var px = x, py = y
+                    while px >= 0, py >= 0, px < width, py < height {
+                        let d = walker.isDark(x: px, y: py)
+                        if d != blocks.isDark(view, x: px, y: py) { differ += 1 }
+                        if d { dark += 1 }
+                        checked += 1
+                        px += dx; py += dy
+                    }
+                }
+            }
+            XCTAssertEqual(differ, 0)
+            XCTAssertGreaterThan(checked, 2000)
+            XCTAssertTrue(dark > checked / 10 && dark < checked * 9 / 10, "\(dark) dark of \(checked): the walks test nothing")
+        }
+    }
+
     func testCopyThresholdsEveryPixelAsAPreparation() {
         let width = 301, height = 203
         let pixels = texture(width: width, height: height)

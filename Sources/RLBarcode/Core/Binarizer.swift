@@ -332,6 +332,34 @@ struct BlockThreshold {
         threshold(x: Int(p.x.rounded(.down)), y: Int(p.y.rounded(.down)))
     }
 
+    /// Pixels along a path, each told dark or light as ``isDark(_:x:y:)``
+    /// tells it, with the threshold looked up again only when the path
+    /// enters another block (a walk crosses a block every 8 or 16 pixels).
+    struct Walker {
+        private let thresholds: BlockThreshold
+        private let base: UnsafePointer<UInt8>
+        private let stride: Int
+        private var blockX = Int.min, blockY = Int.min
+        private var threshold: UInt8 = 0
+
+        init(_ thresholds: BlockThreshold, _ img: LumaView) {
+            self.thresholds = thresholds
+            base = img.base
+            stride = img.stride
+        }
+
+        /// Whether the pixel (`x`, `y`), inside the frame, is darker than its threshold.
+        @inline(__always)
+        mutating func isDark(x: Int, y: Int) -> Bool {
+            let bx = x >> thresholds.shift, by = y >> thresholds.shift
+            if bx != blockX || by != blockY {
+                blockX = bx; blockY = by
+                threshold = thresholds.threshold(x: x, y: y)
+            }
+            return base[y &* stride &+ x] < threshold
+        }
+    }
+
     /// Whether the pixel (`x`, `y`), inside the frame, is darker than its threshold.
     @inline(__always)
     func isDark(_ img: LumaView, x: Int, y: Int) -> Bool {

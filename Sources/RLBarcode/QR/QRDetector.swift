@@ -410,9 +410,10 @@ final class QRDetector {
     private func crossCheck(_ img: LumaView, x: Int, y: Int, dx: Int, dy: Int, centreDark: Bool,
                             maxRun: Int, gap: Int) -> (offset: Double, module: Double, open: Bool)? {
         let w = img.width, h = img.height
-        // The blocks held here, not read through the detector at every pixel.
-        let thresholds = self.thresholds
-        guard x >= 0, y >= 0, x < w, y < h, thresholds.isDark(img, x: x, y: y) == centreDark else { return nil }
+        // The blocks held here, not read through the detector at every
+        // pixel, and each block's threshold looked up once along the walk.
+        var walk = BlockThreshold.Walker(self.thresholds, img)
+        guard x >= 0, y >= 0, x < w, y < h, walk.isDark(x: x, y: y) == centreDark else { return nil }
         var counts: (Int32, Int32, Int32, Int32, Int32) = (0, 0, 1, 0, 0)
         var before = 0, after = 0
         // Whether one side's outer ring ran on far past a ring's width,
@@ -424,7 +425,7 @@ final class QRDetector {
             var len: Int32 = 0
             var centreLen = 0
             while px >= 0, py >= 0, px < w, py < h {
-                let d = thresholds.isDark(img, x: px, y: py)
+                let d = walk.isDark(x: px, y: py)
                 let want = state == 1 ? !centreDark : centreDark
                 if d != want && gap > 0 && state == 0 {
                     // A speck in the centre square: its colour again within `gap` steps.
@@ -433,7 +434,7 @@ final class QRDetector {
                     while j <= gap {
                         let qx = px + j * dir * dx, qy = py + j * dir * dy
                         guard qx >= 0, qy >= 0, qx < w, qy < h else { break }
-                        if thresholds.isDark(img, x: qx, y: qy) == want { speck = true; break }
+                        if walk.isDark(x: qx, y: qy) == want { speck = true; break }
                         j += 1
                     }
                     if speck {
@@ -455,7 +456,7 @@ final class QRDetector {
                             let r = searchRect
                             var qx = px + dir * dx, qy = py + dir * dy
                             while qx >= r.x0, qy >= r.y0, qx < r.x1, qy < r.y1 {
-                                if thresholds.isDark(img, x: qx, y: qy) != want { return nil }
+                                if walk.isDark(x: qx, y: qy) != want { return nil }
                                 qx += dir * dx; qy += dir * dy
                             }
                             opened = true
