@@ -4,8 +4,9 @@ import XCTest
 
 /// QR Code Model 1 symbols (ISO/IEC 18004:2000, Annex M), which zint cannot
 /// make: the tests build them with an encoder of their own (numeric,
-/// alphanumeric and byte segments; Reed-Solomon check words by division by
-/// the generator polynomial; the block placement; mask; format information),
+/// alphanumeric and byte segments; Reed-Solomon check words from
+/// ``ReedSolomonEncoder``, as the Model 2 tests make theirs; the block
+/// placement; mask; format information),
 /// then read them as matrices and as pictures, turned and mirrored.
 final class QRModel1Tests: XCTestCase {
     // MARK: - A Model 1 encoder
@@ -35,39 +36,6 @@ final class QRModel1Tests: XCTestCase {
         var symbol: QRTestSymbol
         /// The modules of each code word in the order they were placed.
         var codewordModules: [[(x: Int, y: Int)]]
-    }
-
-    /// Multiplication in GF(2^8) modulo x^8 + x^4 + x^3 + x^2 + 1.
-    static func gfMultiply(_ a: Int, _ b: Int) -> Int {
-        var a = a, b = b, product = 0
-        while b != 0 {
-            if b & 1 == 1 { product ^= a }
-            a <<= 1
-            if a & 0x100 != 0 { a ^= 0x11D }
-            b >>= 1
-        }
-        return product
-    }
-
-    /// The `count` check words of `data`: the remainder of data(x) x^count
-    /// divided by (x - 1)(x - a)...(x - a^(count-1)), a = 2.
-    static func checkWords(_ data: [UInt8], count: Int) -> [UInt8] {
-        var generator = [1], root = 1
-        for _ in 0..<count {
-            var next = [Int](repeating: 0, count: generator.count + 1)
-            for (k, c) in generator.enumerated() {
-                next[k] ^= c
-                next[k + 1] ^= gfMultiply(c, root)
-            }
-            generator = next
-            root = gfMultiply(root, 2)
-        }
-        var rest = data.map { Int($0) } + [Int](repeating: 0, count: count)
-        for i in 0..<data.count where rest[i] != 0 {
-            let factor = rest[i]
-            for (k, c) in generator.enumerated() { rest[i + k] ^= gfMultiply(c, factor) }
-        }
-        return rest.suffix(count).map { UInt8($0) }
     }
 
     /// The code word areas of a Model 1 symbol of version `v` in placement
@@ -156,7 +124,9 @@ final class QRModel1Tests: XCTestCase {
 
         // Blocks, then interleaving: data words across the blocks, then check words.
         let blocks = (0..<blockCount).map { Array(data[($0 * dataPerBlock)..<(($0 + 1) * dataPerBlock)]) }
-        let checks = blocks.map { checkWords($0, count: check) }
+        let checks = blocks.map { block in
+            ReedSolomonEncoder.checkSymbols(field: .qrCode, data: block.map { Int($0) }, checkCount: check).map { UInt8($0) }
+        }
         var words: [UInt8] = []
         for i in 0..<dataPerBlock { for b in blocks { words.append(b[i]) } }
         for i in 0..<check { for c in checks { words.append(c[i]) } }
