@@ -283,23 +283,52 @@ struct RegionDetector {
             let all = min(rows, (y1 + cellSize - 1) / cellSize)
             for cy in max(max(0, y0 / cellSize), cy0 - 1)..<min(all, cy1 + 1) {
                 let ys = max(1, cy * cellSize), ye = min(img.height - 1, (cy + 1) * cellSize)
-                /// Marks cell `cx` and its neighbours to be measured when its coarse samples are not flat.
-                func mark(_ cx: Int, _ activity: Int, _ coarse: Int) {
-                    guard Float(activity) >= flatBelow * Float(max(coarse, 1)) else { return }
+                /// Marks cell `cx` and its neighbours to be measured.
+                func mark(_ cx: Int) {
                     for ny in max(cy0, cy - 1)...min(cy1 - 1, cy + 1) {
                         for nx in max(cx0, cx - 1)...min(cx1 - 1, cx + 1) { label[ny * cols + nx] = 1 }
                     }
                 }
+                /// Whether the differences two pixels on from the coarse
+                /// samples in the columns `xs ..< xe` (``BetweenSums``) make
+                /// the cell worth measuring.
+                func betweenActive(_ xs: Int, _ xe: Int) -> Bool {
+                    CoarseLook.betweenActive(RegionDetector.between(img, rows: (ys + 1)..<ye, columns: xs..<xe),
+                                             flatBelow: flatBelow)
+                }
+                // The last coarse row (the second look reads three rows
+                // below it where the frame goes on).
+                let lastRow = ys + 1 + max(0, (ye - ys - 2) / 4) * 4
                 var cx = cx0
                 while cx < cx1 {
                     let xs = max(1, cx * cellSize), xe = min(img.width - 1, (cx + 1) * cellSize)
                     if ByteOrder.isLittleEndian && cellSize == 16 && xs == cx * 16 && cx + 1 < cx1
-                        && xs + 33 <= img.width - 1 {
+                        && xs + 35 <= img.width - 1 {
                         // Two whole 16-pixel cells side by side: 8 samples a row at once (a
                         // cell alone, at the end of a row, one at a time).
-                        let (a, b, coarse) = RegionDetector.activity32(base + xs, stride: stride, rows: (ys + 1)..<ye)
-                        mark(cx, a, coarse)
-                        mark(cx + 1, b, coarse)
+                        let (a, darkest, lightest, coarse) = RegionDetector.activity32(base + xs, stride: stride,
+                                                                                      rows: (ys + 1)..<ye)
+                        var first = CoarseLook(Int(a.lowHalf.wrappedSum()), count: coarse, flatBelow: flatBelow)
+                        var second = CoarseLook(Int(a.highHalf.wrappedSum()), count: coarse, flatBelow: flatBelow)
+                        if first == .active { mark(cx) }
+                        if second == .active { mark(cx + 1) }
+                        // A blind cell whose samples' pixels are all of one
+                        // grey (a blank area, a black border) holds no bars.
+                        if first == .blind && lightest.lowHalf.max() - darkest.lowHalf.min() < CoarseLook.minSpread {
+                            first = .flat
+                        }
+                        if second == .blind && lightest.highHalf.max() - darkest.highHalf.min() < CoarseLook.minSpread {
+                            second = .flat
+                        }
+                        if first == .blind || second == .blind {
+                            // Two pixels on, where the samples see next to nothing.
+                            let (b, n) = RegionDetector.betweenEnergy32(base + xs, stride: stride, rows: (ys + 1)..<ye,
+                                                                        lastDown: lastRow + 3 < img.height)
+                            let floor = CoarseLook.betweenFloor(flatBelow) * Float(n)
+                            if first == .blind && Float(b.lowHalf.wrappedSum()) >= floor && betweenActive(xs, xe) { mark(cx) }
+                            if second == .blind && Float(b.highHalf.wrappedSum()) >= floor
+                                && betweenActive(xs + 16, min(img.width - 1, xs + 32)) { mark(cx + 1) }
+                        }
                         cx += 2
                         continue
                     }
@@ -317,7 +346,9 @@ struct RegionDetector {
                         }
                         y &+= 4
                     }
-                    mark(cx, activity, coarse)
+                    // (Without the second look: these are the cells alone at
+                    // a row's ends, whose neighbours take it.)
+                    if Float(activity) >= flatBelow * Float(max(coarse, 1)) { mark(cx) }
                     cx += 1
                 }
             }
@@ -354,8 +385,9 @@ struct RegionDetector {
 
     /// The sums of gx² + gy² (central differences) at columns 1, 5, 9 and
     /// 13 of the 16-pixel rows from `base` and from `base + 16` (two cells
-    /// side by side) on every fourth row of `rows`, and the number of each
-    /// one's samples: the coarse samples of the flatness test of
+    /// side by side) on every fourth row of `rows`, lane by lane (lanes 0-3
+    /// the first cell's), and the number of each one's samples: the coarse
+    /// samples of the flatness test of
     /// ``measure(_:cellSize:x0:y0:x1:y1:flatBelow:)``, a row at a time.
     /// The rows above the first and below the last, and the columns on
     /// either side, must lie inside the frame.
@@ -364,9 +396,11 @@ struct RegionDetector {
     /// byte (little-endian): masking keeps that pixel, widened, without a
     /// lane-by-lane conversion.
     @inline(__always)
-    private static func activity32(_ base: UnsafePointer<UInt8>, stride: Int, rows: Range<Int>) -> (Int, Int, Int) {
+    private static func activity32(_ base: UnsafePointer<UInt8>, stride: Int, rows: Range<Int>)
+        -> (activity: SIMD8<Int32>, darkest: SIMD8<Int32>, lightest: SIMD8<Int32>, count: Int) {
         let low = SIMD8<Int32>(repeating: 0xFF)
         var sum = SIMD8<Int32>()
+        var darkest = SIMD8<Int32>(repeating: 255), lightest = SIMD8<Int32>()
         var count = 0
         var y = rows.lowerBound
         while y < rows.upperBound {
@@ -377,10 +411,130 @@ struct RegionDetector {
             let down = p.loadUnaligned(fromByteOffset: 1 &+ stride, as: SIMD8<Int32>.self) & low
             let gx = right &- left, gy = down &- up
             sum &+= gx &* gx &+ gy &* gy
+            darkest = pointwiseMin(darkest, left)
+            lightest = pointwiseMax(lightest, left)
             count &+= 4
             y &+= 4
         }
-        return (Int(sum.lowHalf.wrappedSum()), Int(sum.highHalf.wrappedSum()), count)
+        return (sum, darkest, lightest, count)
+    }
+
+    /// The energy of the differences two pixels on (``BetweenSums``) from
+    /// the coarse samples of ``activity32(_:stride:rows:)``, lane by lane,
+    /// and their number for each cell; the last row's difference down only
+    /// with `lastDown`. The rows up to the one below the last (three with
+    /// `lastDown`) and the 36 columns from `base` must lie inside the frame.
+    @inline(__always)
+    private static func betweenEnergy32(_ base: UnsafePointer<UInt8>, stride: Int, rows: Range<Int>,
+                                        lastDown: Bool) -> (SIMD8<Int32>, Int) {
+        let low = SIMD8<Int32>(repeating: 0xFF)
+        @inline(__always) func load(_ p: UnsafeRawPointer, _ offset: Int) -> SIMD8<Int32> {
+            p.loadUnaligned(fromByteOffset: offset, as: SIMD8<Int32>.self) & low
+        }
+        guard rows.lowerBound < rows.upperBound else { return (SIMD8(), 0) }
+        var p = UnsafeRawPointer(base + rows.lowerBound &* stride)
+        let hx = load(p, 4) &- load(p, 2)
+        var energy = hx &* hx
+        var count = 4
+        var y = rows.lowerBound
+        while y &+ 4 < rows.upperBound || (lastDown && y < rows.upperBound) {
+            p = UnsafeRawPointer(base + y &* stride)
+            let hy = load(p, 1 &+ 3 &* stride) &- load(p, 1 &+ stride)
+            energy &+= hy &* hy
+            count &+= 4
+            y &+= 4
+        }
+        return (energy, count)
+    }
+
+    /// What the coarse samples of the flatness test tell of a cell.
+    ///
+    /// The samples (central differences at every fourth pixel of every
+    /// fourth row) see every blurred edge, but a crisp one only where it
+    /// lies between two of a sample's three pixels: crisp bars whose
+    /// modules are a multiple of 4 pixels (drawn, not filmed: screen
+    /// captures, overlays, generated pictures) can all fall between the
+    /// samples. A cell whose samples see next to nothing is looked at again
+    /// two pixels on (``BetweenSums``).
+    enum CoarseLook {
+        /// The samples' mean energy reaches `flatBelow`: measure the cell.
+        case active
+        /// It reaches a quarter of that: the samples see the cell's edges, too weak.
+        case flat
+        /// Under a quarter: look two pixels on.
+        case blind
+
+        /// The look of a cell whose `count` samples' energy sums to `activity`.
+        @inline(__always)
+        init(_ activity: Int, count: Int, flatBelow: Float) {
+            let floor = flatBelow * Float(max(count, 1))
+            self = Float(activity) >= floor ? .active : 4 * Float(activity) >= floor ? .flat : .blind
+        }
+
+        /// Whether a blind cell's differences two pixels on (`s`) make it
+        /// worth measuring: their mean energy reaches 8 times `flatBelow`
+        /// (crisp bars are strong edges; the steps between compression
+        /// blocks, which also fall on multiples of 4 pixels, are faint) and
+        /// they are not one straight edge: their sum with signs (|Σ gx| +
+        /// |Σ gy|) under 0.6 of their sum without (Σ |gx| + Σ |gy|). A
+        /// single edge, one sign throughout, is no row of bars: the border
+        /// of a dark frame around a picture, or an object's outline, which
+        /// counts only where the samples proper see it.
+        @inline(__always)
+        static func betweenActive(_ s: BetweenSums, flatBelow: Float) -> Bool {
+            Float(s.energy) >= betweenFloor(flatBelow) * Float(max(s.count, 1))
+                && 10 &* (abs(s.sumX) &+ abs(s.sumY)) < 6 &* (s.absX &+ s.absY)
+        }
+
+        /// The least difference between the darkest and the lightest of a
+        /// blind cell's samples' pixels for it to get the second look:
+        /// crisp bars put samples on both their colours.
+        static let minSpread: Int32 = 24
+
+        /// The mean energy the differences two pixels on must reach.
+        @inline(__always)
+        static func betweenFloor(_ flatBelow: Float) -> Float { 8 * flatBelow }
+    }
+
+    /// The differences two pixels on from a cell's coarse samples
+    /// (``CoarseLook``): across, at the sample's column + 2
+    /// (row[x + 3] - row[x + 1]), on the cell's first coarse row (the edges
+    /// of bars run on for rows); down, at the sample's row + 2, on every
+    /// coarse row.
+    struct BetweenSums {
+        /// The sum of their squares, and their number.
+        var energy = 0
+        var count = 0
+        /// Their sums with signs, and without.
+        var sumX = 0, sumY = 0, absX = 0, absY = 0
+    }
+
+    /// ``BetweenSums`` of the coarse samples in `rows` (every fourth from
+    /// the first) and `columns` (every fourth from the second), as
+    /// ``activity32(_:stride:rows:)`` takes them; the differences that
+    /// would reach beyond the frame are left out.
+    static func between(_ img: LumaView, rows: Range<Int>, columns: Range<Int>) -> BetweenSums {
+        var s = BetweenSums()
+        let stride = img.stride
+        var y = rows.lowerBound
+        while y < rows.upperBound {
+            let row = img.base + y * stride
+            let down = y + 3 < img.height
+            var x = columns.lowerBound + 1
+            while x < columns.upperBound {
+                if y == rows.lowerBound && x + 3 < img.width {
+                    let g = Int(row[x + 3]) - Int(row[x + 1])
+                    s.energy &+= g &* g; s.count &+= 1; s.sumX &+= g; s.absX &+= abs(g)
+                }
+                if down {
+                    let g = Int(row[x + 3 * stride]) - Int(row[x + stride])
+                    s.energy &+= g &* g; s.count &+= 1; s.sumY &+= g; s.absY &+= abs(g)
+                }
+                x &+= 4
+            }
+            y &+= 4
+        }
+        return s
     }
 
     /// The sums of gx², gy² and gx·gy (central differences) over the even
