@@ -419,4 +419,38 @@ final class QRDetectorTests: XCTestCase {
             XCTAssertLessThan(QRDetector.finderShare(view, grid, size: symbol.size, inverted: false), 0.6)
         }
     }
+
+    /// The sampled grid's local extremes (``QRDetector/windowExtremes(count:step:low:high:into:_:)``):
+    /// for runs of 1 to 24 places, contiguous and strided, written in place
+    /// or elsewhere, each place's least and greatest within 3 places either
+    /// way, as a plain search of the clipped window finds them.
+    func testWindowExtremesAreThoseOfEachWindow() {
+        var generator = DecoderTestRandom(seed: 21)
+        var scratchLow = [Double](repeating: 0, count: 32), scratchHigh = scratchLow
+        for count in 1...24 {
+            for step in [1, 3] {
+                let values = (0..<(count * step)).map { _ in Double(Int.random(in: 0...255, using: &generator)) }
+                var expectedLow = [Double](repeating: 0, count: count), expectedHigh = expectedLow
+                for k in 0..<count {
+                    let window = max(0, k - 3)...min(count - 1, k + 3)
+                    expectedLow[k] = window.map { values[$0 * step] }.min()!
+                    expectedHigh[k] = window.map { values[$0 * step] }.max()!
+                }
+                var low = values, high = values
+                low.withUnsafeMutableBufferPointer { l in
+                    high.withUnsafeMutableBufferPointer { h in
+                        scratchLow.withUnsafeMutableBufferPointer { a in
+                            scratchHigh.withUnsafeMutableBufferPointer { b in
+                                QRDetector.windowExtremes(count: count, step: step, low: l.baseAddress!, high: h.baseAddress!,
+                                                          into: (l.baseAddress!, h.baseAddress!),
+                                                          (a.baseAddress!, b.baseAddress!))
+                            }
+                        }
+                    }
+                }
+                XCTAssertEqual((0..<count).map { low[$0 * step] }, expectedLow, "count \(count), step \(step)")
+                XCTAssertEqual((0..<count).map { high[$0 * step] }, expectedHigh, "count \(count), step \(step)")
+            }
+        }
+    }
 }

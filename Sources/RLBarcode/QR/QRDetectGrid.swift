@@ -757,16 +757,38 @@ extension QRDetector {
         let n = width * height
         moduleLuma.reserve(n); moduleThreshold.reserve(n)
         let lp = moduleLuma.pointer, tp = moduleThreshold.pointer
-        for y in 0..<height {
-            for x in 0..<width {
-                let u = Double(x) + 0.5, v = Double(y) + 0.5
-                var p = local?.map(u, v) ?? transform.map(u, v)
-                if let sh = shifts {
-                    p.x += sh.column[x].x + sh.row[y].x
-                    p.y += sh.column[x].y + sh.row[y].y
+        // The local grid's cell of each module column (first) and row.
+        var columnCell: UnsafeMutablePointer<Int>? = nil, rowCell: UnsafeMutablePointer<Int>? = nil
+        if let local {
+            gridCells.reserve(width + height)
+            columnCell = gridCells.pointer
+            rowCell = gridCells.pointer + width
+            for x in 0..<width { columnCell![x] = local.cell(Double(x) + 0.5) }
+            for y in 0..<height { rowCell![y] = local.cell(Double(y) + 0.5) }
+        }
+        func sample(_ cells: UnsafeBufferPointer<PerspectiveTransform>, _ cellsPerRow: Int,
+                    _ column: UnsafeBufferPointer<Point>, _ row: UnsafeBufferPointer<Point>) {
+            for y in 0..<height {
+                let v = Double(y) + 0.5
+                let rowBase = rowCell.map { $0[y] * cellsPerRow } ?? 0
+                for x in 0..<width {
+                    let u = Double(x) + 0.5
+                    var p = columnCell.map { cells[rowBase + $0[x]].map(u, v) } ?? transform.map(u, v)
+                    if !column.isEmpty {
+                        p.x += column[x].x + row[y].x
+                        p.y += column[x].y + row[y].y
+                    }
+                    lp[y * width + x] = QRDetector.luma(img, p)
+                    tp[y * width + x] = Double(thresholds.threshold(x: Int(p.x + 0.5), y: Int(p.y + 0.5)))
                 }
-                lp[y * width + x] = QRDetector.luma(img, p)
-                tp[y * width + x] = Double(thresholds.threshold(x: Int(p.x + 0.5), y: Int(p.y + 0.5)))
+            }
+        }
+        let cells = local?.cells ?? []
+        let cellsPerRow = max(1, (local?.positions.count ?? 2) - 1)
+        let columnShifts = shifts?.column ?? [], rowShifts = shifts?.row ?? []
+        cells.withUnsafeBufferPointer { c in
+            columnShifts.withUnsafeBufferPointer { cs in
+                rowShifts.withUnsafeBufferPointer { rs in sample(c, cellsPerRow, cs, rs) }
             }
         }
         // Per module, the middle of the darkest and lightest module within
@@ -774,20 +796,18 @@ extension QRDetector {
         // contrast; else the pixel blocks' threshold.
         moduleLow.reserve(n); moduleHigh.reserve(n)
         let lo = moduleLow.pointer, hi = moduleHigh.pointer
+        windowLow.reserve(max(width, height)); windowHigh.reserve(max(width, height))
         for y in 0..<height {
-            for x in 0..<width {
-                var a = Double.infinity, b = -Double.infinity
-                for k in max(0, x - 3)...min(width - 1, x + 3) { a = min(a, lp[y * width + k]); b = max(b, lp[y * width + k]) }
-                lo[y * width + x] = a; hi[y * width + x] = b
-            }
+            QRDetector.windowExtremes(count: width, step: 1, low: lp + y * width, high: lp + y * width,
+                                      into: (lo + y * width, hi + y * width), (windowLow.pointer, windowHigh.pointer))
+        }
+        for x in 0..<width {
+            QRDetector.windowExtremes(count: height, step: width, low: lo + x, high: hi + x,
+                                      into: (lo + x, hi + x), (windowLow.pointer, windowHigh.pointer))
         }
         let minContrast = Double(options.minContrast)
-        for x in 0..<width {
-            for y in 0..<height {
-                var a = Double.infinity, b = -Double.infinity
-                for k in max(0, y - 3)...min(height - 1, y + 3) { a = min(a, lo[k * width + x]); b = max(b, hi[k * width + x]) }
-                if b - a >= minContrast && rule != .pixelBlocks { tp[y * width + x] = (a + b) / 2 }
-            }
+        if rule != .pixelBlocks {
+            for i in 0..<n where hi[i] - lo[i] >= minContrast { tp[i] = (lo[i] + hi[i]) / 2 }
         }
         var matrix = BitMatrix(width: width, height: height)
         for y in 0..<height {
@@ -803,6 +823,40 @@ extension QRDetector {
             }
         }
         return matrix
+    }
+
+    /// The least of `low` and the greatest of `high` within 3 places
+    /// either way (clipped to `0 ..< count`) of each of `count` places
+    /// `step` apart, written to `into` (which may be `low` and `high`
+    /// themselves): over the 4 places from each place first
+    /// (`scratch`), then the two such spans that cover each window, 3
+    /// comparisons a place instead of 7.
+    @inline(__always)
+    static func windowExtremes(count: Int, step: Int,
+                               low: UnsafeMutablePointer<Double>, high: UnsafeMutablePointer<Double>,
+                               into out: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>),
+                               _ scratch: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>)) {
+        guard count > 0 else { return }
+        let last = count - 1
+        let a = scratch.0, b = scratch.1
+        // Pairs, then spans of 4: place k covers k ... min(k + 3, last).
+        for k in 0..<count {
+            let k1 = min(k + 1, last)
+            a[k] = min(low[k * step], low[k1 * step])
+            b[k] = max(high[k * step], high[k1 * step])
+        }
+        for k in 0..<count {
+            let k2 = min(k + 2, last)
+            a[k] = min(a[k], a[k2])
+            b[k] = max(b[k], b[k2])
+        }
+        // The window k - 3 ... k + 3 is the span from k - 3 (from 0 near
+        // the start, which reaches no further than k + 3) and the span from k.
+        for k in 0..<count {
+            let k0 = max(k - 3, 0)
+            out.0[k * step] = min(a[k0], a[k])
+            out.1[k * step] = max(b[k0], b[k])
+        }
     }
 
     /// How ``sampleGrid(_:_:width:height:inverted:local:rule:)`` tells dark

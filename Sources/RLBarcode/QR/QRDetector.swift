@@ -205,6 +205,12 @@ final class QRDetector {
     var moduleThreshold = ScratchBuffer<Double>(capacity: 1024)
     var moduleLow = ScratchBuffer<Double>(capacity: 1024)
     var moduleHigh = ScratchBuffer<Double>(capacity: 1024)
+    /// Per row or column of the grid being sampled: the running extremes of
+    /// ``QRDetector/windowExtremes(count:step:low:high:into:_:)``, and
+    /// the local grid's cell of each module column and row.
+    var windowLow = ScratchBuffer<Double>(capacity: 256)
+    var windowHigh = ScratchBuffer<Double>(capacity: 256)
+    var gridCells = ScratchBuffer<Int>(capacity: 512)
     /// The 2D pre-pass of ``scan(_:in:into:)``.
     private(set) var regionFinder = MatrixRegionDetector()
 
@@ -213,6 +219,7 @@ final class QRDetector {
     deinit {
         thresholds.free(); runs.free(); rejected.free(); rejectedOpen.free(); finders.free(); triples.free(); regionFinder.free()
         moduleLuma.free(); moduleThreshold.free(); moduleLow.free(); moduleHigh.free(); pairFrom.free(); pairTo.free()
+        windowLow.free(); windowHigh.free(); gridCells.free()
     }
 
     /// Finds symbols in a frame: first the areas with matrix-code texture
