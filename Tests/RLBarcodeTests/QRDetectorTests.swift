@@ -453,4 +453,63 @@ final class QRDetectorTests: XCTestCase {
             }
         }
     }
+
+    /// An alignment pattern (ISO/IEC 18004:2015, 6.3.6) of 4-pixel modules
+    /// turned 20 degrees is found within a quarter of a module of its
+    /// centre from a prediction 2 pixels off (the search's grid and its
+    /// slight preference for the prediction leave it half a pixel off), well inside the frame (the template read
+    /// without the clamps at the frame's edges) and where the template
+    /// reaches past the frame's left edge (read with them) alike.
+    func testAlignmentPatternFoundInsideAndAtTheEdge() {
+        let w = 200, h = 200, module = 4.0, angle = 20.0 * Double.pi / 180
+        let (c, s) = (cos(angle), sin(angle))
+        for centre in [Point(x: 100.3, y: 90.7), Point(x: 9.4, y: 120.2)] {
+            var pixels = [UInt8](repeating: 220, count: w * h)
+            for y in 0..<h {
+                for x in 0..<w {
+                    var dark = 0
+                    for sy in 0..<4 {
+                        for sx in 0..<4 {
+                            let px = Double(x) + (Double(sx) + 0.5) / 4 - 0.5 - centre.x
+                            let py = Double(y) + (Double(sy) + 0.5) / 4 - 0.5 - centre.y
+                            let u = (px * c + py * s) / module, v = (-px * s + py * c) / module
+                            let ring = max(abs((u).rounded()), abs((v).rounded()))
+                            if ring == 0 || ring == 2 { dark += 1 }
+                        }
+                    }
+                    pixels[y * w + x] = UInt8(220 - 190 * dark / 16)
+                }
+            }
+            pixels.withUnsafeBufferPointer { p in
+                let image = LumaView(base: p.baseAddress!, width: w, height: h, stride: w)
+                let detector = QRDetector()
+                let found = detector.findAlignment(image, near: Point(x: centre.x + 1.5, y: centre.y - 1.3),
+                                                   ax: module * c, ay: module * s, bx: -module * s, by: module * c,
+                                                   radius: 1.5, inverted: false, contrast: 190)
+                guard let found else { return XCTFail("no alignment pattern near \(centre)") }
+                XCTAssertLessThan(found.distance(to: centre), module / 4, "found \(found) for \(centre)")
+            }
+        }
+    }
+
+    /// The luma without clamps (``QRDetector/lumaInside(_:x:y:)``), which
+    /// the alignment pattern search reads where its template lies inside
+    /// the frame, is the clamped one's exactly, at random points of a
+    /// random picture with padding between its rows.
+    func testLumaInsideIsTheClampedLuma() {
+        let w = 37, h = 23, stride = 40
+        var generator = DecoderTestRandom(seed: 33)
+        let pixels = (0..<(stride * h)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        pixels.withUnsafeBufferPointer { p in
+            let image = LumaView(base: p.baseAddress!, width: w, height: h, stride: stride)
+            var differ = 0
+            for _ in 0..<2000 {
+                let x = Double.random(in: 0...(Double(w) - 1.0001), using: &generator)
+                let y = Double.random(in: 0...(Double(h) - 1.0001), using: &generator)
+                if QRDetector.lumaInside(image, x: x, y: y) != QRDetector.luma(image, Point(x: x, y: y)) { differ += 1 }
+            }
+            XCTAssertEqual(differ, 0)
+        }
+    }
 }
+

@@ -885,17 +885,58 @@ extension QRDetector {
                        radius: Double, inverted: Bool, contrast: Double) -> Point? {
         let module = ((ax * ax + ay * ay).squareRoot() + (bx * bx + by * by).squareRoot()) / 2
         let sign: Double = inverted ? -1 : 1
-        func score(_ p: Point) -> Double {
-            var dark = 0.0, light = 0.0
+        // The template's 25 modules from its centre (i * a, j * b, each way),
+        // rows first as the sums below add them.
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 100) { table -> Point? in
+            let iax = table.baseAddress!, jbx = iax + 25, iay = iax + 50, jby = iax + 75
+            var k = 0
             for j in -2...2 {
                 for i in -2...2 {
-                    let q = Point(x: p.x + Double(i) * ax + Double(j) * bx, y: p.y + Double(i) * ay + Double(j) * by)
-                    let v = QRDetector.luma(img, q)
-                    if max(abs(i), abs(j)) == 1 { light += v } else { dark += v }
+                    iax[k] = Double(i) * ax; jbx[k] = Double(j) * bx
+                    iay[k] = Double(i) * ay; jby[k] = Double(j) * by
+                    k += 1
                 }
             }
-            return sign * (light / 8 - dark / 17)
+            // How far the template reaches from its centre each way.
+            var reachX = 0.0, reachY = 0.0
+            for k in 0..<25 {
+                reachX = max(reachX, abs(iax[k] + jbx[k])); reachY = max(reachY, abs(iay[k] + jby[k]))
+            }
+            let maxX = Double(img.width) - 1.0001, maxY = Double(img.height) - 1.0001
+            func score(_ p: Point) -> Double {
+                var dark = 0.0, light = 0.0
+                if p.x - reachX - 1e-9 >= 0 && p.x + reachX + 1e-9 <= maxX && p.y - reachY - 1e-9 >= 0
+                    && p.y + reachY + 1e-9 <= maxY {
+                    // Inside the frame: QRDetector.luma without its clamps.
+                    var k = 0
+                    for j in -2...2 {
+                        for i in -2...2 {
+                            let v = QRDetector.lumaInside(img, x: p.x + iax[k] + jbx[k], y: p.y + iay[k] + jby[k])
+                            if max(abs(i), abs(j)) == 1 { light += v } else { dark += v }
+                            k += 1
+                        }
+                    }
+                } else {
+                    var k = 0
+                    for j in -2...2 {
+                        for i in -2...2 {
+                            let v = QRDetector.luma(img, Point(x: p.x + iax[k] + jbx[k], y: p.y + iay[k] + jby[k]))
+                            if max(abs(i), abs(j)) == 1 { light += v } else { dark += v }
+                            k += 1
+                        }
+                    }
+                }
+                return sign * (light / 8 - dark / 17)
+            }
+            return bestAlignment(img, near: predicted, module: module, radius: radius, contrast: contrast, score: score)
         }
+    }
+
+    /// The search of ``findAlignment(_:near:ax:ay:bx:by:radius:inverted:contrast:)``
+    /// with its template's `score`.
+    @inline(__always)
+    private func bestAlignment(_ img: LumaView, near predicted: Point, module: Double, radius: Double, contrast: Double,
+                               score: (Point) -> Double) -> Point? {
         var best = predicted, bestScore = -Double.infinity
         let step = max(0.5, module / 3)
         let reach = radius * module

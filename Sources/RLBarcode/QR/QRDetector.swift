@@ -547,18 +547,25 @@ final class QRDetector {
 
     // MARK: - Sampling
 
-    /// The luma at a sub-pixel position (pixel centres at integers),
-    /// bilinear, clamped to the frame.
+    /// The bilinear luma at (`x`, `y`) inside `0 ... width - 1.0001` and
+    /// `0 ... height - 1.0001`: ``luma(_:_:)`` without the clamps, which
+    /// change nothing there.
     @inline(__always)
-    static func luma(_ img: LumaView, _ p: Point) -> Double {
-        let maxX = Double(img.width) - 1.0001, maxY = Double(img.height) - 1.0001
-        let x = min(max(p.x, 0), maxX), y = min(max(p.y, 0), maxY)
+    static func lumaInside(_ img: LumaView, x: Double, y: Double) -> Double {
         let ix = Int(x), iy = Int(y)
         let fx = x - Double(ix), fy = y - Double(iy)
         let q = img.base + (iy &* img.stride &+ ix)
         let a = Double(q[0]), b = Double(q[1]), c = Double(q[img.stride]), d = Double(q[img.stride + 1])
         let top = a + (b - a) * fx, bottom = c + (d - c) * fx
         return top + (bottom - top) * fy
+    }
+
+    /// The luma at a sub-pixel position (pixel centres at integers),
+    /// bilinear, clamped to the frame.
+    @inline(__always)
+    static func luma(_ img: LumaView, _ p: Point) -> Double {
+        let maxX = Double(img.width) - 1.0001, maxY = Double(img.height) - 1.0001
+        return lumaInside(img, x: min(max(p.x, 0), maxX), y: min(max(p.y, 0), maxY))
     }
 
     /// How much lighter than its local threshold the position is, times
