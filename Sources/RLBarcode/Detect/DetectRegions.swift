@@ -411,8 +411,9 @@ struct RegionDetector {
             let down = p.loadUnaligned(fromByteOffset: 1 &+ stride, as: SIMD8<Int32>.self) & low
             let gx = right &- left, gy = down &- up
             sum &+= gx &* gx &+ gy &* gy
-            darkest = pointwiseMin(darkest, left)
-            lightest = pointwiseMax(lightest, left)
+            // (Masked replacement: pointwiseMin and pointwiseMax compile to calls.)
+            darkest.replace(with: left, where: left .< darkest)
+            lightest.replace(with: left, where: left .> lightest)
             count &+= 4
             y &+= 4
         }
