@@ -125,6 +125,32 @@ final class AztecDetectorTests: XCTestCase {
         XCTAssertEqual(results.first?.symbologyIdentifier, "]z0")
     }
 
+    /// A symbol seen at a slant, its modules 3 pixels wide and 6.9 tall: the
+    /// bull's-eye's column crosses rings 2.3 times as wide as its row's,
+    /// within the 2.5 the detector admits, and is still confirmed by a walk
+    /// down the column that gives up on runs of 4 row modules (stripes).
+    func testModulesStretchedAlongTheColumn() throws {
+        guard let m = try ZintAztec.make("Stretched 2026", arguments: ["--vers=2"]) else { return }
+        let w = 320, h = 360, mw = 3.0, mh = 6.9
+        var p = QRPicture(width: w, height: h)
+        let x0 = (Double(w) - Double(m.width) * mw) / 2, y0 = (Double(h) - Double(m.height) * mh) / 2
+        for y in 0..<h {
+            for x in 0..<w {
+                var dark = 0
+                for sy in 0..<4 {
+                    for sx in 0..<4 {
+                        let u = (Double(x) + (Double(sx) + 0.5) / 4 - x0) / mw
+                        let v = (Double(y) + (Double(sy) + 0.5) / 4 - y0) / mh
+                        let i = Int(u.rounded(.down)), j = Int(v.rounded(.down))
+                        if i >= 0, j >= 0, i < m.width, j < m.height, m[i, j] { dark += 1 }
+                    }
+                }
+                p.picture.pixels[y * p.picture.stride + x] = UInt8(235 - 210 * dark / 16)
+            }
+        }
+        XCTAssertEqual(detect(p).first?.decoded.text, "Stretched 2026")
+    }
+
     func testNothingInNoiseOrText() {
         var noise = QRPicture(width: 640, height: 480)
         noise.picture.addNoise(amplitude: 120, seed: 3)

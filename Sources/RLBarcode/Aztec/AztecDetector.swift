@@ -291,7 +291,8 @@ final class AztecDetector {
     /// With `collapsed`, the centre module is lost in blur: the middle run
     /// is light and three rings wide, and two rings follow it each way.
     private func crossSection(_ image: LumaView, _ x: Int, _ y: Int, dx: Int, dy: Int, inverted: Bool,
-                              _ m: Double, _ r: PixelRect, collapsed: Bool = false) -> (centre: Double, module: Double)? {
+                              _ m: Double, _ r: PixelRect, collapsed: Bool = false,
+                              runLimit givenRunLimit: Int? = nil) -> (centre: Double, module: Double)? {
         guard x >= r.x0, x < r.x1, y >= r.y0, y < r.y1 else { return nil }
         @inline(__always) func inside(_ k: Int) -> Bool {
             let px = x + k * dx, py = y + k * dy
@@ -304,7 +305,7 @@ final class AztecDetector {
         guard dark(origin) != collapsed else { return nil }
         let rings = collapsed ? 2 : 3
         let limit = Int(8 * m) + 4
-        let runLimit = Int(6 * m) + 3
+        let runLimit = givenRunLimit ?? Int(6 * m) + 3
         // Runs each way: the centre's part, then three rings, until the
         // fourth ring starts.
         func walk(_ dir: Int) -> (centre: Int, r1: Int, r2: Int, r3: Int)? {
@@ -365,7 +366,12 @@ final class AztecDetector {
             crossSection(image, x, y, dx: dx, dy: dy, inverted: inverted, m, r, collapsed: collapsed)
                 ?? crossSection(image, x, y, dx: dx, dy: dy, inverted: inverted, m, r, collapsed: !collapsed)
         }
-        guard let v1 = crossSection(image, px(cx), px(cy), dx: 0, dy: 1, inverted: inverted, m, r, collapsed: collapsed),
+        // Under 2.5 m, the column's ring width keeps each of its runs under
+        // 1.5 times it and 0.75 (crossSection's test; a collapsed centre
+        // is longer): no run of a section that passes reaches 4 m + 3, so
+        // the walk gives up there (stripes along the column run on).
+        guard let v1 = crossSection(image, px(cx), px(cy), dx: 0, dy: 1, inverted: inverted, m, r, collapsed: collapsed,
+                                    runLimit: collapsed ? nil : Int(4 * m) + 2),
               v1.module > 0.4 * m, v1.module < 2.5 * m else { return false }
         guard
               let h = section(px(cx), px(v1.centre), 1, 0),
