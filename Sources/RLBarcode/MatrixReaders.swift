@@ -48,23 +48,25 @@ final class MatrixReaders {
     /// (empty when one reader or none does).
     private let regionThresholds = AreaThresholds()
     private let halfThresholds = AreaThresholds()
-    /// Counts video frames, to share the searches out among them.
+    /// The frame's turn among four video frames, to share the searches out among them.
     private var videoTurn = 0
 
     init() { qrCandidates.reserveCapacity(16) }
 
-    /// Starts a new frame: the searches shared out among video frames move
-    /// on by one (a frame read in parts, an active region and a tile of the
-    /// rest, is one turn).
-    func startFrame() {
-        videoTurn = (videoTurn + 1) % 4
-        if frames < 2 { frames += 1 }
+    /// Starts frame `number` of its stream (from 1; ``Scanner/scan(_:frameNumber:)``):
+    /// the searches shared out among video frames take their turns by it
+    /// (a frame read in parts, an active region and a tile of the rest, is
+    /// one turn), so that scanners sharing a stream, each a frame of its
+    /// own, share the turns out as one scanner given every frame would.
+    func startFrame(number: Int) {
+        videoTurn = (number % 4 + 4) % 4
+        firstFrame = number <= 1
     }
 
-    /// Frames started, counted up to 2: a scanner's first frame gets every
+    /// Whether this is the first frame of its stream, which gets every
     /// search, so that a single picture scanned at video settings is read
     /// whole.
-    private var frames = 0
+    private var firstFrame = false
 
     deinit { regionFinder.free(); halfRegions.free(); halfPixels.free() }
 
@@ -142,7 +144,7 @@ final class MatrixReaders {
         pdf417CandidateCount = 0
         pdf417TimedOut = false
         guard enabled.contains(.pdf417), image.width >= 10, image.height >= 10 else { return }
-        let pdf417Turn = frames < 2 || everySearch || videoTurn == 2
+        let pdf417Turn = firstFrame || everySearch || videoTurn == 2
         guard pdf417Turn || barAreas.contains(where: \.crossesPattern), !late(&pdf417TimedOut) else { return }
         // PDF417 only. The MicroPDF417 search (row address patterns along
         // lines at many angles) would cost about as much as every other
@@ -152,7 +154,7 @@ final class MatrixReaders {
         // a third of the search lines.
         for area in barAreas where pdf417Turn || area.crossesPattern {
             pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy),
-                              lines: area.crossesPattern || frames < 2 ? 24 : 8, into: &out)
+                              lines: area.crossesPattern || firstFrame ? 24 : 8, into: &out)
             pdf417CandidateCount += pdf417Reader.lastCandidateCount
         }
     }
@@ -266,7 +268,7 @@ final class MatrixReaders {
         // (``readHalf(_:bounds:wanted:into:)``): their modules are rarely
         // under 2 pixels there.
         let halfScale = !thorough && min(image.width, image.height) >= 720
-        let everything = thorough || frames < 2 || (everySearch && !halfScale)
+        let everything = thorough || firstFrame || (everySearch && !halfScale)
         let plan = SquarePlan(image: image, bounds: bounds, wanted: wanted, thorough: thorough,
                               aztecTurn: everything || (!halfScale && videoTurn == 0),
                               dataMatrixTurn: everything || (!halfScale && videoTurn == 1),

@@ -296,7 +296,7 @@ public final class Scanner {
         let enabled = options.symbologies.intersection(readable)
         guard !enabled.isEmpty else { return [] }
         let plan = plan(for: image, effort: options.effort)
-        matrix.startFrame()
+        matrix.startFrame(number: frameNumber)
         partials.startFrame()
         let frame = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
         guard let r = options.activeRegion, r.isValid else {

@@ -69,6 +69,31 @@ final class VideoSearchTests: XCTestCase {
     /// Video frames examine four Data Matrix components in a whole frame,
     /// and in part of one (an active region, a tile of the rest) its
     /// share of the four, rounded up, two at least.
+    /// Frames under 720 lines look for Aztec Code in one frame of four and
+    /// a stream's first frame gets every search; both follow the frame's
+    /// number: two scanners sharing a stream of a 640x480 Aztec symbol, each
+    /// every other frame, read it in the frames one scanner given every
+    /// frame reads it in (the first and every fourth), and the second
+    /// scanner's first frame gets no more than its turn.
+    func testMatrixTurnsFollowTheFrameNumber() throws {
+        guard let aztec = try ZintAztec.make("Turns 2026", arguments: ["--vers=2"]) else { return }
+        var frame = QRPicture(width: 640, height: 480)
+        let symbol = QRTestSymbol(modules: (0..<aztec.height).map { y in (0..<aztec.width).map { aztec[$0, y] } })
+        frame.draw(symbol, QRPicture.Placement(cx: 320, cy: 240, module: 4, angle: 10))
+        frame.picture.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: 640, height: 480, stride: frame.picture.stride)
+            func read(_ scanner: RLBarcode.Scanner, _ n: Int) -> Bool {
+                scanner.scan(view, frameNumber: n).contains { $0.text == "Turns 2026" }
+            }
+            let one = Scanner(options: ScanOptions(symbologies: [.aztec], effort: .balanced))
+            let alone = (1...8).map { read(one, $0) }
+            XCTAssertEqual(alone.indices.filter { alone[$0] }.map { $0 + 1 }, [1, 4, 8])
+            let a = Scanner(options: ScanOptions(symbologies: [.aztec], effort: .balanced))
+            let b = Scanner(options: ScanOptions(symbologies: [.aztec], effort: .balanced))
+            XCTAssertEqual((1...8).map { read($0 % 2 == 1 ? a : b, $0) }, alone)
+        }
+    }
+
     func testDataMatrixBudgetFollowsTheArea() {
         var pixels = [UInt8](repeating: 0, count: 1)
         pixels.withUnsafeMutableBufferPointer { p in
