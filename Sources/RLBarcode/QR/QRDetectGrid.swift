@@ -904,28 +904,24 @@ extension QRDetector {
             }
             let maxX = Double(img.width) - 1.0001, maxY = Double(img.height) - 1.0001
             func score(_ p: Point) -> Double {
-                var dark = 0.0, light = 0.0
-                if p.x - reachX - 1e-9 >= 0 && p.x + reachX + 1e-9 <= maxX && p.y - reachY - 1e-9 >= 0
-                    && p.y + reachY + 1e-9 <= maxY {
-                    // Inside the frame: QRDetector.luma without its clamps.
+                /// The template's light ring and dark modules, each luma read by `luma`.
+                @inline(__always) func sums(_ luma: (Double, Double) -> Double) -> (light: Double, dark: Double) {
+                    var dark = 0.0, light = 0.0
                     var k = 0
                     for j in -2...2 {
                         for i in -2...2 {
-                            let v = QRDetector.lumaInside(img, x: p.x + iax[k] + jbx[k], y: p.y + iay[k] + jby[k])
+                            let v = luma(p.x + iax[k] + jbx[k], p.y + iay[k] + jby[k])
                             if max(abs(i), abs(j)) == 1 { light += v } else { dark += v }
                             k += 1
                         }
                     }
-                } else {
-                    var k = 0
-                    for j in -2...2 {
-                        for i in -2...2 {
-                            let v = QRDetector.luma(img, Point(x: p.x + iax[k] + jbx[k], y: p.y + iay[k] + jby[k]))
-                            if max(abs(i), abs(j)) == 1 { light += v } else { dark += v }
-                            k += 1
-                        }
-                    }
+                    return (light, dark)
                 }
+                // Inside the frame, QRDetector.luma without its clamps.
+                let (light, dark) = p.x - reachX - 1e-9 >= 0 && p.x + reachX + 1e-9 <= maxX && p.y - reachY - 1e-9 >= 0
+                    && p.y + reachY + 1e-9 <= maxY
+                    ? sums { QRDetector.lumaInside(img, x: $0, y: $1) }
+                    : sums { QRDetector.luma(img, Point(x: $0, y: $1)) }
                 return sign * (light / 8 - dark / 17)
             }
             return bestAlignment(img, near: predicted, module: module, radius: radius, contrast: contrast, score: score)
