@@ -1,16 +1,17 @@
 import Foundation
 import XCTest
 
-/// Runs the Python examples of README.md on the demo clip, so that what
-/// users copy from the README works.
+/// Runs the Python examples of README.md and docs/ELEMENT.md on the demo
+/// clip, so that what users copy from the docs works.
 final class ReadmeExampleTests: XCTestCase {
-    /// The Python code block that follows the line starting with `lead` in README.md.
-    func pythonBlock(after lead: String) throws -> String {
-        let readme = try String(contentsOf: Env.root.appendingPathComponent("README.md"), encoding: .utf8)
+    /// The Python code block that follows the line starting with `lead` in
+    /// `document` (a path from the package root).
+    func pythonBlock(after lead: String, in document: String = "README.md") throws -> String {
+        let readme = try String(contentsOf: Env.root.appendingPathComponent(document), encoding: .utf8)
         guard let start = readme.range(of: lead),
               let open = readme.range(of: "```python\n", range: start.upperBound..<readme.endIndex),
               let close = readme.range(of: "\n```", range: open.upperBound..<readme.endIndex) else {
-            XCTFail("README.md has no Python example after \"\(lead)\"")
+            XCTFail("\(document) has no Python example after \"\(lead)\"")
             return ""
         }
         return String(readme[open.upperBound..<close.lowerBound])
@@ -41,7 +42,7 @@ final class ReadmeExampleTests: XCTestCase {
     }
 
     func testSessionExampleReportsNewCodesAndTheSession() throws {
-        let out = try runExample(try pythonBlock(after: "A Python application that follows a session"))
+        let out = try runExample(try pythonBlock(after: "A Python application that follows a session", in: "docs/ELEMENT.md"))
         XCTAssertEqual(out.status, 0, out.summary)
         let lines = out.stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.contains("new code: EAN-13 5901234123457"), out.summary)
@@ -56,7 +57,7 @@ final class ReadmeExampleTests: XCTestCase {
     /// line per message with rlbarcode report=every-frame, as it does with
     /// zbar; every symbol zbar reads in the demo clip rlbarcode reports too.
     func testZbarHandlerWorksWithRlbarcode() throws {
-        let code = try pythonBlock(after: "### Coming from the zbar element")
+        let code = try pythonBlock(after: "## Coming from the zbar element", in: "docs/ELEMENT.md")
         let ours = try runExample(code)
         XCTAssertEqual(ours.status, 0, ours.summary)
         /// The (type, symbol) pairs of the handler's lines `TIMESTAMP TYPE SYMBOL QUALITY`.
