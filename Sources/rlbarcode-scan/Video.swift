@@ -64,11 +64,13 @@ struct VideoScanner {
                       report: (Report, UnsafePointer<GstStructure>) -> Void) -> VideoOutcome {
         var frameRate: (n: Int32, d: Int32)? = nil
         var warnings: [String] = []
+        var drops = DroppedFrames()
         var reported = false
         let bar = progress ? ProgressBar(label: printable(name)) : nil
         defer { bar?.finish() }
         let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue
-                                    | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_WARNING.rawValue)
+                                    | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_WARNING.rawValue
+                                    | GST_MESSAGE_QOS.rawValue)
         while true {
             guard let msg = gst_bus_timed_pop_filtered(pipeline.bus, Gst.second / 10, wanted) else {
                 if let bar { bar.update(pipeline: pipeline.element) }
@@ -76,13 +78,19 @@ struct VideoScanner {
             }
             defer { gst_message_unref(msg) }
             let type = msg.pointee.type
-            if type == GST_MESSAGE_EOS { return .played(warnings: warnings) }
+            if type == GST_MESSAGE_EOS { return .played(warnings: warnings + drops.warnings) }
             if type == GST_MESSAGE_ERROR {
                 let why = Gst.errorText(msg)
                 var position: gint64 = -1
                 let played = gst_element_query_position(pipeline.element, GST_FORMAT_TIME, &position) != 0 && position > 0
-                return played || reported
+                return played || reported || drops.total > 0
                     ? .stopped("playback stopped at \(formatTime(UInt64(max(0, position)))): \(why)") : .failed(why)
+            }
+            if type == GST_MESSAGE_QOS {
+                // the decoders' reports of frames they dropped (this
+                // pipeline never drops frames for lateness: it does not sync)
+                if UnsafeMutableRawPointer(msg.pointee.src) != UnsafeMutableRawPointer(scan) { drops.add(msg) }
+                continue
             }
             if type == GST_MESSAGE_WARNING {
                 let text = Gst.warningText(msg)
@@ -226,6 +234,41 @@ struct VideoScanner {
         var size: gsize = 0
         guard let data = g_bytes_get_data(OpaquePointer(boxed), &size) else { return [] }
         return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
+    }
+}
+
+/// The frames that the decoders of a video dropped as undecodable, from
+/// their QoS messages (each gives its element's running count).
+struct DroppedFrames {
+    /// The latest count per element.
+    private var counts: [UnsafeMutableRawPointer: UInt64] = [:]
+    /// The stream time of the first drop reported.
+    private var first: UInt64? = nil
+
+    /// How many frames were dropped in all.
+    var total: UInt64 { counts.values.reduce(0, +) }
+
+    /// Takes in one QoS message.
+    mutating func add(_ msg: UnsafeMutablePointer<GstMessage>) {
+        var format = GST_FORMAT_UNDEFINED
+        var processed: guint64 = 0, dropped: guint64 = 0
+        gst_message_parse_qos_stats(msg, &format, &processed, &dropped)
+        guard format == GST_FORMAT_BUFFERS || format == GST_FORMAT_DEFAULT, dropped > 0, dropped != UInt64.max,
+              let source = UnsafeMutableRawPointer(msg.pointee.src) else { return }
+        counts[source] = max(counts[source] ?? 0, UInt64(dropped))
+        if first == nil {
+            var live: gboolean = 0
+            var running: guint64 = 0, stream: guint64 = 0, timestamp: guint64 = 0, duration: guint64 = 0
+            gst_message_parse_qos(msg, &live, &running, &stream, &timestamp, &duration)
+            if stream != Gst.clockTimeNone { first = UInt64(stream) }
+        }
+    }
+
+    /// The warning to give, if frames were dropped.
+    var warnings: [String] {
+        guard total > 0 else { return [] }
+        let at = first.map { " (the first at \(formatTime($0)))" } ?? ""
+        return ["\(total) frame\(total == 1 ? "" : "s") could not be decoded and \(total == 1 ? "was" : "were") skipped\(at)"]
     }
 }
 

@@ -53,31 +53,34 @@ final class ScanToolInputTests: XCTestCase {
         XCTAssertEqual(texts(both, file: halfJPEG.path), ["5901234123457"], both.summary)
     }
 
-    /// A Matroska clip cut halfway plays to its cut: the code of its first
-    /// half is reported, with a warning and status 4; the whole clip gives
-    /// status 0 and no warning. An MP4 whose index (`moov`) was at its end
-    /// cannot be played when cut: status 1, and the message says why.
+    /// A Matroska clip and a QuickTime clip with its index first, cut
+    /// halfway, play to the cut: the code of their first half is reported,
+    /// with a warning and status 4; the whole clips give status 0 and no
+    /// warning. An MP4 whose index (`moov`) was at its end cannot be played
+    /// when cut: status 1, and the message says why.
     func testVideoCutHalfway() throws {
         _ = try Env.pluginFolder()
         let dir = try Env.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (png, _) = try eanPictures(in: dir)
-        let clip = dir.appendingPathComponent("clip.mkv")
-        try Env.clip(from: png, frames: 20, to: clip)
-        let half = dir.appendingPathComponent("half.mkv")
-        try Env.cut(clip, keeping: 0.5, to: half)
         let cli = try Env.cli()
+        for (name, muxer, cause) in [("clip.mkv", ["matroskamux"], "Segment"),
+                                     ("clip.mov", ["qtmux", "faststart=true"], "the file ends inside its 'mdat' box")] {
+            let clip = dir.appendingPathComponent(name), half = dir.appendingPathComponent("half-" + name)
+            try Env.clip(from: png, frames: 20, to: clip, muxer: muxer)
+            try Env.cut(clip, keeping: 0.5, to: half)
 
-        let whole = try Env.run(cli, ["--jsonl", clip.path], timeout: 300)
-        XCTAssertEqual(whole.status, 0, whole.summary)
-        XCTAssertEqual(texts(whole, file: clip.path), ["5901234123457"], whole.summary)
-        XCTAssertFalse(whole.stderr.contains("warning"), whole.summary)
+            let whole = try Env.run(cli, ["--jsonl", clip.path], timeout: 300)
+            XCTAssertEqual(whole.status, 0, whole.summary)
+            XCTAssertEqual(texts(whole, file: clip.path), ["5901234123457"], whole.summary)
+            XCTAssertFalse(whole.stderr.contains("warning"), whole.summary)
 
-        let cut = try Env.run(cli, ["--jsonl", half.path], timeout: 300)
-        XCTAssertEqual(cut.status, 4, cut.summary)
-        XCTAssertEqual(texts(cut, file: half.path), ["5901234123457"], cut.summary)
-        XCTAssertTrue(cut.stderr.contains("warning: \(half.path): truncated"), cut.summary)
-        XCTAssertTrue(cut.stderr.contains("Segment"), cut.summary)
+            let cut = try Env.run(cli, ["--jsonl", half.path], timeout: 300)
+            XCTAssertEqual(cut.status, 4, cut.summary)
+            XCTAssertEqual(texts(cut, file: half.path), ["5901234123457"], cut.summary)
+            XCTAssertTrue(cut.stderr.contains("warning: \(half.path): truncated"), cut.summary)
+            XCTAssertTrue(cut.stderr.contains(cause), cut.summary)
+        }
 
         let demo = Env.root.appendingPathComponent("pipelines/media/demo.mp4")
         let halfDemo = dir.appendingPathComponent("demo-half.mp4")
@@ -86,6 +89,31 @@ final class ScanToolInputTests: XCTestCase {
         XCTAssertEqual(mp4.status, 1, mp4.summary)
         XCTAssertTrue(mp4.stdout.isEmpty, mp4.summary)
         XCTAssertTrue(mp4.stderr.contains("the file ends inside its 'mdat' box"), mp4.summary)
+    }
+
+    /// A clip whose frames from the fifth on cannot be decoded (their JPEG
+    /// frame headers say 0 lines) plays on: the code of the first frames is
+    /// reported, the skipped frames are counted in a warning, status 4.
+    func testUndecodableFramesWarn() throws {
+        _ = try Env.pluginFolder()
+        let dir = try Env.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (png, _) = try eanPictures(in: dir)
+        let clip = dir.appendingPathComponent("clip.mkv"), damaged = dir.appendingPathComponent("damaged.mkv")
+        try Env.clip(from: png, frames: 12, to: clip)
+        var data = [UInt8](try Data(contentsOf: clip))
+        // each frame's SOF0 segment: FF C0, length 17, precision 8, lines, samples per line
+        let frames = data.indices.dropLast(5).filter { data[$0] == 0xFF && data[$0 + 1] == 0xC0 && data[$0 + 2] == 0
+            && data[$0 + 3] == 17 && data[$0 + 4] == 8 }
+        XCTAssertEqual(frames.count, 12)
+        for sof in frames.dropFirst(4) { data[sof + 5] = 0; data[sof + 6] = 0 }
+        try Data(data).write(to: damaged)
+
+        let result = try Env.run(try Env.cli(), ["--jsonl", damaged.path], timeout: 300)
+        XCTAssertEqual(result.status, 4, result.summary)
+        XCTAssertEqual(texts(result, file: damaged.path), ["5901234123457"], result.summary)
+        XCTAssertTrue(result.stderr.contains("warning: \(damaged.path): truncated or damaged: 8 frames could not be decoded"),
+                      result.summary)
     }
 
     /// `-` reads a picture from standard input, and a video too; the codes

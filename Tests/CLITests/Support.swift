@@ -256,12 +256,12 @@ enum Env {
                     "!", "filesink", "location=\(jpeg.path)"])
     }
 
-    /// A Matroska clip of `frames` frames at 10 fps, each the PNG picture, as
-    /// Motion JPEG.
-    static func clip(from png: URL, frames: Int, to clip: URL) throws {
+    /// A clip of `frames` frames at 10 fps, each the PNG picture, as Motion
+    /// JPEG in Matroska (or the container of `muxer`, with its options).
+    static func clip(from png: URL, frames: Int, to clip: URL, muxer: [String] = ["matroskamux"]) throws {
         try launch(["filesrc", "location=\(png.path)", "!", "pngdec", "!", "videoconvert", "!",
                     "imagefreeze", "num-buffers=\(frames)", "!", "video/x-raw,framerate=10/1", "!", "jpegenc", "!",
-                    "matroskamux", "!", "filesink", "location=\(clip.path)"])
+                    ] + muxer + ["!", "filesink", "location=\(clip.path)"])
     }
 
     /// A copy of `file` with only its first `fraction` of bytes, as a file
