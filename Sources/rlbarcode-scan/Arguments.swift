@@ -79,8 +79,9 @@ Options:
                           time played and the percentage is drawn on standard
                           error, only when it is a terminal)
   --max-pixels N          refuse still pictures of more than N pixels
-                          (default 64000000; 0: no limit), checked in the
-                          file's header before the picture is decoded
+                          (default 64000000; 0: no limit): PNG, JPEG, GIF,
+                          BMP and WebP by their header, before decoding;
+                          other formats once decoded
   --timing                at the end, on standard error: how many still
                           pictures were scanned and the milliseconds their
                           scans took (mean, median, slowest), the decoding

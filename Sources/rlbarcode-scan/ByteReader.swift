@@ -30,10 +30,15 @@ struct ByteReader {
         return v
     }
 
+    /// The big-endian 16-bit integer at `i`.
     func u16be(_ i: Int) -> UInt16? { bigEndian(i, 2).map { UInt16($0) } }
+    /// The big-endian 32-bit integer at `i`.
     func u32be(_ i: Int) -> UInt32? { bigEndian(i, 4).map { UInt32($0) } }
+    /// The big-endian 64-bit integer at `i`.
     func u64be(_ i: Int) -> UInt64? { bigEndian(i, 8) }
+    /// The little-endian 16-bit integer at `i`.
     func u16le(_ i: Int) -> UInt16? { littleEndian(i, 2).map { UInt16($0) } }
+    /// The little-endian 32-bit integer at `i`.
     func u32le(_ i: Int) -> UInt32? { littleEndian(i, 4).map { UInt32($0) } }
 
     /// Whether the bytes at `i` are `ascii` (one byte per scalar, all below 256).

@@ -1,13 +1,15 @@
 import Foundation
 
 /// The PATH `-`: standard input, copied once into a temporary file so that
-/// it can be probed, decoded and (for a video) seeked like any file.
+/// it can be probed, decoded and (for a video) seeked like any file. The
+/// file is unlinked as soon as it is made and opened as `/proc/self/fd/N`,
+/// so nothing is left behind however the tool ends.
 final class StandardInput {
     /// The PATH word that names standard input.
     static let word = "-"
 
-    /// The copy, once made.
-    private var copy: String? = nil
+    /// The copy, once made: its path under /proc and its descriptor.
+    private var copy: (path: String, fd: Int32)? = nil
     /// Why there is no copy, once that is known.
     private var problem: String? = nil
 
@@ -15,20 +17,21 @@ final class StandardInput {
     /// terminal, an empty input, or a failure to write the copy. Read once;
     /// a second `-` gets the same copy.
     func path() -> Result<String, StandardInputError> {
-        if let copy { return .success(copy) }
+        if let copy { return .success(copy.path) }
         if let problem { return .failure(StandardInputError(message: problem)) }
         switch makeCopy() {
-        case .success(let path):
-            copy = path
-            return .success(path)
+        case .success(let made):
+            copy = made
+            return .success(made.path)
         case .failure(let error):
             problem = error.message
             return .failure(error)
         }
     }
 
-    /// Copies standard input into a new temporary file, 1 MiB at a time.
-    private func makeCopy() -> Result<String, StandardInputError> {
+    /// Copies standard input into a new, already unlinked temporary file,
+    /// 1 MiB at a time.
+    private func makeCopy() -> Result<(path: String, fd: Int32), StandardInputError> {
         if isatty(0) != 0 {
             return .failure(StandardInputError(message: "standard input is a terminal: pipe a picture or a video into it"))
         }
@@ -38,31 +41,30 @@ final class StandardInput {
             return .failure(StandardInputError(message: "cannot make a temporary file for standard input: "
                                                + systemError()))
         }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        defer { close(fd) }
+        unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var total = 0
         while true {
             let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n < 0 {
-                unlink(path)
+                close(fd)
                 return .failure(StandardInputError(message: "cannot read standard input: " + systemError()))
             }
             if n == 0 { break }
             let written = buffer.withUnsafeBytes { writeAll(fd, $0.baseAddress!, n) }
             guard written else {
-                unlink(path)
-                return .failure(StandardInputError(message: "cannot copy standard input to \(path): "
-                                                   + systemError()))
+                let why = systemError()
+                close(fd)
+                return .failure(StandardInputError(message: "cannot copy standard input to a temporary file: " + why))
             }
             total += n
         }
         if total == 0 {
-            unlink(path)
+            close(fd)
             return .failure(StandardInputError(message: "standard input is empty"))
         }
-        return .success(path)
+        return .success(("/proc/self/fd/\(fd)", fd))
     }
 
     /// Writes `count` bytes to `fd`, retrying short writes.
@@ -77,9 +79,9 @@ final class StandardInput {
         return true
     }
 
-    /// Removes the copy.
+    /// Closes the copy (which frees it).
     func remove() {
-        if let copy { unlink(copy) }
+        if let copy { close(copy.fd) }
         copy = nil
     }
 }

@@ -124,9 +124,12 @@ final class ScanToolInputTests: XCTestCase {
         let (png, _) = try eanPictures(in: dir)
         let cli = try Env.cli()
 
-        let picture = try Env.run(cli, ["--jsonl", "-"], input: png)
+        let scratch = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let picture = try Env.run(cli, ["--jsonl", "-"], environment: ["TMPDIR": scratch.path], input: png)
         XCTAssertEqual(picture.status, 0, picture.summary)
         XCTAssertEqual(texts(picture, file: "-"), ["5901234123457"], picture.summary)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path), [], "the copy is not left behind")
         // a second `-` is the same input, not an empty one
         let twice = try Env.run(cli, ["--jsonl", "-", "--", "-"], input: png)
         XCTAssertEqual(twice.status, 0, twice.summary)
