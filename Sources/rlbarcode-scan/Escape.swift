@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text made safe and unambiguous for the readable output and for standard
 /// error: a terminal shows it as it is, with nothing hidden or reordered.
 ///
@@ -27,4 +29,32 @@ func printable(_ text: String) -> String {
         }
     }
     return out
+}
+
+/// Bytes that are not valid UTF-8 (a file name as the system gave it),
+/// shown unambiguously: printable ASCII as it is (a backslash doubled),
+/// every other byte as `\x{E9}`.
+func printableBytes(_ bytes: [UInt8]) -> String {
+    var out = ""
+    for byte in bytes {
+        switch byte {
+        case UInt8(ascii: "\\"): out += "\\\\"
+        case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(byte))
+        default: out += "\\x{" + String(byte, radix: 16, uppercase: true) + "}"
+        }
+    }
+    return out
+}
+
+/// The command-line words that are not valid UTF-8, keyed by the text
+/// Swift made of them (each bad byte replaced by U+FFFD), with their bytes
+/// shown by ``printableBytes(_:)``.
+func wordsNotUTF8() -> [String: String] {
+    var words: [String: String] = [:]
+    for i in 1..<Int(CommandLine.argc) {
+        guard let raw = CommandLine.unsafeArgv[i], String(validatingCString: raw) == nil else { continue }
+        let bytes = UnsafeRawBufferPointer(start: raw, count: strlen(raw))
+        words[CommandLine.arguments[i]] = printableBytes(Array(bytes))
+    }
+    return words
 }

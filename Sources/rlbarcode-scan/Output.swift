@@ -143,7 +143,13 @@ enum Console {
     /// The line is escaped as the readable output is (``printable(_:)``),
     /// file names and the decoders' messages with it.
     static func err(_ line: String) {
-        FileHandle.standardError.write(Data(("rlbarcode-scan: " + printable(line) + "\n").utf8))
+        errPrintable(printable(line))
+    }
+
+    /// Prints a line that is already escaped on standard error, prefixed
+    /// with the program name.
+    static func errPrintable(_ line: String) {
+        FileHandle.standardError.write(Data(("rlbarcode-scan: " + line + "\n").utf8))
     }
 
     /// Writes raw text on standard error (for the progress bar).

@@ -17,6 +17,8 @@ final class ScanSession {
     let videos: VideoScanner
     /// Standard input, for the PATH `-`.
     let standardInput = StandardInput()
+    /// The PATHs that are not valid UTF-8, with their bytes shown.
+    let namesNotUTF8 = wordsNotUTF8()
     /// The exit status so far.
     private(set) var status = ExitStatus.ran
     /// Seconds each still picture's scan took (`--timing`).
@@ -42,6 +44,10 @@ final class ScanSession {
                 case .success(let path): scan(name: word, path: path)
                 case .failure(let error): fail(word, error.message)
                 }
+            } else if let bytes = namesNotUTF8[word] {
+                Console.errPrintable(bytes + ": the name is not valid UTF-8, and this tool opens only UTF-8 "
+                                     + "names: rename the file, or give it as standard input ('-')")
+                status = status.worst(.unreadable)
             } else if let why = unreadableReason(word) {
                 fail(word, why)
             } else {

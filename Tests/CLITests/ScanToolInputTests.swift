@@ -163,14 +163,22 @@ final class ScanToolInputTests: XCTestCase {
         try data.write(to: copy)
     }
 
-    /// The CRC-32 of PNG chunks (ISO/IEC 15948, annex D).
-    func crc32(_ bytes: Data) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-        }
-        return ~crc
+    /// Writes a real 20000x20000 grey PNG, white, to `file` (1.8 MB; 400 MB
+    /// once decoded), with /usr/bin/python3's zlib.
+    func hugePNG(_ file: URL) throws {
+        let python = try Env.require("python3", "to write a large PNG")
+        let code = """
+            import struct, sys, zlib
+            w = h = 20000
+            def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+            z = zlib.compressobj(1); row = b'\\0' + b'\\xff' * w
+            data = b''.join(z.compress(row) for _ in range(h)) + z.flush()
+            header = struct.pack('>IIBBBBB', w, h, 8, 0, 0, 0, 0)
+            png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', header) + chunk(b'IDAT', data) + chunk(b'IEND', b'')
+            open(sys.argv[1], 'wb').write(png)
+            """
+        let made = try Env.run(python, ["-c", code, file.path])
+        XCTAssertEqual(made.status, 0, made.summary)
     }
 
     /// The offset of a JPEG's first baseline frame header (SOF0) marker.
@@ -179,8 +187,9 @@ final class ScanToolInputTests: XCTestCase {
         return data.indices.dropLast().first { data[$0] == 0xFF && data[$0 + 1] == 0xC0 }
     }
 
-    /// Pictures whose header says 20000 by 20000 pixels are refused before
-    /// they are decoded (the tool stays small), with a message naming the
+    /// Pictures of 20000 by 20000 pixels (a real PNG, and a JPEG whose
+    /// header says so) are refused before they are decoded (the tool stays
+    /// small; decoding the PNG takes 450 MB), with a message naming the
     /// limit and status 1; `--max-pixels` lowers the limit for a real
     /// picture and 0 removes it; a picture format whose header the tool does
     /// not read (PNM) is refused once decoded.
@@ -189,9 +198,7 @@ final class ScanToolInputTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let (png, jpeg) = try eanPictures(in: dir)
         let hugePNG = dir.appendingPathComponent("huge.png"), hugeJPEG = dir.appendingPathComponent("huge.jpg")
-        try patch(png, at: [16, 20], bytes: 4, value: 20000, to: hugePNG)
-        // with IHDR's checksum made right again, as a real 20000x20000 PNG has
-        try patch(hugePNG, at: [29], bytes: 4, value: crc32(try Data(contentsOf: hugePNG)[12..<29]), to: hugePNG)
+        try self.hugePNG(hugePNG)
         guard let sof = try sof0(in: jpeg) else { return XCTFail("no SOF0 in \(jpeg.path)") }
         try patch(jpeg, at: [sof + 5, sof + 7], bytes: 2, value: 20000, to: hugeJPEG)
         let cli = try Env.cli()
@@ -230,5 +237,32 @@ final class ScanToolInputTests: XCTestCase {
             let wrong = try Env.run(cli, ["--max-pixels", bad, png.path])
             XCTAssertEqual(wrong.status, 2, "\(bad): \(wrong.summary)")
         }
+    }
+
+    /// A PATH that is not valid UTF-8 gets a message showing its bytes
+    /// (`\x{E9}`) and status 1, and the other files are still read.
+    func testNameNotUTF8() throws {
+        let dir = try Env.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (png, _) = try eanPictures(in: dir)
+        let sh = URL(fileURLWithPath: "/bin/sh")
+        let cli = try Env.cli()
+        // the shell makes the name's bytes (Process takes only UTF-8 words)
+        let script = "cp \"$1\" \"$(printf 'caf\\351.png')\" && exec \"$2\" --jsonl \"$(printf 'caf\\351.png')\" \"$1\""
+        let result = try Env.run(sh, ["-c", script, "sh", png.path, cli.path], currentDirectory: dir)
+        XCTAssertEqual(result.status, 1, result.summary)
+        XCTAssertTrue(result.stderr.contains("rlbarcode-scan: caf\\x{E9}.png: the name is not valid UTF-8"), result.summary)
+        XCTAssertEqual(texts(result, file: png.path), ["5901234123457"], result.summary)
+    }
+
+    /// `--annotate` names standard input's picture stdin.png.
+    func testAnnotateStandardInput() throws {
+        let dir = try Env.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (png, _) = try eanPictures(in: dir)
+        let out = dir.appendingPathComponent("annotated")
+        let result = try Env.run(try Env.cli(), ["--annotate", out.path, "-"], input: png)
+        XCTAssertEqual(result.status, 0, result.summary)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), ["stdin.png"])
     }
 }
