@@ -14,11 +14,26 @@ enum ExitStatus: Int32 {
     /// This build needs a newer x86-64 level than this CPU's (a message on
     /// standard error says which); nothing was scanned.
     case unsupportedCPU = 3
+    /// Some file was truncated or damaged but partly read (a warning on
+    /// standard error says what is wrong); its codes were printed, and no
+    /// file was unreadable.
+    case damaged = 4
+
+    /// The status of a run in which both `self` and `other` happened: an
+    /// unreadable file outweighs a damaged one, which outweighs none.
+    func worst(_ other: ExitStatus) -> ExitStatus {
+        let rank: [ExitStatus: Int] = [.ran: 0, .damaged: 1, .unreadable: 2, .usage: 3, .unsupportedCPU: 4]
+        return rank[other, default: 0] > rank[self, default: 0] ? other : self
+    }
 }
+
+/// The default of `--max-pixels`: 64 megapixels (8000 by 8000), above every
+/// phone camera's usual picture.
+let defaultMaxPixels = 64_000_000
 
 /// The text printed by `--help`.
 let helpText = """
-Usage: rlbarcode-scan [OPTIONS] PATH...
+Usage: rlbarcode-scan [OPTIONS] PATH...   (PATH '-' is standard input)
 
 Finds and decodes barcodes in still pictures and video files, and prints one
 line (or JSON object, or CSV row) per code.
@@ -63,6 +78,10 @@ Options:
   --no-progress           no progress bar for video files (a bar with the
                           time played and the percentage is drawn on standard
                           error, only when it is a terminal)
+  --max-pixels N          refuse still pictures of more than N pixels
+                          (default 64000000; 0: no limit): PNG, JPEG, GIF,
+                          BMP and WebP by their header, before decoding;
+                          other formats once decoded
   --timing                at the end, on standard error: how many still
                           pictures were scanned and the milliseconds their
                           scans took (mean, median, slowest), the decoding
@@ -70,22 +89,36 @@ Options:
   -h, --help              show this help and exit
   --version               show the version and exit
   --                      end of options: every following word is a PATH
+  -                       as a PATH: read a picture or a video from standard
+                          input (reported as file "-"; a file named '-' is
+                          ./-)
 
 Readable output, one line per code:
   FILE: EAN-13 5901234123457 +12345 at 52,30 248,30 248,160 52,160 (0 deg)
   FILE @ 0:00:01.233 frame 37 #2: UPC-A 0036000291452 at ...
+  In it, and in messages on standard error, a backslash is written \\\\,
+  control characters \\x{1D} and bidirectional controls and line separators
+  \\u{202E} (hexadecimal in braces), file names too; JSON and CSV keep the
+  text exactly.
 
-JSON lines (--jsonl), one object per code:
-  file         the PATH exactly as given
-  symbology    "EAN-13", "UPC-A", "QR-Code", ...
-  text         the decoded text (UPC-A and UPC-E as 13-digit GTINs)
-  bytes        base64 of the raw payload bytes
-  addon        EAN-2/EAN-5 add-on digits (only when present)
-  extended     extra text, e.g. the printed UPC-A/UPC-E digits (when present)
-  corners      [x0,y0,x1,y1,x2,y2,x3,y3] in pixels, the code's top-left first
-  orientation  the code's rotation in degrees, clockwise
-  video files also: frame (index), pts (ns), id (stable while the code is
-  tracked), first_seen and last_seen (running time, ns), when reported
+JSON lines (--jsonl), one object per code, keys in alphabetical order:
+  file          the PATH exactly as given
+  symbology     "EAN-13", "UPC-A", "QR-Code", ...
+  symbology_id  the AIM symbology identifier, e.g. "]E0"
+  text          the decoded text (UPC-A and UPC-E as 13-digit GTINs)
+  bytes         base64 of the raw payload bytes
+  quality       confidence from 0 to 100
+  addon         EAN-2/EAN-5 add-on digits ("" when none)
+  extended      extra text, e.g. the printed UPC-A/UPC-E digits ("" when none)
+  corners       [x0,y0,x1,y1,x2,y2,x3,y3] in pixels, the code's top-left first
+  orientation   the code's rotation in degrees, clockwise
+  inverted      light bars on a dark background (true/false)
+  mirrored      read from a mirror image (true/false)
+  sequence      {"id","index","total"}: only for structured-append symbols
+  video files also: frame (index), pts, stream_time, running_time (ns), id
+  (stable while the code is tracked), first_seen and last_seen (running
+  time, ns), new (true when the track starts), duration (ns, when the frame
+  has one); still pictures have none of these keys (never null)
 
 CSV (--csv), RFC 4180 quoting, a header line first, with the columns
   file,symbology,text,bytes,addon,extended,corners,orientation,
@@ -108,12 +141,15 @@ Environment:
 
 Exit status:
   0  every file was read, whether or not codes were found
-  1  some file could not be read or decoded (a message on standard error
-     names it); the other files were still scanned
+  1  some file could not be read or decoded, or was refused (over
+     --max-pixels); a message on standard error names it; the other files
+     were still scanned
   2  usage error (unknown option, bad value, no PATH, an --annotate DIR that
      cannot be created); nothing was scanned
   3  this build needs a newer x86-64 CPU than this one (built for another
      machine: rebuild with RLBARCODE_CPU=baseline); nothing was scanned
+  4  some file was truncated or damaged (a warning on standard error says
+     how) but was partly read, and what was read is printed; no file gave 1
 """
 
 /// What the command line asks for.
@@ -142,6 +178,8 @@ struct Arguments {
     var timing = false
     /// `--exhaustive`: every still picture at full thorough depth.
     var exhaustive = false
+    /// `--max-pixels`: the largest still picture scanned, in pixels; 0 for no limit.
+    var maxPixels = defaultMaxPixels
     /// The paths, exactly as given.
     var paths: [String] = []
 
@@ -239,6 +277,12 @@ struct Arguments {
                     throw UsageError(message: "--effort: \"\(text)\" is not one of fast, balanced, thorough")
                 }
                 args.effort = e
+            case "--max-pixels":
+                let text = try value(name, inline)
+                guard let n = Int(text), n >= 0 else {
+                    throw UsageError(message: "--max-pixels: \"\(text)\" is not a whole number of pixels (0: no limit)")
+                }
+                args.maxPixels = n
             case "--threads":
                 let text = try value(name, inline)
                 guard let n = Int(text), n >= 0, n <= 64 else {

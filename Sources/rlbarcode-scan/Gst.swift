@@ -87,15 +87,28 @@ enum Gst {
         gst_bin_get_by_name(UnsafeMutablePointer<GstBin>(OpaquePointer(bin)), name)
     }
 
-    /// The text of an error message (its GError message plus, when it says
-    /// something more, the debug details' first line).
+    /// The text of an error message (its GError message).
     static func errorText(_ message: UnsafeMutablePointer<GstMessage>) -> String {
+        text(of: message, gst_message_parse_error) ?? "unknown error"
+    }
+
+    /// The text of a warning message (its GError message).
+    static func warningText(_ message: UnsafeMutablePointer<GstMessage>) -> String {
+        text(of: message, gst_message_parse_warning) ?? "unknown warning"
+    }
+
+    /// The GError message of an error or warning message, parsed by `parse`
+    /// (`gst_message_parse_error` or `gst_message_parse_warning`).
+    private static func text(
+        of message: UnsafeMutablePointer<GstMessage>,
+        _ parse: (UnsafeMutablePointer<GstMessage>?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?,
+                  UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> Void
+    ) -> String? {
         var error: UnsafeMutablePointer<GError>? = nil
         var debug: UnsafeMutablePointer<gchar>? = nil
-        gst_message_parse_error(message, &error, &debug)
-        let text = takeMessage(error) ?? "unknown error"
+        parse(message, &error, &debug)
         if let debug { g_free(debug) }
-        return text
+        return takeMessage(error)
     }
 
     /// Makes sure the `rlbarcode` element can be created: when no plugin on
@@ -180,5 +193,16 @@ final class Pipeline {
         guard let msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
         defer { gst_message_unref(msg) }
         return Gst.errorText(msg)
+    }
+
+    /// The warning messages on the bus so far (without waiting), each once.
+    func pendingWarnings() -> [String] {
+        var texts: [String] = []
+        while let msg = gst_bus_pop_filtered(bus, GST_MESSAGE_WARNING) {
+            let text = Gst.warningText(msg)
+            gst_message_unref(msg)
+            if !texts.contains(text) { texts.append(text) }
+        }
+        return texts
     }
 }

@@ -21,16 +21,32 @@ struct Report {
     var orientation: Int? = nil
     /// The structured-append position (index, total, id), when the symbol has one.
     var sequence: (index: Int, total: Int, id: String)? = nil
+    /// The AIM symbology identifier ("]E0"), when known.
+    var symbologyID: String? = nil
+    /// The confidence from 0 to 100, when known.
+    var quality: Int? = nil
+    /// Light bars on a dark background, when known.
+    var inverted: Bool? = nil
+    /// Read from a mirror image, when known.
+    var mirrored: Bool? = nil
     /// Video only: the frame index.
     var frame: Int? = nil
     /// Video only: the buffer's presentation time in ns.
     var pts: UInt64? = nil
+    /// Video only: the buffer's stream time in ns.
+    var streamTime: UInt64? = nil
+    /// Video only: the buffer's running time in ns.
+    var runningTime: UInt64? = nil
+    /// Video only: the buffer's duration in ns (when the buffer has one).
+    var duration: UInt64? = nil
     /// Video only: the tracking id.
     var id: UInt32? = nil
     /// Video only: running time (ns) when the code was first seen.
     var firstSeen: UInt64? = nil
     /// Video only: running time (ns) when the code was last seen.
     var lastSeen: UInt64? = nil
+    /// Video only: whether this sighting starts the code's track.
+    var isNew: Bool? = nil
 
     /// A report from an engine result for a still picture.
     init(file: String, result: BarcodeResult) {
@@ -42,6 +58,10 @@ struct Report {
         self.extended = result.extendedText
         self.corners = result.corners.flatMap { [Int($0.x.rounded()), Int($0.y.rounded())] }
         self.orientation = result.orientation
+        self.symbologyID = result.symbologyIdentifier
+        self.quality = result.quality
+        self.inverted = result.isInverted
+        self.mirrored = result.isMirrored
         if let sa = result.structuredAppend { sequence = (sa.index, sa.total, sa.id) }
     }
 
@@ -52,28 +72,8 @@ struct Report {
         self.text = text
     }
 
-    /// The JSON object, on one line, with a fixed key order.
-    var jsonLine: String {
-        var fields: [(String, String)] = [
-            ("file", JSON.string(file)),
-            ("symbology", JSON.string(symbology)),
-            ("text", JSON.string(text)),
-        ]
-        if let bytes { fields.append(("bytes", JSON.string(Data(bytes).base64EncodedString()))) }
-        if !addon.isEmpty { fields.append(("addon", JSON.string(addon))) }
-        if !extended.isEmpty { fields.append(("extended", JSON.string(extended))) }
-        if !corners.isEmpty { fields.append(("corners", "[" + corners.map(String.init).joined(separator: ",") + "]")) }
-        if let orientation { fields.append(("orientation", String(orientation))) }
-        if let sequence {
-            fields.append(("sequence", "{\"index\": \(sequence.index), \"total\": \(sequence.total), \"id\": \(JSON.string(sequence.id))}"))
-        }
-        if let frame { fields.append(("frame", String(frame))) }
-        if let pts { fields.append(("pts", String(pts))) }
-        if let id { fields.append(("id", String(id))) }
-        if let firstSeen { fields.append(("first_seen", String(firstSeen))) }
-        if let lastSeen { fields.append(("last_seen", String(lastSeen))) }
-        return "{" + fields.map { "\(JSON.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
-    }
+    /// The JSON object on one line (see ``JSONLine``), keys sorted.
+    var jsonLine: String { JSONLine.text(of: self) }
 
     /// The CSV columns, in the order of ``csvRow``.
     static let csvHeader = "file,symbology,text,bytes,addon,extended,corners,orientation,frame,pts,id,first_seen,last_seen"
@@ -92,12 +92,12 @@ struct Report {
 
     /// The readable line.
     var humanLine: String {
-        var line = file
+        var line = printable(file)
         if let pts { line += " @ " + formatTime(pts) }
         if let frame { line += " frame \(frame)" }
         if let id { line += " #\(id)" }
-        line += ": \(symbology) \(printable(text))"
-        if !addon.isEmpty { line += " +\(addon)" }
+        line += ": \(printable(symbology)) \(printable(text))"
+        if !addon.isEmpty { line += " +\(printable(addon))" }
         if !extended.isEmpty && extended != text { line += " (\(printable(extended)))" }
         if corners.count == 8 {
             line += " at " + stride(from: 0, to: 8, by: 2).map { "\(corners[$0]),\(corners[$0 + 1])" }
@@ -106,19 +106,6 @@ struct Report {
         if let orientation { line += " (\(orientation) deg)" }
         return line
     }
-}
-
-/// Text with control characters made visible, for the readable output.
-func printable(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-            out += scalar.value == 0x1D ? "<GS>" : "\\x" + String(scalar.value, radix: 16)
-        } else {
-            out.unicodeScalars.append(scalar)
-        }
-    }
-    return out
 }
 
 /// `h:mm:ss.mmm` for a time in nanoseconds.
@@ -131,32 +118,6 @@ func formatTime(_ ns: UInt64) -> String {
         return String(repeating: "0", count: max(0, n - t.count)) + t
     }
     return "\(h):\(pad(m, 2)):\(pad(s, 2)).\(pad(frac, 3))"
-}
-
-/// Minimal JSON text helpers.
-enum JSON {
-    /// A JSON string literal for `text` (control characters escaped; other
-    /// characters kept as UTF-8).
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
 }
 
 /// Minimal CSV text helpers.
@@ -179,7 +140,15 @@ enum Console {
     }
 
     /// Prints a line on standard error, prefixed with the program name.
+    /// The line is escaped as the readable output is (``printable(_:)``),
+    /// file names and the decoders' messages with it.
     static func err(_ line: String) {
+        errPrintable(printable(line))
+    }
+
+    /// Prints a line that is already escaped on standard error, prefixed
+    /// with the program name.
+    static func errPrintable(_ line: String) {
         FileHandle.standardError.write(Data(("rlbarcode-scan: " + line + "\n").utf8))
     }
 

@@ -4,8 +4,9 @@ import RLBarcode
 
 /// What reading a file as a still picture gave.
 enum StillOutcome {
-    /// The picture was decoded and scanned, in `seconds` (the scan alone).
-    case scanned([BarcodeResult], seconds: Double)
+    /// The picture was decoded and scanned, in `seconds` (the scan alone);
+    /// `warnings` are what the decoders said about damaged data.
+    case scanned([BarcodeResult], seconds: Double, warnings: [String])
     /// The file is a video (more than one frame): scan it through the element.
     case video
     /// The file could not be read or decoded.
@@ -26,6 +27,9 @@ struct StillPictureReader {
 
     /// How long a picture may take to decode.
     var timeout: GstClockTime = 20 * Gst.second
+    /// The largest picture scanned, in pixels (0: no limit), for formats
+    /// whose header ``FileLayout`` does not read.
+    var maxPixels = defaultMaxPixels
 
     /// Reads `path` and, if it is a still picture, scans it with `scanner`;
     /// `inspect`, when given, sees the picture and its codes while the
@@ -77,13 +81,14 @@ struct StillPictureReader {
         guard let data = frame.data.0, width > 0, height > 0, stride >= width else {
             return .failure("empty picture")
         }
+        if let refusal = pixelLimitRefusal(width: width, height: height, limit: maxPixels) { return .failure(refusal) }
         let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
                             width: width, height: height, stride: stride)
         let start = DispatchTime.now().uptimeNanoseconds
         let results = scanner.scan(luma)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         inspect?(luma, results)
-        return .scanned(results, seconds: seconds)
+        return .scanned(results, seconds: seconds, warnings: pipeline.pendingWarnings())
     }
 
     /// Whether the decoded stream is a video: it has a frame rate and lasts
@@ -97,6 +102,15 @@ struct StillPictureReader {
         }
         return true
     }
+}
+
+/// Why a picture of `width` by `height` pixels is refused under `limit`
+/// (0: no limit), or nil when it is not.
+func pixelLimitRefusal(width: Int, height: Int, limit: Int) -> String? {
+    let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+    guard limit > 0, overflow || pixels > limit else { return nil }
+    return "\(width)x\(height) pixels is more than the limit of \(limit) pixels "
+        + "(--max-pixels N raises the limit, 0 removes it)"
 }
 
 /// File name extensions that are taken as video files without probing.

@@ -1,6 +1,18 @@
 import CGStreamer
 import Foundation
 
+/// How playing a video file ended.
+enum VideoOutcome {
+    /// It played to its end; `warnings` are what the decoders said about
+    /// damaged data on the way.
+    case played(warnings: [String])
+    /// It stopped with an error after part of it was played (what was
+    /// reported until then stands).
+    case stopped(String)
+    /// It could not be played at all.
+    case failed(String)
+}
+
 /// Plays video files through the `rlbarcode` element and turns its `barcode`
 /// bus messages into reports.
 struct VideoScanner {
@@ -15,40 +27,50 @@ struct VideoScanner {
     var progress: Bool
 
     /// Scans `path`, calling `report` for each code as it is reported, with
-    /// the message's structure (for fields such as `frame`).
-    ///
-    /// - Returns: nil when the file played to its end, else why it failed.
-    func scan(path: String, report: (Report, UnsafePointer<GstStructure>) -> Void) -> String? {
+    /// the message's structure (for fields such as `frame`); the reports
+    /// and the progress bar name the file `name`.
+    func scan(path: String, name: String, report: (Report, UnsafePointer<GstStructure>) -> Void) -> VideoOutcome {
         if let problem = Gst.ensureElement(named: Self.elementName, pluginFile: Self.pluginFile) {
-            return problem
+            return .failed(problem)
         }
         let description = "filesrc name=src ! decodebin ! videoconvert ! \(Self.elementName) name=scan "
             + "! fakesink sync=false"
         let pipeline: Pipeline
         switch Gst.parse(description) {
         case .success(let element): pipeline = Pipeline(element)
-        case .failure(let error): return "cannot build the video pipeline: \(error.message)"
+        case .failure(let error): return .failed("cannot build the video pipeline: \(error.message)")
         }
         guard let src = Gst.child(pipeline.element, "src"), let scan = Gst.child(pipeline.element, "scan") else {
-            return "cannot build the video pipeline"
+            return .failed("cannot build the video pipeline")
         }
         defer { gst_object_unref(src); gst_object_unref(scan) }
         Gst.setString(src, "location", path)
         for (name, value) in properties {
             guard Gst.hasProperty(scan, name) else {
-                return "the \(Self.elementName) element has no property '\(name)'"
+                return .failed("the \(Self.elementName) element has no property '\(name)'")
             }
             Gst.set(scan, name, value)
         }
 
         if !pipeline.setState(GST_STATE_PLAYING) {
-            return pipeline.pendingError() ?? "cannot start playing"
+            return .failed(pipeline.pendingError() ?? "cannot start playing")
         }
+        return play(pipeline, scan: scan, name: name, report: report)
+    }
+
+    /// Runs a playing pipeline to its end or its first error, reporting
+    /// each `barcode` message of the element `scan`.
+    private func play(_ pipeline: Pipeline, scan: UnsafeMutablePointer<GstElement>, name: String,
+                      report: (Report, UnsafePointer<GstStructure>) -> Void) -> VideoOutcome {
         var frameRate: (n: Int32, d: Int32)? = nil
-        let bar = progress ? ProgressBar(label: path) : nil
+        var warnings: [String] = []
+        var drops = DroppedFrames()
+        var reported = false
+        let bar = progress ? ProgressBar(label: printable(name)) : nil
         defer { bar?.finish() }
         let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue
-                                    | GST_MESSAGE_ELEMENT.rawValue)
+                                    | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_WARNING.rawValue
+                                    | GST_MESSAGE_QOS.rawValue)
         while true {
             guard let msg = gst_bus_timed_pop_filtered(pipeline.bus, Gst.second / 10, wanted) else {
                 if let bar { bar.update(pipeline: pipeline.element) }
@@ -56,13 +78,31 @@ struct VideoScanner {
             }
             defer { gst_message_unref(msg) }
             let type = msg.pointee.type
-            if type == GST_MESSAGE_EOS { return nil }
-            if type == GST_MESSAGE_ERROR { return Gst.errorText(msg) }
+            if type == GST_MESSAGE_EOS { return .played(warnings: warnings + drops.warnings) }
+            if type == GST_MESSAGE_ERROR {
+                let why = Gst.errorText(msg)
+                var position: gint64 = -1
+                let played = gst_element_query_position(pipeline.element, GST_FORMAT_TIME, &position) != 0 && position > 0
+                return played || reported || drops.total > 0
+                    ? .stopped("playback stopped at \(formatTime(UInt64(max(0, position)))): \(why)") : .failed(why)
+            }
+            if type == GST_MESSAGE_QOS {
+                // the decoders' reports of frames they dropped (this
+                // pipeline never drops frames for lateness: it does not sync)
+                if UnsafeMutableRawPointer(msg.pointee.src) != UnsafeMutableRawPointer(scan) { drops.add(msg) }
+                continue
+            }
+            if type == GST_MESSAGE_WARNING {
+                let text = Gst.warningText(msg)
+                if !warnings.contains(text) { warnings.append(text) }
+                continue
+            }
             guard let structure = gst_message_get_structure(msg),
                   gst_structure_has_name(structure, "barcode") != 0 else { continue }
             if frameRate == nil { frameRate = Self.frameRate(of: scan) }
             bar?.clear()
-            report(Self.report(file: path, from: structure, frameRate: frameRate), structure)
+            report(Self.report(file: name, from: structure, frameRate: frameRate), structure)
+            reported = true
             bar?.update(pipeline: pipeline.element)
         }
     }
@@ -90,7 +130,7 @@ struct VideoScanner {
         if let index = int(s, "sequence-index"), let total = int(s, "sequence-total") {
             r.sequence = (index, total, string(s, "sequence-id") ?? "")
         }
-        if let pts = uint64(s, "timestamp"), pts != Gst.clockTimeNone {
+        if let pts = time(s, "timestamp") {
             r.pts = pts
             if let rate = frameRate {
                 let frame = (Double(pts) * Double(rate.n) / (Double(rate.d) * Double(Gst.second))).rounded()
@@ -100,7 +140,28 @@ struct VideoScanner {
         if let id = uint64(s, "id") { r.id = UInt32(truncatingIfNeeded: id) }
         r.firstSeen = uint64(s, "first-seen")
         r.lastSeen = uint64(s, "last-seen")
+        r.streamTime = time(s, "stream-time")
+        r.runningTime = time(s, "running-time")
+        r.duration = time(s, "duration")
+        r.symbologyID = string(s, "symbology-id")
+        r.quality = int(s, "quality")
+        r.inverted = bool(s, "inverted")
+        r.mirrored = bool(s, "mirrored")
+        r.isNew = bool(s, "new")
         return r
+    }
+
+    /// A time field (ns); nil when absent or GST_CLOCK_TIME_NONE.
+    static func time(_ s: UnsafePointer<GstStructure>, _ name: String) -> UInt64? {
+        guard let t = uint64(s, name), t != Gst.clockTimeNone else { return nil }
+        return t
+    }
+
+    /// A boolean field.
+    static func bool(_ s: UnsafePointer<GstStructure>, _ name: String) -> Bool? {
+        var value: gboolean = 0
+        guard gst_structure_get_boolean(s, name, &value) != 0 else { return nil }
+        return value != 0
     }
 
     /// A string field.
@@ -173,6 +234,41 @@ struct VideoScanner {
         var size: gsize = 0
         guard let data = g_bytes_get_data(OpaquePointer(boxed), &size) else { return [] }
         return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
+    }
+}
+
+/// The frames that the decoders of a video dropped as undecodable, from
+/// their QoS messages (each gives its element's running count).
+struct DroppedFrames {
+    /// The latest count per element.
+    private var counts: [UnsafeMutableRawPointer: UInt64] = [:]
+    /// The stream time of the first drop reported.
+    private var first: UInt64? = nil
+
+    /// How many frames were dropped in all.
+    var total: UInt64 { counts.values.reduce(0, +) }
+
+    /// Takes in one QoS message.
+    mutating func add(_ msg: UnsafeMutablePointer<GstMessage>) {
+        var format = GST_FORMAT_UNDEFINED
+        var processed: guint64 = 0, dropped: guint64 = 0
+        gst_message_parse_qos_stats(msg, &format, &processed, &dropped)
+        guard format == GST_FORMAT_BUFFERS || format == GST_FORMAT_DEFAULT, dropped > 0, dropped != UInt64.max,
+              let source = UnsafeMutableRawPointer(msg.pointee.src) else { return }
+        counts[source] = max(counts[source] ?? 0, UInt64(dropped))
+        if first == nil {
+            var live: gboolean = 0
+            var running: guint64 = 0, stream: guint64 = 0, timestamp: guint64 = 0, duration: guint64 = 0
+            gst_message_parse_qos(msg, &live, &running, &stream, &timestamp, &duration)
+            if stream != Gst.clockTimeNone { first = UInt64(stream) }
+        }
+    }
+
+    /// The warning to give, if frames were dropped.
+    var warnings: [String] {
+        guard total > 0 else { return [] }
+        let at = first.map { " (the first at \(formatTime($0)))" } ?? ""
+        return ["\(total) frame\(total == 1 ? "" : "s") could not be decoded and \(total == 1 ? "was" : "were") skipped\(at)"]
     }
 }
 

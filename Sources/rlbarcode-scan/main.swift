@@ -45,65 +45,10 @@ func run() -> ExitStatus {
         return .unreadable
     }
 
-    let scanner = RLBarcode.Scanner(options: arguments.stillOptions)
-    let reader = StillPictureReader()
-    let videos = VideoScanner(properties: arguments.elementProperties, progress: arguments.progress)
-    var status = ExitStatus.ran
-    /// Seconds each still picture's scan took (`--timing`).
-    var scanTimes: [Double] = []
-
-    /// Prints one code in the chosen form.
-    func emit(_ report: Report) {
-        Console.out(arguments.jsonl ? report.jsonLine : arguments.csv ? report.csvRow : report.humanLine)
-    }
-
-    /// Reports a file that could not be scanned.
-    func fail(_ path: String, _ why: String) {
-        Console.err("\(path): \(why)")
-        status = .unreadable
-    }
-
-    /// Writes an annotated picture, reporting a failure to write it.
-    func annotate(_ path: String, _ write: (Annotator) -> String?) {
-        guard let annotator, let why = write(annotator) else { return }
-        fail(path, "--annotate: \(why)")
-    }
-
-    if arguments.csv { Console.out(Report.csvHeader) }
-
-    for path in arguments.paths {
-        if let why = unreadableReason(path) {
-            fail(path, why)
-            continue
-        }
-        let ext = (path as NSString).pathExtension.lowercased()
-        var isVideo = videoExtensions.contains(ext)
-        if !isVideo {
-            let inspect: ((LumaView, [BarcodeResult]) -> Void)? = annotator == nil ? nil : { luma, results in
-                guard !results.isEmpty else { return }
-                annotate(path) { $0.writeStill(path: path, luma: luma, results: results) }
-            }
-            switch reader.scan(path: path, with: scanner, inspect: inspect) {
-            case .scanned(let results, let seconds):
-                scanTimes.append(seconds)
-                for result in results { emit(Report(file: path, result: result)) }
-            case .video:
-                isVideo = true
-            case .failure(let why):
-                fail(path, "cannot decode: \(why)")
-            }
-        }
-        if isVideo, let why = videos.scan(path: path, report: { report, message in
-            emit(report)
-            if let sample = VideoScanner.frameSample(message) {
-                annotate(path) { $0.writeFrame(path: path, frameIndex: report.frame, sample: sample) }
-            }
-        }) {
-            fail(path, why)
-        }
-    }
-    if arguments.timing { Console.err(timingLine(scanTimes)) }
-    return status
+    let session = ScanSession(arguments: arguments, annotator: annotator)
+    session.run()
+    if arguments.timing { Console.err(timingLine(session.scanTimes)) }
+    return session.status
 }
 
 /// The `--timing` summary of the still pictures' scan times.

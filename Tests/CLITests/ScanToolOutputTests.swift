@@ -194,11 +194,119 @@ final class ScanToolOutputTests: XCTestCase {
         let result = try Env.run(try Env.cli(), ["--help"])
         XCTAssertEqual(result.status, 0, result.summary)
         for word in ["--csv", "--annotate DIR", "--no-progress", "JSON lines", "CSV", "first_seen",
-                     "Examples:", "Exit status", "  0  ", "  1  ", "  2  ", "GST_PLUGIN_PATH"] {
+                     "Examples:", "Exit status", "  0  ", "  1  ", "  2  ", "  4  ", "GST_PLUGIN_PATH", "--max-pixels N",
+                     "symbology_id", "standard input", "\\x{1D}", "\\u{202E}"] {
             XCTAssertTrue(result.stdout.contains(word), "--help does not mention \(word)")
         }
         let header = "file,symbology,text,bytes,addon,extended,corners,orientation,\n  frame,pts,id,first_seen,last_seen"
         XCTAssertTrue(result.stdout.contains(header), "--help does not show the CSV columns")
         XCTAssertLessThanOrEqual(result.stdout.split(separator: "\n").map(\.count).max() ?? 0, 80, "lines over 80 columns")
+    }
+
+    /// The readable output and standard error escape control characters
+    /// (C0, DEL, C1), bidirectional controls and backslashes, in the text
+    /// and in file names, each escape closed by a brace (U+0001 then "0" is
+    /// `\x{1}0`, not `\x{10}`); `--jsonl` keeps both exactly.
+    func testControlAndBidiCharactersAreEscaped() throws {
+        let dir = try Env.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = "A\u{1}0\u{202E}\u{85}\\B\u{7F}\n"
+        let input = dir.appendingPathComponent("text.bin")
+        try Data(text.utf8).write(to: input)
+        let name = "q\nr\u{202E}\u{1B}[2J.png"
+        let picture = dir.appendingPathComponent(name)
+        try Env.zint(["-b", "58", "--binary", "--input=\(input.path)", "--scale=2"], to: picture)
+        let cli = try Env.cli()
+
+        let readable = try Env.run(cli, [name], currentDirectory: dir)
+        XCTAssertEqual(readable.status, 0, readable.summary)
+        XCTAssertTrue(readable.stdout.hasPrefix("q\\x{A}r\\u{202E}\\x{1B}[2J.png: QR-Code A\\x{1}0\\u{202E}\\x{85}\\\\B\\x{7F}\\x{A} at "),
+                      readable.stdout.debugDescription)
+        XCTAssertEqual(readable.stdout.filter { $0.isNewline }.count, 1, "one line: \(readable.stdout.debugDescription)")
+        for scalar in readable.stdout.unicodeScalars.dropLast() {
+            XCTAssertFalse(scalar.properties.generalCategory == .control || scalar.properties.isBidiControl,
+                           "raw U+\(String(scalar.value, radix: 16)) in \(readable.stdout.debugDescription)")
+        }
+
+        let json = try Env.run(cli, ["--jsonl", name], currentDirectory: dir)
+        XCTAssertEqual(json.status, 0, json.summary)
+        let object = Env.jsonLines(json.stdout).first
+        XCTAssertEqual(object?["text"] as? String, text, json.stdout.debugDescription)
+        XCTAssertEqual(object?["file"] as? String, name, json.stdout.debugDescription)
+        XCTAssertEqual(object?["bytes"] as? String, Data(text.utf8).base64EncodedString())
+
+        let missing = "gone\n\u{9B}31m.png"
+        let message = try Env.run(cli, [missing])
+        XCTAssertEqual(message.status, 1, message.summary)
+        XCTAssertEqual(message.stderr, "rlbarcode-scan: gone\\x{A}\\x{9B}31m.png: no such file\n", message.stderr.debugDescription)
+    }
+
+    /// `--jsonl` lines carry the `barcode` message's fields under the
+    /// documented keys, sorted: a still picture the ones that apply to it
+    /// (no video keys, no nulls), a video frame all of them.
+    func testJSONLinesCarryEveryField() throws {
+        let dir = try Env.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let picture = dir.appendingPathComponent("inverted.png")
+        try Env.zint(["-b", "13", "-d", "590123412345", "--scale=2", "--fg=ffffff", "--bg=000000"], to: picture)
+        let cli = try Env.cli()
+        let still = try Env.run(cli, ["--jsonl", picture.path])
+        XCTAssertEqual(still.status, 0, still.summary)
+        let stillKeys = ["addon", "bytes", "corners", "extended", "file", "inverted", "mirrored", "orientation", "quality",
+                         "symbology", "symbology_id", "text"]
+        guard let line = still.stdout.split(separator: "\n").first, let code = Env.jsonLines(String(line)).first else {
+            return XCTFail("no code: \(still.summary)")
+        }
+        XCTAssertEqual(code.keys.sorted(), stillKeys, still.stdout)
+        XCTAssertEqual(keyOrder(String(line)), stillKeys, "keys in sorted order: \(line)")
+        XCTAssertEqual(code["symbology_id"] as? String, "]E0")
+        XCTAssertEqual(code["inverted"] as? Bool, true)
+        XCTAssertEqual(code["mirrored"] as? Bool, false)
+        XCTAssertEqual(code["addon"] as? String, "")
+        XCTAssertEqual(code["extended"] as? String, "")
+        XCTAssertTrue((0...100).contains(code["quality"] as? Int ?? -1), still.stdout)
+        let again = try Env.run(cli, ["--jsonl", picture.path])
+        XCTAssertEqual(again.stdout, still.stdout, "the same bytes each run")
+
+        _ = try Env.pluginFolder()
+        let upright = dir.appendingPathComponent("ean.png"), clip = dir.appendingPathComponent("clip.mkv")
+        try Env.zint(["-b", "13", "-d", "590123412345", "--scale=2"], to: upright)
+        try Env.clip(from: upright, frames: 10, to: clip)
+        let video = try Env.run(cli, ["--jsonl", clip.path], timeout: 300)
+        XCTAssertEqual(video.status, 0, video.summary)
+        guard let first = video.stdout.split(separator: "\n").first, let seen = Env.jsonLines(String(first)).first else {
+            return XCTFail("no code: \(video.summary)")
+        }
+        let videoKeys = (stillKeys + ["duration", "first_seen", "frame", "id", "last_seen", "new", "pts", "running_time",
+                                      "stream_time"]).sorted()
+        XCTAssertEqual(seen.keys.sorted(), videoKeys, video.stdout)
+        XCTAssertEqual(keyOrder(String(first)), videoKeys, "keys in sorted order: \(first)")
+        XCTAssertEqual(seen["frame"] as? Int, 0)
+        XCTAssertEqual(seen["pts"] as? Int, 0)
+        XCTAssertEqual(seen["duration"] as? Int, 100_000_000, "10 fps")
+        XCTAssertEqual(seen["new"] as? Bool, true)
+        XCTAssertEqual(seen["inverted"] as? Bool, false)
+        XCTAssertEqual(seen["symbology_id"] as? String, "]E0")
+    }
+
+    /// The top-level keys of a one-line JSON object, in the order written
+    /// (for objects whose strings hold no `"`).
+    func keyOrder(_ line: String) -> [String] {
+        var keys: [String] = [], depth = 0, inString = false, current = "", afterKey = false
+        for c in line {
+            if inString {
+                if c == "\"" { inString = false; afterKey = true } else { current.append(c) }
+                continue
+            }
+            switch c {
+            case "{", "[": depth += 1
+            case "}", "]": depth -= 1
+            case "\"": inString = true; current = ""
+            case ":": if depth == 1 && afterKey { keys.append(current) }
+            default: break
+            }
+            if c != "\"" { afterKey = false }
+        }
+        return keys
     }
 }

@@ -125,8 +125,9 @@ enum Env {
     }
 
     /// Runs a program to its end (or `timeout` seconds) and collects its output.
+    /// `input`, when given, is the file read as standard input (else none).
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                    currentDirectory: URL? = nil, timeout: Double = 120) throws -> ProcessOutput {
+                    currentDirectory: URL? = nil, input: URL? = nil, timeout: Double = 120) throws -> ProcessOutput {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
@@ -138,7 +139,9 @@ enum Env {
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let inputHandle = try input.map { try FileHandle(forReadingFrom: $0) }
+        defer { try? inputHandle?.close() }
+        process.standardInput = inputHandle ?? FileHandle.nullDevice
         let start = Date()
         try process.run()
         var timedOut = false
@@ -236,5 +239,54 @@ enum Env {
             objects.append(object)
         }
         return objects
+    }
+
+    /// Runs `gst-launch-1.0 -q` with `words` (skips when it is missing) and
+    /// fails the test when it does not succeed.
+    static func launch(_ words: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let launch = try require("gst-launch-1.0", "gstreamer1.0-tools")
+        let result = try run(launch, ["-q"] + words)
+        XCTAssertEqual(result.status, 0, "gst-launch-1.0 \(words.joined(separator: " ")): \(result.summary)",
+                       file: file, line: line)
+    }
+
+    /// Re-encodes a PNG as a JPEG.
+    static func jpeg(from png: URL, to jpeg: URL) throws {
+        try launch(["filesrc", "location=\(png.path)", "!", "pngdec", "!", "videoconvert", "!", "jpegenc", "quality=90",
+                    "!", "filesink", "location=\(jpeg.path)"])
+    }
+
+    /// A clip of `frames` frames at 10 fps, each the PNG picture, as Motion
+    /// JPEG in Matroska (or the container of `muxer`, with its options).
+    static func clip(from png: URL, frames: Int, to clip: URL, muxer: [String] = ["matroskamux"]) throws {
+        try launch(["filesrc", "location=\(png.path)", "!", "pngdec", "!", "videoconvert", "!",
+                    "imagefreeze", "num-buffers=\(frames)", "!", "video/x-raw,framerate=10/1", "!", "jpegenc", "!",
+                    ] + muxer + ["!", "filesink", "location=\(clip.path)"])
+    }
+
+    /// A copy of `file` with only its first `fraction` of bytes, as a file
+    /// is left when a copy or a download stops halfway.
+    static func cut(_ file: URL, keeping fraction: Double, to copy: URL) throws {
+        let data = try Data(contentsOf: file)
+        try data.prefix(Int(Double(data.count) * fraction)).write(to: copy)
+    }
+
+    /// Runs a program to its end with its output discarded and returns its
+    /// exit status and its peak resident memory in KiB (from wait4).
+    static func peakMemory(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, kib: Int) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let words = [executable.path] + arguments
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable.path, &actions, nil, &argv, environ)
+        guard spawned == 0 else { throw ServerError(message: "cannot start \(executable.path): error \(spawned)") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return ((status >> 8) & 0xFF, Int(usage.ru_maxrss))
     }
 }
