@@ -80,15 +80,17 @@ struct CodeTracker {
     /// scan looked at (`scanned`), and codes unseen for more than
     /// `lostAfter` nanoseconds are dropped. A code outside an active
     /// region, looked at only when its tile's turn comes, thus ages only
-    /// in those frames. A jump back in time (a new segment) counts as
-    /// unseen time for every code.
+    /// in those frames. A jump back in time (a new segment), or forward by
+    /// more than `lostAfter` (a seek, a pause), counts as unseen time for
+    /// every code.
     mutating func beginFrame(now: UInt64, lostAfter: UInt64, scanned: ScannedArea) {
         frameNumber &+= 1
         let previous = lastNow ?? now
         lastNow = now
         let back = now < previous
         let step = back ? previous - now : now - previous
-        for i in entries.indices where back || scanned.contains(x: entries[i].centerX, y: entries[i].centerY) {
+        let jump = back || step > lostAfter
+        for i in entries.indices where jump || scanned.contains(x: entries[i].centerX, y: entries[i].centerY) {
             let unseen = entries[i].unseen
             entries[i].unseen = step > UInt64.max - unseen ? .max : unseen + step
         }

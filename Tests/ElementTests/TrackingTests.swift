@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import RLBarcode
 import XCTest
 
 /// Tracking in the `rlbarcode` element: codes looked at seldom (outside
@@ -34,6 +35,34 @@ final class TrackingTests: XCTestCase {
         XCTAssertEqual(new.messages.count, 1, "reported once")
         let session = new.allElementMessages.first { $0.name == "barcode-session" }
         XCTAssertEqual(session?["codes"]?.structures?.first?["appearances"]?.uint, 1)
+    }
+
+    /// What tracking relies on: the scanner says where each video frame's
+    /// scan looked. The active region in every frame; a point outside it
+    /// only in the frames whose tile holds it (one tile in four frames),
+    /// and every part of the frame within a round of tiles.
+    func testScannerReportsWhereItLooked() {
+        let pixels = [UInt8](repeating: 200, count: 640 * 360)
+        let region = NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
+        let scanner = Scanner(options: ScanOptions(activeRegion: region))
+        var looked: [Int] = []
+        pixels.withUnsafeBufferPointer { p in
+            let luma = LumaView(base: p.baseAddress!, width: 640, height: 360, stride: 640)
+            for n in 1 ... 104 {
+                _ = scanner.scan(luma, frameNumber: n)
+                XCTAssertTrue(scanner.lastScannedArea.contains(x: 320, y: 180), "the region, frame \(n)")
+                if scanner.lastScannedArea.contains(x: 40, y: 320) { looked.append(n) }
+            }
+        }
+        XCTAssertFalse(looked.isEmpty, "the corner is looked at within a round")
+        XCTAssertTrue(looked.allSatisfy { $0 % 4 == 0 }, "only in tile frames: \(looked)")
+        XCTAssertLessThan(looked.count, 104 / 4, "not in every tile frame")
+        let whole = Scanner()
+        pixels.withUnsafeBufferPointer { p in
+            _ = whole.scan(LumaView(base: p.baseAddress!, width: 640, height: 360, stride: 640), frameNumber: 1)
+        }
+        XCTAssertTrue(whole.lastScannedArea.contains(x: 40, y: 320) && whole.lastScannedArea.contains(x: 639, y: 359))
+        XCTAssertFalse(whole.lastScannedArea.contains(x: 640, y: 0), "outside the frame")
     }
 
     /// The same code moved into the active region's blind spot is lost as
