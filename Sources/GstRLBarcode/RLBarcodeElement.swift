@@ -738,7 +738,7 @@ final class RLBarcodeElement {
         log(GST_LEVEL_LOG, instance, "\(results.count) code(s) at \(state.now) ns")
 
         if s.draw, !state.pending.isEmpty, let frame, let canvas = FrameCanvas(frame: frame) {
-            if s.attachFrame && s.frameClean && state.pending.contains(where: \.report) {
+            if s.attachFrame && s.frameClean && state.pending.contains(where: { $0.report }) {
                 state.snapshot = FrameSnapshot(of: frame, maxSize: s.frameMaxSize)
             }
             draw(state.pending, on: canvas, settings: s)
@@ -765,7 +765,7 @@ final class RLBarcodeElement {
                 warn("buffer not writable: region metadata not attached")
             }
         }
-        if s.attachFrame, s.frameMaxSize > 0, state.snapshot == nil, state.pending.contains(where: \.report) {
+        if s.attachFrame, s.frameMaxSize > 0, state.snapshot == nil, state.pending.contains(where: { $0.report }) {
             state.snapshot = scaledSnapshot(of: buffer, state: state, maxSize: s.frameMaxSize)
         }
         for code in state.pending where code.report {

@@ -152,10 +152,11 @@ struct ScanSession {
 
     /// Whether `partial` (a code's start, or `…` and its end) is part of
     /// the code `text`. A start read up to the check character, with only
-    /// the stop pattern out of view, shows that character after the text.
+    /// the stop pattern out of view, shows that character after the text
+    /// (two digits in Code 128's code set C).
     static func isPart(_ partial: String, of text: String) -> Bool {
         if partial.hasPrefix("…") { return text.hasSuffix(partial.dropFirst()) }
-        return text.hasPrefix(partial) || partial.hasPrefix(text)
+        return text.hasPrefix(partial) || (partial.hasPrefix(text) && partial.count <= text.count + 2)
     }
 
     /// Marks `status` as posted.
