@@ -5,8 +5,10 @@ import RLBarcode
 /// A code is keyed by symbology, text and approximate position, so two
 /// identical codes far apart are two codes. Each tracked code keeps a stable
 /// id, the running time it was first and last seen, and is forgotten when it
-/// went unseen for longer than `lost-after`, or sooner when a code of other
-/// content takes its place (``endFrame()``); seen again, it is new again.
+/// went unseen for longer than `lost-after` in the frames that looked where
+/// it was (``beginFrame(now:lostAfter:scanned:)``), or sooner when a code of
+/// other content takes its place (``endFrame()``); seen again, it is new
+/// again.
 ///
 /// Owned by the streaming thread. The table is reused from frame to frame:
 /// after warm-up, tracking allocates nothing but the strings of new codes.
@@ -36,6 +38,9 @@ struct CodeTracker {
         var frames: UInt64
         /// The frame number of the latest sighting (to match each entry once per frame).
         var lastFrame: UInt64
+        /// Time (ns) since the latest sighting in the frames that looked
+        /// where the code was: what counts toward `lost-after`.
+        var unseen: UInt64 = 0
     }
 
     /// What tracking says about one result of the current frame.
@@ -59,6 +64,8 @@ struct CodeTracker {
     private var nextID: UInt32 = 1
     /// Counts frames, to claim each entry at most once per frame.
     private var frameNumber: UInt64 = 0
+    /// The running time of the previous frame.
+    private var lastNow: UInt64?
 
     /// Creates an empty table with room reserved for typical scenes.
     init() { entries.reserveCapacity(32) }
@@ -68,15 +75,26 @@ struct CodeTracker {
         entries.removeAll(keepingCapacity: true)
     }
 
-    /// Starts a frame at running time `now`: drops codes unseen for more
-    /// than `lostAfter` nanoseconds. A jump back in time by more than
-    /// `lostAfter` (a new segment) counts as unseen time too.
-    mutating func beginFrame(now: UInt64, lostAfter: UInt64) {
+    /// Starts a frame at running time `now`: the time since the previous
+    /// frame counts as unseen time for each code whose centre the frame's
+    /// scan looked at (`scanned`), and codes unseen for more than
+    /// `lostAfter` nanoseconds are dropped. A code outside an active
+    /// region, looked at only when its tile's turn comes, thus ages only
+    /// in those frames. A jump back in time (a new segment), or forward by
+    /// more than `lostAfter` (a seek, a pause), counts as unseen time for
+    /// every code.
+    mutating func beginFrame(now: UInt64, lostAfter: UInt64, scanned: ScannedArea) {
         frameNumber &+= 1
-        entries.removeAll { entry in
-            let age = now >= entry.lastSeen ? now - entry.lastSeen : entry.lastSeen - now
-            return age > lostAfter
+        let previous = lastNow ?? now
+        lastNow = now
+        let back = now < previous
+        let step = back ? previous - now : now - previous
+        let jump = back || step > lostAfter
+        for i in entries.indices where jump || scanned.contains(x: entries[i].centerX, y: entries[i].centerY) {
+            let unseen = entries[i].unseen
+            entries[i].unseen = step > UInt64.max - unseen ? .max : unseen + step
         }
+        entries.removeAll { $0.unseen > lostAfter }
     }
 
     /// Records one code found in the current frame.
@@ -114,6 +132,7 @@ struct CodeTracker {
             entries[best].width = width
             entries[best].height = height
             entries[best].lastSeen = now
+            entries[best].unseen = 0
             entries[best].frames &+= 1
             entries[best].lastFrame = frameNumber
             let e = entries[best]

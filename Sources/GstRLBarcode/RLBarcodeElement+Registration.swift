@@ -16,6 +16,8 @@ enum Property: guint, CaseIterable {
     case lostAfter
     case attachMeta
     case attachFrame
+    case frameClean
+    case frameMaxSize
     case draw
     case drawLabels
     case outlineColor
@@ -36,6 +38,8 @@ enum Property: guint, CaseIterable {
         case .lostAfter: "lost-after"
         case .attachMeta: "attach-meta"
         case .attachFrame: "attach-frame"
+        case .frameClean: "frame-clean"
+        case .frameMaxSize: "frame-max-size"
         case .draw: "draw"
         case .drawLabels: "draw-labels"
         case .outlineColor: "outline-color"
@@ -305,6 +309,15 @@ private func installProperties(_ objectClass: UnsafeMutablePointer<GObjectClass>
             spec = g_param_spec_boolean(name, "Attach frame",
                                         "Add the frame as a GstSample (field \"frame\") to barcode messages",
                                         0, flags)
+        case .frameClean:
+            spec = g_param_spec_boolean(name, "Frame clean",
+                                        "With attach-frame, the frame as it came in, before draw drew on it",
+                                        0, flags)
+        case .frameMaxSize:
+            spec = g_param_spec_uint(name, "Frame max size",
+                                     "With attach-frame, scale the frame down so that its longest side is at "
+                                         + "most this many pixels (0 = full size)",
+                                     0, guint(Int32.max), 0, flags)
         case .draw:
             spec = g_param_spec_boolean(name, "Draw", "Draw code outlines into the frames", 0, flags)
         case .drawLabels:

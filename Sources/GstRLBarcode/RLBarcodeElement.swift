@@ -45,6 +45,9 @@ final class RLBarcodeElement {
         var framesAnalysed = 0
         /// Codes of the current frame, reused from frame to frame.
         var pending: [PendingCode] = []
+        /// The current frame's copy for `attach-frame`, when it is not the
+        /// frame itself (``FrameSnapshot``).
+        var snapshot: FrameSnapshot?
         /// Settings copied at the start of the current frame.
         var frameSettings = Settings()
         /// PTS of the current frame (or `GST_CLOCK_TIME_NONE`).
@@ -167,6 +170,8 @@ final class RLBarcodeElement {
         case .lostAfter: update(property, \.lostAfter, UInt64(g_value_get_uint64(value))) { "\($0) ns" }
         case .attachMeta: update(property, \.attachMeta, g_value_get_boolean(value) != 0) { "\($0)" }
         case .attachFrame: update(property, \.attachFrame, g_value_get_boolean(value) != 0) { "\($0)" }
+        case .frameClean: update(property, \.frameClean, g_value_get_boolean(value) != 0) { "\($0)" }
+        case .frameMaxSize: update(property, \.frameMaxSize, Int(g_value_get_uint(value))) { "\($0)" }
         case .draw: update(property, \.draw, g_value_get_boolean(value) != 0) { "\($0)" }
         case .drawLabels: update(property, \.drawLabels, g_value_get_boolean(value) != 0) { "\($0)" }
         case .outlineColor: update(property, \.outlineColor, UInt32(g_value_get_uint(value))) { hex($0) }
@@ -190,6 +195,8 @@ final class RLBarcodeElement {
         case .lostAfter: g_value_set_uint64(value, UInt(s.lostAfter))
         case .attachMeta: g_value_set_boolean(value, s.attachMeta ? 1 : 0)
         case .attachFrame: g_value_set_boolean(value, s.attachFrame ? 1 : 0)
+        case .frameClean: g_value_set_boolean(value, s.frameClean ? 1 : 0)
+        case .frameMaxSize: g_value_set_uint(value, guint(s.frameMaxSize))
         case .draw: g_value_set_boolean(value, s.draw ? 1 : 0)
         case .drawLabels: g_value_set_boolean(value, s.drawLabels ? 1 : 0)
         case .outlineColor: g_value_set_uint(value, s.outlineColor)
@@ -237,9 +244,11 @@ final class RLBarcodeElement {
 
     // MARK: Action signals
 
-    /// `clear-results`: forget the session; every code is new again.
+    /// `clear-results`: forget the session; every code is new again and no
+    /// code stays marked with `report-unwanted`.
     func clearResults() {
         let generation = settings.withLock { s -> UInt64 in
+            s.unwanted.removeAll()
             s.clearGeneration &+= 1
             return s.clearGeneration
         }
@@ -268,12 +277,17 @@ final class RLBarcodeElement {
         return true
     }
 
-    /// `stop`: stops the analysis threads and drops the streaming state.
+    /// `stop`: stops the analysis threads, ends the session (unless EOS
+    /// ended it) and drops the streaming state.
     func stop() -> Bool {
         flushTarget.withLock { $0 = nil }
         pipeline?.shutDown()
         pipeline = nil
         pipelineFailed = false
+        if let state, !state.session.ended {
+            applyClear(state, generation: settings.withLock { $0.clearGeneration })
+            postSession(state, reason: "stop")
+        }
         state = nil
         return true
     }
@@ -339,6 +353,7 @@ final class RLBarcodeElement {
             applyClear(state, generation: settings.withLock { $0.clearGeneration })
             postSession(state, reason: "eos")
             state.session = ScanSession()
+            state.session.end()
         }
     }
 
@@ -532,6 +547,8 @@ final class RLBarcodeElement {
         var timedOut = false
         var candidates = 0
         var partial = ""
+        /// Where the scan looked, for tracking.
+        var scanned = ScannedArea()
     }
 
     /// `transform_frame_ip`: scans the mapped frame, tracks the codes and
@@ -569,6 +586,7 @@ final class RLBarcodeElement {
         scan.timedOut = scanner.lastScanTimedOut
         scan.candidates = scanner.lastCandidateCount
         scan.partial = scanner.partialText
+        scan.scanned = scanner.lastScannedArea
         return scan
     }
 
@@ -670,12 +688,13 @@ final class RLBarcodeElement {
                     + "\(Int((prep.options.timeLimit ?? 0) * 1000)) ms in \(timedOutFrames) frames so far")
             }
         }
-        state.tracker.beginFrame(now: state.now, lostAfter: s.lostAfter)
+        state.tracker.beginFrame(now: state.now, lostAfter: s.lostAfter, scanned: scan.scanned)
         var read = 0, new = 0
         defer {
             if s.postMessages {
                 let status = state.session.status(now: state.now, read: read, new: new,
-                                                  candidates: scan.candidates, partial: scan.partial)
+                                                  candidates: scan.candidates, partial: scan.partial,
+                                                  lostAfter: s.lostAfter)
                 if status.differs(from: state.session.posted) {
                     postStatus(status, state: state)
                     state.session.didPost(status)
@@ -719,6 +738,9 @@ final class RLBarcodeElement {
         log(GST_LEVEL_LOG, instance, "\(results.count) code(s) at \(state.now) ns")
 
         if s.draw, !state.pending.isEmpty, let frame, let canvas = FrameCanvas(frame: frame) {
+            if s.attachFrame && s.frameClean && state.pending.contains(where: { $0.report }) {
+                state.snapshot = FrameSnapshot(of: frame, maxSize: s.frameMaxSize)
+            }
             draw(state.pending, on: canvas, settings: s)
         }
     }
@@ -728,7 +750,11 @@ final class RLBarcodeElement {
     /// metadata goes first, while the buffer is still writable).
     func finishFrame(buffer: UnsafeMutablePointer<GstBuffer>, flow: GstFlowReturn) {
         guard let state, !state.pending.isEmpty else { return }
-        defer { state.pending.removeAll(keepingCapacity: true) }
+        defer {
+            state.pending.removeAll(keepingCapacity: true)
+            state.snapshot?.release()
+            state.snapshot = nil
+        }
         guard flow == GST_FLOW_OK else { return }
         let s = state.frameSettings
         if s.attachMeta {
@@ -739,12 +765,27 @@ final class RLBarcodeElement {
                 warn("buffer not writable: region metadata not attached")
             }
         }
+        if s.attachFrame, s.frameMaxSize > 0, state.snapshot == nil, state.pending.contains(where: { $0.report }) {
+            state.snapshot = scaledSnapshot(of: buffer, state: state, maxSize: s.frameMaxSize)
+        }
         for code in state.pending where code.report {
             postMessage(code, buffer: buffer, state: state, attachFrame: s.attachFrame)
         }
     }
 
     // MARK: Output
+
+    /// A copy of `buffer` scaled down to `maxSize` for `attach-frame`; nil
+    /// when it is small enough already (the buffer itself is attached) or
+    /// cannot be mapped.
+    private func scaledSnapshot(of buffer: UnsafeMutablePointer<GstBuffer>, state: State,
+                                maxSize: Int) -> FrameSnapshot? {
+        guard max(state.width, state.height) > maxSize else { return nil }
+        var frame = GstVideoFrame()
+        guard gst_video_frame_map(&frame, &state.info, buffer, GST_MAP_READ) != 0 else { return nil }
+        defer { gst_video_frame_unmap(&frame) }
+        return FrameSnapshot(of: &frame, maxSize: maxSize)
+    }
 
     /// The corners as `x0,y0,...,x3,y3` in whole pixels.
     private func cornerInts(_ corners: [Point]) -> [Int32] {
@@ -811,7 +852,8 @@ final class RLBarcodeElement {
             st.set("sequence-total", int: gint(truncatingIfNeeded: sa.total))
             st.set("sequence-id", string: sa.id)
         }
-        if attachFrame, let sample = gst_sample_new(buffer, state.caps, &segment, nil) {
+        if attachFrame,
+           let sample = gst_sample_new(state.snapshot?.buffer ?? buffer, state.snapshot?.caps ?? state.caps, &segment, nil) {
             st.set("frame", takingBoxed: UnsafeMutableRawPointer(sample), type: gst_sample_get_type())
         }
         let message = gst_message_new_element(instance.assumingMemoryBound(to: GstObject.self), st)
@@ -835,7 +877,8 @@ final class RLBarcodeElement {
     }
 
     /// Posts the `barcode-session` element message: every code of the
-    /// session with its counts and times. `reason` is `eos` or `clear-results`.
+    /// session with its counts and times. `reason` is `eos`, `clear-results`
+    /// or `stop`.
     private func postSession(_ state: State, reason: String) {
         guard settings.withLock({ $0.postMessages }), let st = gst_structure_new_empty("barcode-session") else { return }
         var codes: [UnsafeMutablePointer<GstStructure>] = []

@@ -4,7 +4,8 @@ import RLBarcode
 /// session's status, for `barcode-status`.
 ///
 /// A session runs from the start of streaming (or the last
-/// `clear-results`) to EOS (or the next `clear-results`). Unlike the
+/// `clear-results`) to EOS, the next `clear-results` or the pipeline's stop,
+/// whichever comes first. Unlike the
 /// ``CodeTracker``, which forgets a code once it is lost, the session keeps
 /// every code it saw: how many times it appeared (a code that was lost and
 /// seen again appears again), in how many frames, and when it was first and
@@ -68,7 +69,14 @@ struct ScanSession {
     private var lastInRange: UInt64?
     /// Running time of the latest frame that read a code.
     private var lastRead: UInt64?
-    /// The session's message was posted (at EOS): nothing more until a new session.
+    /// The part of a long code the status shows: held from frame to frame
+    /// while the code is panned (a part is not read in every frame) until
+    /// the code is read or no part of it was read for `lost-after`.
+    private var heldPartial = ""
+    /// Running time of the latest frame that read ``heldPartial``.
+    private var partialSeen: UInt64 = 0
+    /// The session's message was posted (at EOS): nothing more until a
+    /// frame is analysed again (a new stream after a flush).
     private(set) var ended = false
 
     /// Creates an empty session with room for typical scenes.
@@ -76,6 +84,7 @@ struct ScanSession {
 
     /// Records a code read in the current frame and what tracking made of it.
     mutating func record(_ result: BarcodeResult, _ sighting: CodeTracker.Sighting) {
+        if !heldPartial.isEmpty && ScanSession.isPart(heldPartial, of: result.text) { heldPartial = "" }
         if let i = codes.firstIndex(where: { $0.symbology == result.symbology && $0.text == result.text }) {
             codes[i].lastID = sighting.id
             codes[i].symbologyIdentifier = result.symbologyIdentifier
@@ -91,8 +100,16 @@ struct ScanSession {
 
     /// The status after a frame at running time `now` that read `read` codes
     /// (`new` of them new) and saw `candidates` code-like regions; `partial`
-    /// is the part of a long code read so far.
-    mutating func status(now: UInt64, read: Int, new: Int, candidates: Int, partial: String) -> Status {
+    /// is the part of a long code the frame read ("" when none).
+    ///
+    /// The partial text holds while the code is panned, until the code is
+    /// read or no part of it was read for `lostAfter` ns; a part of a code
+    /// read within `lostAfter` (its end leaving the view) is no partial
+    /// code. While a partial text holds, guidance is 2 and the wait for
+    /// guidance 1 starts over.
+    mutating func status(now: UInt64, read: Int, new: Int, candidates: Int, partial: String,
+                         lostAfter: UInt64) -> Status {
+        ended = false
         if read > 0 { lastRead = now }
         let unread = candidates > 0 && read == 0
         if unread {
@@ -104,11 +121,12 @@ struct ScanSession {
             // A code read since then ends "in range".
             inRange = lastRead.map { $0 < last } ?? true
         }
-        if !inRange { inRangeSince = nil }
+        updatePartial(partial, now: now, lostAfter: lostAfter)
+        if !inRange || !heldPartial.isEmpty { inRangeSince = inRange ? now : nil }
         var s = Status()
         s.inRange = inRange
-        s.partial = partial
-        if !partial.isEmpty {
+        s.partial = heldPartial
+        if !heldPartial.isEmpty {
             s.guidance = 2
         } else if inRange, let since = inRangeSince, now >= since, now - since >= ScanSession.guidanceDelay {
             s.guidance = 1
@@ -118,9 +136,32 @@ struct ScanSession {
         return s
     }
 
+    /// Holds `partial` when it is new text, drops the held text once it
+    /// went unread for `lostAfter`.
+    private mutating func updatePartial(_ partial: String, now: UInt64, lostAfter: UInt64) {
+        let recentlyRead = !partial.isEmpty && codes.contains { c in
+            now >= c.lastSeen && now - c.lastSeen <= lostAfter && ScanSession.isPart(partial, of: c.text)
+        }
+        if !partial.isEmpty && !recentlyRead {
+            heldPartial = partial
+            partialSeen = now
+        } else if !heldPartial.isEmpty && (now < partialSeen || now - partialSeen > lostAfter) {
+            heldPartial = ""
+        }
+    }
+
+    /// Whether `partial` (a code's start, or `…` and its end) is part of
+    /// the code `text`. A start read up to the check character, with only
+    /// the stop pattern out of view, shows that character after the text
+    /// (two digits in Code 128's code set C).
+    static func isPart(_ partial: String, of text: String) -> Bool {
+        if partial.hasPrefix("…") { return text.hasSuffix(partial.dropFirst()) }
+        return text.hasPrefix(partial) || (partial.hasPrefix(text) && partial.count <= text.count + 2)
+    }
+
     /// Marks `status` as posted.
     mutating func didPost(_ status: Status) { posted = status }
 
-    /// Marks the session as reported at EOS.
+    /// Marks the session as reported (at EOS or when the pipeline stops).
     mutating func end() { ended = true }
 }

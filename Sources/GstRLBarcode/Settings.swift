@@ -59,6 +59,10 @@ struct Settings: Sendable {
     var attachMeta = true
     /// `attach-frame`.
     var attachFrame = false
+    /// `frame-clean`: the attached frame is taken before drawing.
+    var frameClean = false
+    /// `frame-max-size`: the attached frame's longest side, in pixels (0: full size).
+    var frameMaxSize = 0
     /// `draw`.
     var draw = false
     /// `draw-labels`.

@@ -118,6 +118,11 @@ public final class Scanner {
     /// Whether the last ``scan(_:)`` stopped at its ``ScanOptions/timeLimit``
     /// before it had looked everywhere.
     public private(set) var lastScanTimedOut = false
+    /// The parts of the frame the last ``scan(_:frameNumber:)`` looked at
+    /// (the whole frame; or the active region, and in some video frames
+    /// one tile of the rest), for trackers that age a code only in frames
+    /// that looked where it was.
+    public private(set) var lastScannedArea = ScannedArea()
     /// The readers among them that assemble stacked symbols from rows.
     private let stackedReaders: [any StackedLinearReader]
     /// The DataBar reader among them, whose stacked symbols' rows may need
@@ -292,6 +297,7 @@ public final class Scanner {
         deadline = options.timeLimit.map { MonotonicClock.now &+ UInt64(max(0, min($0, 1e6)) * 1e9) } ?? .max
         matrix.deadline = deadline
         defer { lastScanTimedOut = outOfTime || matrix.timedOut }
+        lastScannedArea = ScannedArea()
         guard image.width >= 16 || image.height >= 16, image.width >= 1, image.height >= 1 else { return [] }
         let enabled = options.symbologies.intersection(readable)
         guard !enabled.isEmpty else { return [] }
@@ -299,6 +305,7 @@ public final class Scanner {
         matrix.startFrame(number: frameNumber)
         partials.startFrame()
         let frame = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        lastScannedArea = ScannedArea(frame)
         guard let r = options.activeRegion, r.isValid else {
             return plan.thorough ? scanStill(image, bounds: frame, wholeFrame: true, enabled: enabled, plan: plan)
                 : scanArea(image, bounds: frame, wholeFrame: true, enabled: enabled, plan: plan)
@@ -308,6 +315,7 @@ public final class Scanner {
                                y1: min(image.height, Int(((r.y + r.height) * Double(image.height)).rounded(.up))))
         let usable = region.width >= 16 && region.height >= 4
         if options.regionOnly {
+            lastScannedArea = ScannedArea(usable ? region : nil)
             guard usable else { return [] }
             return plan.thorough ? scanStill(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
                 : scanArea(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
@@ -329,7 +337,9 @@ public final class Scanner {
         // Aztec searches, whichever frame's turn it is.
         var out = scanArea(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
         let candidates = lastCandidateCount
+        lastScannedArea = ScannedArea(region)
         if frameNumber % 4 == 0, let tile = tile(frame, outside: region, turn: frameNumber / 4 - 1) {
+            lastScannedArea = ScannedArea(region, tile)
             var complete = plan
             complete.bothPolaritiesEveryFrame = true
             complete.everySearch = true
@@ -1027,4 +1037,24 @@ public final class Scanner {
     /// symbol of the lengths the linear readers accept.
     static let minLineEdges = 20
 
+}
+
+/// The parts of a frame one scan looked at (``Scanner/lastScannedArea``):
+/// up to two rectangles, in pixels; none when the scan looked nowhere.
+public struct ScannedArea: Sendable, Equatable {
+    private var first: PixelRect?
+    private var second: PixelRect?
+
+    /// Nowhere.
+    public init() {}
+
+    init(_ first: PixelRect?, _ second: PixelRect? = nil) {
+        self.first = first
+        self.second = second
+    }
+
+    /// Whether the scan looked at the point (`x`, `y`), in pixels.
+    public func contains(x: Double, y: Double) -> Bool {
+        (first?.contains(x, y) ?? false) || (second?.contains(x, y) ?? false)
+    }
 }

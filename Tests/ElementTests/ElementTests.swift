@@ -75,7 +75,7 @@ final class ElementTests: XCTestCase {
             XCTAssertNotNil(g_param_spec_get_blurb(spec), name)
             XCTAssertNotNil(g_param_spec_get_nick(spec), name)
         }
-        XCTAssertEqual(seen, 16)
+        XCTAssertEqual(seen, 18)
     }
 
     func testSettingValidValues() throws {
@@ -84,7 +84,8 @@ final class ElementTests: XCTestCase {
         let cases: [(String, String)] = [
             ("symbologies", "ean-13+qr-code"), ("active-region", "0.1,0.2,0.5,0.5"), ("region-only", "true"),
             ("orientation", "left"), ("effort", "thorough"), ("message", "false"), ("report", "every-frame"),
-            ("lost-after", "5000"), ("attach-meta", "false"), ("attach-frame", "true"), ("draw", "true"),
+            ("lost-after", "5000"), ("attach-meta", "false"), ("attach-frame", "true"),
+            ("frame-clean", "true"), ("frame-max-size", "320"), ("draw", "true"),
             ("draw-labels", "false"), ("outline-color", "4278190335"), ("unwanted-color", "0"), ("paused", "true"),
             ("n-threads", "1"),
         ]

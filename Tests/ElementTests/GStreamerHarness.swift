@@ -73,6 +73,8 @@ struct Fields: Equatable {
     var values: [String: FieldValue]
     /// GType names of the fields, for type checks.
     var typeNames: [String: String]
+    /// The bytes of the buffers of GstSample fields.
+    var sampleBytes: [String: [UInt8]] = [:]
     subscript(_ key: String) -> FieldValue? { values[key] }
 }
 
@@ -87,6 +89,14 @@ func readStructure(_ structure: UnsafePointer<GstStructure>) -> Fields {
         let type = value.pointee.g_type
         fields.typeNames[name] = String(cString: g_type_name(type))
         fields.values[name] = convert(value)
+        if type == gst_sample_get_type(), let boxed = g_value_get_boxed(value),
+           let buffer = gst_sample_get_buffer(OpaquePointer(boxed)) {
+            var map = GstMapInfo()
+            if gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 {
+                fields.sampleBytes[name] = Array(UnsafeBufferPointer(start: map.data, count: Int(map.size)))
+                gst_buffer_unmap(buffer, &map)
+            }
+        }
     }
     return fields
 }
@@ -294,7 +304,13 @@ func emit(_ instance: UnsafeMutablePointer<GstElement>, _ signal: String, string
 ///   - whilePlaying: called once on another thread while frames flow.
 ///   - live: the source says it is live (a camera), so frames are analysed
 ///     one at a time; otherwise the element analyses frames ahead.
+///   - frameDuration: the frames' duration and PTS step (ns), 30 fps unless told.
+///   - endOfStream: end the stream with EOS; otherwise the pipeline is
+///     stopped (to READY) once the frames came out.
+/// The bus is read after the pipeline went to READY, so that what the
+/// element posts when it stops is collected too.
 func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Bool = true, live: Bool = false,
+                 frameDuration: UInt64 = 33_333_333, endOfStream: Bool = true,
                  beforeFrame: ((UnsafeMutablePointer<GstElement>, Int) -> Void)? = nil,
                  whilePlaying: (@Sendable (SendablePointer<GstElement>) -> Void)? = nil) throws -> RunOutput {
     _ = try gstreamerReady.get()
@@ -359,8 +375,8 @@ func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Boo
         guard let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil) else { continue }
         _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize($0.count)) }
         if timestamps {
-            buffer.pointee.pts = UInt(i) * 33_333_333
-            buffer.pointee.duration = 33_333_333
+            buffer.pointee.pts = UInt(i) * UInt(frameDuration)
+            buffer.pointee.duration = UInt(frameDuration)
         } else {
             buffer.pointee.pts = UInt(UInt64.max)
             buffer.pointee.duration = UInt(UInt64.max)
@@ -388,14 +404,21 @@ func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Boo
         _ = emit(src, "push-buffer", buffer: buffer, returnsFlow: true)
         gst_buffer_unref(buffer)
     }
-    _ = emit(src, "end-of-stream", returnsFlow: true)
-
-    // Pull everything until EOS (or an error stops the flow).
-    while let sample = gst_app_sink_try_pull_sample(sink, 60 * 1_000_000_000) {
-        collect(sample)
-        gst_sample_unref(sample)
+    if endOfStream {
+        _ = emit(src, "end-of-stream", returnsFlow: true)
+        // Pull everything until EOS (or an error stops the flow).
+        while let sample = gst_app_sink_try_pull_sample(sink, 60 * 1_000_000_000) {
+            collect(sample)
+            gst_sample_unref(sample)
+        }
+    } else {
+        while output.outputs.count < frames.count, let sample = gst_app_sink_try_pull_sample(sink, 10 * 1_000_000_000) {
+            collect(sample)
+            gst_sample_unref(sample)
+        }
     }
     if otherThread != nil { done.wait() }
+    _ = gst_element_set_state(pipeline, GST_STATE_READY)
     // Read the bus before going to NULL, which flushes it.
     let bus = gst_element_get_bus(pipeline)
     defer { gst_object_unref(bus) }

@@ -145,6 +145,101 @@ final class SessionTests: XCTestCase {
         }
     }
 
+    /// `clear-results` forgets the codes marked with `report-unwanted` too:
+    /// after it the marked code is new, reported and no longer unwanted.
+    func testClearResultsEmptiesTheUnwantedSet() throws {
+        let code = try eanFrame()
+        let out = try runPipeline(Array(repeating: code, count: 6), live: true, beforeFrame: { e, i in
+            if i == 0 { emit(e, "report-unwanted", strings: ["ean-13", Codes.ean13Text]) }
+            if i == 3 { emit(e, "clear-results") }
+        })
+        XCTAssertEqual(out.regions.count, 6)
+        let unwanted = out.regions.map { frame in frame.contains { $0.params?["unwanted"]?.bool == true } }
+        XCTAssertEqual(unwanted, [true, true, true, false, false, false], "needs the engine")
+        XCTAssertEqual(out.messages.count, 1, "reported once, after the clear")
+        XCTAssertEqual(out.messages.first?["new"]?.bool, true)
+        XCTAssertEqual(out.messages.first?["timestamp"]?.uint64, 3 * 33_333_333)
+    }
+
+    /// A Code 128 panned into view from the right (its start first), read
+    /// once whole, then panned out to the left: `partial` holds from the
+    /// first part to the read, with guidance 2 all along; after the read no
+    /// guidance and no partial text, though the code's end is still in view.
+    func testPartialHoldsDuringAPanAndEndsAtTheRead() throws {
+        let text = "PANNED-CODE-128"
+        let modules = try Zint.modules(symbology: 20, data: text)
+        let total = modules.count * 2 + 40
+        XCTAssertLessThan(total, 480, "the code fits the frame once panned in")
+        var frames: [TestFrame] = []
+        func add(_ x: Int) {
+            var canvas = Canvas(width: 480, height: 160)
+            canvas.drawLinear(modules, x: x, y: 50, moduleWidth: 2, barHeight: 60)
+            frames.append(canvas.frame("GRAY8"))
+        }
+        for x in stride(from: 480 - 110, through: 20, by: -6) { add(x) }
+        for _ in 0 ..< 6 { add(20) }
+        for x in stride(from: 20, through: -total, by: -20) { add(x) }
+        let out = try runPipeline(frames)
+        XCTAssertEqual(out.messages.compactMap { $0["symbol"]?.string }, [text], "needs the engine")
+        let status = messages(out, "barcode-status")
+        guard let first = status.firstIndex(where: { $0["guidance"]?.int == 2 }),
+              let read = status.firstIndex(where: { $0["found"]?.uint == 1 }) else {
+            return XCTFail("no guidance 2 before the read: \(status)")
+        }
+        XCTAssertLessThan(first, read)
+        for s in status[first ..< read] {
+            XCTAssertEqual(s["guidance"]?.int, 2, "guidance holds during the pan")
+            // The code's start; with only the stop pattern out of view, the
+            // check character follows the text.
+            let p = s["partial"]?.string ?? ""
+            XCTAssertTrue(!p.isEmpty && (text.hasPrefix(p) || p.dropLast() == text), "partial \(p) holds, the code's start")
+        }
+        XCTAssertFalse(status.contains { $0["guidance"]?.int == 1 }, "no guidance 1 mid-pan")
+        for s in status[read...] {
+            XCTAssertEqual(s["guidance"]?.int, 0, "no guidance after the read")
+            XCTAssertEqual(s["partial"]?.string, "")
+        }
+    }
+
+    /// A part of a long code, then the code gone: the partial text holds
+    /// for `lost-after`, then clears.
+    func testPartialClearsAfterLostAfter() throws {
+        let modules = try Zint.modules(symbology: 20, data: "PANNED-CODE-128")
+        var frames: [TestFrame] = []
+        for k in 0 ..< 12 {
+            var canvas = Canvas(width: 480, height: 160)
+            canvas.drawLinear(modules, x: 480 - 150 - 6 * k, y: 50, moduleWidth: 2, barHeight: 60)
+            frames.append(canvas.frame("GRAY8"))
+        }
+        frames += Array(repeating: Canvas(width: 480, height: 160).frame("GRAY8"), count: 24)
+        let out = try runPipeline(frames, properties: "lost-after=500000000")
+        let status = messages(out, "barcode-status")
+        guard let last = status.lastIndex(where: { $0["guidance"]?.int == 2 }), last + 1 < status.count else {
+            return XCTFail("no partial, or it never cleared: \(status), needs the engine")
+        }
+        let cleared = status[last + 1]
+        XCTAssertEqual(cleared["partial"]?.string, "")
+        XCTAssertEqual(cleared["guidance"]?.int, 0)
+        // Held for lost-after after the latest part (read by frame 11 at the latest).
+        let t = cleared["running-time"]?.uint64 ?? 0
+        let firstPart = status.first { $0["guidance"]?.int == 2 }?["running-time"]?.uint64 ?? 0
+        XCTAssertGreaterThan(t, firstPart + 500_000_000)
+        XCTAssertLessThanOrEqual(t, 12 * 33_333_333 + 500_000_000)
+    }
+
+    /// A pipeline stopped without EOS (a camera closed) still ends its
+    /// session, once; after EOS, the stop adds nothing.
+    func testStopWithoutEOSPostsTheSession() throws {
+        let code = try eanFrame()
+        let stopped = try runPipeline([code, code, code], live: true, endOfStream: false)
+        XCTAssertEqual(stopped.outputs.count, 3)
+        let sessions = messages(stopped, "barcode-session")
+        XCTAssertEqual(sessions.map { $0["reason"]?.string }, ["stop"])
+        XCTAssertEqual(sessions.first?["count"]?.uint, 1, "needs the engine")
+        let ended = try runPipeline([code, code], live: true)
+        XCTAssertEqual(messages(ended, "barcode-session").map { $0["reason"]?.string }, ["eos"], "once, at EOS")
+    }
+
     func testDisabledSymbologyIsDrawnAsUnwantedOnly() throws {
         var canvas = Canvas(width: 320, height: 240)
         let modules = try Zint.modules(symbology: 13, data: Codes.ean13Data)
