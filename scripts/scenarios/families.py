@@ -74,7 +74,10 @@ def symbol(nick: str, rng: random.Random, tag: str = "") -> symbols.Symbol:
 
 
 def module_for(sym: symbols.Symbol, width: float) -> float:
-    """Whole pixels per module giving about `width` pixels of symbol."""
+    """Pixels per module giving about `width` pixels of symbol: whole pixels
+    (at least 2) for matrix symbols, quarter pixels (at least 1.5) for linear ones."""
+    if sym.linear:
+        return max(1.5, round(4 * width / sym.modules.shape[1]) / 4)
     return float(max(2, round(width / sym.modules.shape[1])))
 
 
@@ -104,15 +107,19 @@ def _segments(layouts: list[list[Place]], hold: int):
 
 
 def solo_scenes(size: Size) -> list[Scene]:
-    """Each symbology at seeded positions in 1280x720, alone and with all on."""
+    """Each symbology at seeded positions and sizes in 1280x720, alone and with all on.
+
+    Matrix symbols get 60 to 220 pixels (whole pixels per module, at least
+    2), linear symbols and PDF417 180 to 480.
+    """
     out = []
     for i, nick in enumerate(SOLO):
         rng = random.Random(1000 + i)
         layouts = []
         for k in range(size.positions):
             sym = symbol(nick, rng, f"{k}")
-            target = 360 if sym.linear or sym.nick == "pdf417" else 160
-            m = module_for(sym, target * rng.uniform(0.9, 1.1))
+            wide = sym.linear or sym.nick == "pdf417"
+            m = module_for(sym, rng.uniform(180, 480) if wide else rng.uniform(60, 220))
             (cx, cy), = _place_apart(rng, 1280, 720, [_extent(sym, m)])
             layouts.append([Place(f"p{k}", sym, cx, cy, m)])
         for family, props in (("alone", {"symbologies": nick}), ("all-on", {})):
@@ -187,14 +194,16 @@ def region_scene(size: Size) -> Scene:
 
 
 def pan_scenes(size: Size) -> list[Scene]:
-    """The camera pans: codes slide across the frame, blurred along the motion."""
+    """The camera pans 8 pixels a frame: codes slide left, blurred over half that.
+
+    The long Code 128 starts fully in view at the right and is cut by the
+    left edge after about 40 frames.
+    """
     w, h = 1280, 720
     rng = random.Random(5000)
     long128 = symbols.make("code-128", "LONG-" + "".join(rng.choice(string.ascii_uppercase) for _ in range(19)))
-    m = 3.0
+    m, speed = 3.0, 8.0
     pw = long128.modules.shape[1] * m + 60
-    n = size.motion
-    speed = (w - pw / 2 - 40) / max(1, n - 1) * 0.8
 
     def long_layout(f: int) -> list[Place]:
         return [Place("long", long128, w - pw / 2 - 20 - speed * f, h / 2, m, height=140)]
@@ -202,11 +211,11 @@ def pan_scenes(size: Size) -> list[Scene]:
     qr, ean = symbol("qr-code", rng, "PAN"), symbol("ean-13", rng)
 
     def pair_layout(f: int) -> list[Place]:
-        x = 260 + 9 * f
+        x = w - 300 - speed * f
         return [Place("qr", qr, x, 230, 6.0), Place("ean", ean, x + 40, 520, 3.0, height=150)]
 
-    return [Scene("pan", "long code-128", w, h, n, long_layout, seed=5000, pan_blur=lambda f: 6),
-            Scene("pan", "qr-code+ean-13", w, h, n, pair_layout, seed=5001, pan_blur=lambda f: 9)]
+    return [Scene("pan", "long code-128", w, h, size.motion, long_layout, seed=5000, pan_blur=lambda f: 4),
+            Scene("pan", "qr-code+ean-13", w, h, size.motion, pair_layout, seed=5001, pan_blur=lambda f: 4)]
 
 
 def occlusion_scene(size: Size) -> Scene:

@@ -75,6 +75,10 @@ def _fmt(v, digits=1) -> str:
     return f"{v:.{digits}f}" if isinstance(v, float) else str(v)
 
 
+def _pct(v: float | None) -> str:
+    return "–" if v is None else f"{100 * v:.0f} %"
+
+
 def verdict(s: Score) -> str:
     """"pass" when every code was read, nothing wrong or false, one appearance each."""
     ok = (s.read == s.codes and s.wrong == 0 and s.false == 0 and not s.error
@@ -84,14 +88,15 @@ def verdict(s: Score) -> str:
 
 def markdown(results: list[Result], size: Size, seconds: float) -> str:
     lines = [f"Scenario suite ({'full' if size.full else 'CI'} size), {seconds:.0f} s", "",
-             "| family | scene | element | codes read | frames to first read | appearances per code "
+             "| family | scene | element | codes read | frames to first read | frames read | appearances per code "
              "| id switches | wrong reads | false reports | guidance changes | verdict |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         if r.score is None:
             continue
         s = r.score
         lines.append(f"| {r.family} | {r.scene} | {r.engine} | {s.read}/{s.codes} | {_fmt(s.frames_to_read)} "
+                     f"| {_pct(s.read_rate)} "
                      f"| {_fmt(s.appearances, 2)} | {_fmt(s.id_switches)} | {s.wrong} | {s.false} "
                      f"| {_fmt(s.guidance_changes)} | {verdict(s) if r.engine == 'rlbarcode' else ''}"
                      f"{' ' + r.error if r.error else ''} |")

@@ -24,7 +24,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--engines", help="comma-separated: rlbarcode, zbar, zxing "
                    "(default: all three with --full, rlbarcode alone otherwise)")
     p.add_argument("--only", action="append", default=[],
-                   help="run only scenes whose 'family/name' contains TEXT (repeatable)")
+                   help="run only scenes whose 'family/name' starts with TEXT (repeatable)")
     p.add_argument("--no-live", action="store_true", help="leave out the live 4K family")
     p.add_argument("--json", help="also write the figures as JSON to FILE")
     return p.parse_args(argv)
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: the {e} element is not installed; its columns stay empty", file=sys.stderr)
     engines = [e for e in engines if e not in missing]
     scenes = [s for s in families.all_scenes(size)
-              if (not args.only or any(o in f"{s.family}/{s.name}" for o in args.only))
+              if (not args.only or any(f"{s.family}/{s.name}".startswith(o) for o in args.only))
               and not (s.live and (args.no_live or not size.full and not args.only))]
     start = time.monotonic()
     results = report.run_all(scenes, engines, size)

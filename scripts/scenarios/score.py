@@ -19,7 +19,14 @@ class Score:
     wrong: int = 0                # texts matching no code in view
     false: int = 0                # reports with no code in view
     guidance_changes: int | None = None  # barcode-status guidance changes (report=new)
+    frames_in_view: int = 0       # (code, frame) pairs fully in view
+    frames_read: int = 0          # of those, read in that frame (report=every-frame)
     error: str = ""
+
+    @property
+    def read_rate(self) -> float | None:
+        """The share of frames with a code fully in view in which it was read."""
+        return self.frames_read / self.frames_in_view if self.frames_in_view else None
 
     @property
     def frames_to_read(self) -> float | None:
@@ -27,6 +34,7 @@ class Score:
 
     def as_dict(self) -> dict:
         return {"codes": self.codes, "read": self.read, "frames_to_read": self.frames_to_read,
+                "read_rate": self.read_rate,
                 "appearances": self.appearances, "id_switches": self.id_switches, "wrong": self.wrong,
                 "false": self.false, "guidance_changes": self.guidance_changes, "error": self.error}
 
@@ -70,12 +78,14 @@ def score(truths: list[list[Truth]], runs: dict[str, RunResult], strict: bool,
         for t in truth:
             if t.full and (only is None or t.nick in only):
                 first_full.setdefault(t.key, f)
+                s.frames_in_view += 1
     s.codes = len(first_full)
     main = runs.get("every-frame") or runs.get("new")
     s.error = "; ".join(f"{k}: {r.error}" for k, r in runs.items() if r.error)
     first_read: dict[str, int] = {}
     ids: dict[str, list[int]] = {}
     taken_by_frame: dict[int, set[str]] = {}
+    read_in_frame: set[tuple[str, int]] = set()
     for r in main.reports:
         truth = truths[r.frame] if 0 <= r.frame < len(truths) else []
         taken = taken_by_frame.setdefault(r.frame, set())
@@ -89,9 +99,11 @@ def score(truths: list[list[Truth]], runs: dict[str, RunResult], strict: bool,
         taken.add(t.key)
         if t.full and t.key in first_full:
             first_read.setdefault(t.key, r.frame)
+            read_in_frame.add((t.key, r.frame))
         if r.id is not None:
             ids.setdefault(t.key, []).append(r.id)
     s.read = len(first_read)
+    s.frames_read = len(read_in_frame) if "every-frame" in runs else 0
     s.first_read = [first_read[k] - first_full[k] for k in first_read]
     if "every-frame" in runs and ids:
         s.id_switches = sum(sum(1 for a, b in zip(v, v[1:]) if a != b) for v in ids.values())

@@ -6,6 +6,7 @@ module and cached in memory; scenes scale it to the module size they need.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -77,29 +78,30 @@ def zint_path() -> str:
     return path
 
 
+def _demo_helpers():
+    """The EAN/UPC helpers of scripts/make-demo-video.py (one copy of them)."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "make-demo-video.py")
+    spec = importlib.util.spec_from_file_location("make_demo_video", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_demo = _demo_helpers()
+
+
 def _gtin13(digits: str) -> str:
     return digits.rjust(13, "0")
 
 
 def _check(digits: str) -> str:
     """The GS1 mod-10 check digit of `digits`."""
-    total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(digits)))
-    return str((10 - total % 10) % 10)
+    return _demo.ean_check(digits)
 
 
 def _upce_to_upca(upce7: str) -> str:
     """UPC-E (number system + 6 digits) expanded to the 11 digits of UPC-A."""
-    ns, d = upce7[0], upce7[1:]
-    last = d[5]
-    if last in "012":
-        body = d[0:2] + last + "0000" + d[2:5]
-    elif last == "3":
-        body = d[0:3] + "00000" + d[3:5]
-    elif last == "4":
-        body = d[0:4] + "00000" + d[4]
-    else:
-        body = d[0:5] + "0000" + last
-    return ns + body
+    return _demo.upce_to_upca(upce7 + "0")[:-1]
 
 
 def spec_text(nick: str, data: str) -> tuple[str, str]:
