@@ -29,14 +29,14 @@ class Size:
     hold: int        # frames a standing layout is held
     positions: int   # layouts per single-symbology scene
     layouts: int     # layouts per multi-code scene
-    standing: int    # frames of the standing families (region, shelf)
+    standing: int    # frames of the standing families (region; the shelf gets half)
     motion: int      # frames of pans, occlusion, approach
     live_seconds: float
     full: bool
 
 
 CI = Size(hold=3, positions=8, layouts=5, standing=60, motion=48, live_seconds=3, full=False)
-FULL = Size(hold=6, positions=8, layouts=5, standing=150, motion=90, live_seconds=5, full=True)
+FULL = Size(hold=4, positions=8, layouts=5, standing=300, motion=90, live_seconds=5, full=True)
 
 
 def data_for(nick: str, rng: random.Random, tag: str = "") -> str:
@@ -245,7 +245,7 @@ def shelf_scene(size: Size) -> Scene:
         return [Place(f"facing {k}", ean, 150 + 245 * k + 0.7 * f, 360 + 0.3 * f, 2.0, height=120)
                 for k in range(5)]
 
-    return Scene("shelf", "5 identical ean-13", w, h, size.standing // 2, layout, seed=7000)
+    return Scene("shelf", "5 identical ean-13", w, h, min(90, size.standing // 2), layout, seed=7000)
 
 
 def approach_scenes(size: Size) -> list[Scene]:

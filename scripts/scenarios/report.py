@@ -31,11 +31,11 @@ def _capable(engine: str, scene: Scene) -> set[str] | None:
     """The symbologies of `scene` that `engine` is scored on (None: all)."""
     if engine == "rlbarcode":
         return None
-    if any("+" in s for s in (scene.props.get("symbologies", ""),)) or scene.name.startswith("ean-13+ean-"):
+    if scene.name.startswith("ean-13+ean-"):
         return set()  # add-ons: neither peer element reports them with their main code
-    if scene.props.get("active-region"):
-        return pipeline.peer_nicks(engine) & scene.nicks  # peers have no region: whole frame
-    return pipeline.peer_nicks(engine) & scene.nicks
+    if engine == "zbar" and scene.family == "all-on":
+        return set()  # zbar has no symbology setting: its "alone" run is the same run
+    return pipeline.peer_nicks(engine) & scene.nicks  # peers have no active region
 
 
 def run_all(scenes: list[Scene], engines: list[str], size: Size) -> list[Result]:
