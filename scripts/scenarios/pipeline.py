@@ -84,13 +84,14 @@ def element_desc(engine: str, scene: Scene, report: str) -> str:
 
 @dataclass
 class Report:
-    """One barcode message, or a barcode-status change."""
+    """One barcode message."""
     frame: int
     text: str
     addon: str = ""
     corners: tuple[int, ...] = ()
     id: int | None = None
     new: bool | None = None
+    ts: int = -1  # the timestamp itself, nanoseconds
 
 
 @dataclass
@@ -112,6 +113,7 @@ _CORNERS = re.compile(r"corners=\(int\)< ?([-0-9, ]*) ?>")
 
 
 def _report(s, frame_ns: float) -> Report:
+    """A `barcode` message's fields (frame: its timestamp in frame intervals)."""
     ok, ts = s.get_uint64("timestamp")
     frame = int(round(ts / frame_ns)) if ok else -1
     text = s.get_string("symbol") or ""
@@ -120,7 +122,7 @@ def _report(s, frame_ns: float) -> Report:
     corners = tuple(int(v) for v in m.group(1).split(",")) if m and m.group(1).strip() else ()
     rid = s.get_uint("id")[1] if s.has_field("id") else None
     new = s.get_boolean("new")[1] if s.has_field("new") else None
-    return Report(frame, text, addon, corners, rid, new)
+    return Report(frame, text, addon, corners, rid, new, ts if ok else -1)
 
 
 def _status(s) -> dict:
@@ -230,7 +232,7 @@ def run_live(scene: Scene, frames: list[bytes], desc: str, seconds: float) -> Ru
     src.emit("end-of-stream")
     _drain(bus, result, frame_ns, time.monotonic() + 30)
     pipe.set_state(Gst.State.NULL)
-    result.read_frames = len({r.frame for r in result.reports})
+    result.read_frames = len({r.ts for r in result.reports})
     result.seconds = time.monotonic() - start
     return result
 

@@ -1,6 +1,7 @@
 """Running every scene on every element, and the markdown tables."""
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -65,7 +66,8 @@ def _live(scene: Scene, frames: list[bytes], engine: str, size: Size) -> Result:
     live = {"fps_at_sink": r.at_sink / r.sink_window if r.sink_window else 0.0, "pushed": r.pushed,
             "dropped_at_source": r.pushed - r.into_element, "into_element": r.into_element,
             "at_sink_in_time": r.at_sink, "frames_with_read": r.read_frames,
-            "unanalysed": max(0, r.into_element - r.read_frames)}
+            "unanalysed": max(0, r.into_element - r.read_frames),
+            "load_average": os.getloadavg()[0]}
     return Result(scene.family, scene.name, engine, live=live, error=r.error)
 
 
