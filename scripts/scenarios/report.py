@@ -22,6 +22,12 @@ class Result:
     live: dict = field(default_factory=dict)  # live scenes
     error: str = ""
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "Result":
+        """The result `as_dict` wrote."""
+        sc = Score.from_dict(d["score"]) if d.get("score") else None
+        return cls(d["family"], d["scene"], d["engine"], sc, d.get("live") or {}, d.get("error", ""))
+
     def as_dict(self) -> dict:
         return {"family": self.family, "scene": self.scene, "engine": self.engine,
                 "score": self.score.as_dict() if self.score else None, "live": self.live,
@@ -88,8 +94,40 @@ def verdict(s: Score) -> str:
     return "pass" if ok else "**fail**"
 
 
-def markdown(results: list[Result], size: Size, seconds: float) -> str:
-    lines = [f"Scenario suite ({'full' if size.full else 'CI'} size), {seconds:.0f} s", "",
+def merged(files: list[str]) -> list[Result]:
+    """Results read from JSON files; a later file's rows replace earlier ones."""
+    import json
+    rows: dict[tuple[str, str, str], Result] = {}
+    for path in files:
+        with open(path) as f:
+            for d in json.load(f):
+                r = Result.from_dict(d)
+                rows[(r.family, r.scene, r.engine)] = r
+    return list(rows.values())
+
+
+def summary(results: list[Result]) -> list[str]:
+    """One row per scene: codes read (and wrong reads) by each element."""
+    engines = [e for e in pipeline.ENGINES if any(r.engine == e and r.score for r in results)]
+    scenes: dict[tuple[str, str], dict[str, Result]] = {}
+    for r in results:
+        if r.score:
+            scenes.setdefault((r.family, r.scene), {})[r.engine] = r
+    lines = ["| family | scene | " + " | ".join(engines) + " | rlbarcode verdict |",
+             "|---|---|" + "---|" * (len(engines) + 1)]
+    for (family, scene), by in scenes.items():
+        cells = []
+        for e in engines:
+            s = by[e].score if e in by else None
+            cells.append("–" if s is None else f"{s.read}/{s.codes}" + (f", {s.wrong} wrong" if s.wrong else ""))
+        rl = by.get("rlbarcode")
+        lines.append(f"| {family} | {scene} | " + " | ".join(cells) + f" | {verdict(rl.score) if rl else ''} |")
+    return lines
+
+
+def markdown(results: list[Result], size: Size | None, seconds: float) -> str:
+    title = f"Scenario suite ({'full' if size.full else 'CI'} size), {seconds:.0f} s" if size else "Scenario suite"
+    lines = [title, ""] + summary(results) + ["",
              "| family | scene | element | codes read | frames to first read | frames read | appearances per code "
              "| id switches | wrong reads | false reports | guidance changes | verdict |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]

@@ -27,6 +27,8 @@ def _parse(argv: list[str]) -> argparse.Namespace:
                    help="run only scenes whose 'family/name' starts with TEXT (repeatable)")
     p.add_argument("--no-live", action="store_true", help="leave out the live 4K family")
     p.add_argument("--json", help="also write the figures as JSON to FILE")
+    p.add_argument("--table-from", nargs="+", metavar="FILE",
+                   help="print the tables of earlier --json files (a later file's rows replace earlier ones)")
     return p.parse_args(argv)
 
 
@@ -39,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skip: {e.name} is missing for {sys.executable} (apt-get install python3-numpy python3-pil)")
         return SKIP
     from . import families, pipeline, report, symbols
+    if args.table_from:
+        print(report.markdown(report.merged(args.table_from), None, 0))
+        return 0
     try:
         symbols.zint_path()
         pipeline.init(args.plugin_dir)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .pipeline import Report, RunResult
 from .scenes import Truth
@@ -32,8 +32,15 @@ class Score:
     def frames_to_read(self) -> float | None:
         return sum(self.first_read) / len(self.first_read) if self.first_read else None
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "Score":
+        """The score `as_dict` wrote."""
+        names = [f.name for f in fields(cls)]
+        return cls(**{k: d[k] for k in names if k in d})
+
     def as_dict(self) -> dict:
-        return {"codes": self.codes, "read": self.read, "frames_to_read": self.frames_to_read,
+        return {"codes": self.codes, "first_read": self.first_read, "frames_in_view": self.frames_in_view,
+                "frames_read": self.frames_read, "read": self.read, "frames_to_read": self.frames_to_read,
                 "read_rate": self.read_rate,
                 "appearances": self.appearances, "id_switches": self.id_switches, "wrong": self.wrong,
                 "false": self.false, "guidance_changes": self.guidance_changes, "error": self.error}

@@ -138,6 +138,8 @@ def other_forms(nick: str, data: str, text: str) -> tuple[str, ...]:
         return (data.replace("[", "(").replace("]", ")"),)
     if nick == "codabar":
         return (text[1:-1],)
+    if nick == "ean-13" and text.startswith("0"):
+        return (text[1:],)  # zxing's format=all names these UPC-A
     return ()
 
 
