@@ -66,10 +66,12 @@ def data_for(nick: str, rng: random.Random, tag: str = "") -> str:
 
 
 def _gtin14(d13: str) -> str:
+    """13 digits and their check digit."""
     return d13 + symbols._check(d13)
 
 
 def symbol(nick: str, rng: random.Random, tag: str = "") -> symbols.Symbol:
+    """A seeded symbol of `nick` ("ean-13+ean-5": with its add-on)."""
     return symbols.make(nick.partition("+")[0], data_for(nick, rng, tag))
 
 
@@ -82,6 +84,7 @@ def module_for(sym: symbols.Symbol, width: float) -> float:
 
 
 def _extent(sym: symbols.Symbol, module: float) -> tuple[int, int]:
+    """Width and height of the symbol's picture, quiet zone included."""
     pic, _ = sym.picture(module)
     return pic.shape[1], pic.shape[0]
 
@@ -103,6 +106,7 @@ def _place_apart(rng: random.Random, w: int, h: int, sizes: list[tuple[int, int]
 
 
 def _segments(layouts: list[list[Place]], hold: int):
+    """A layout function showing each layout for `hold` frames in turn."""
     return lambda f: layouts[min(f // hold, len(layouts) - 1)]
 
 
@@ -277,7 +281,7 @@ def live_scenes(size: Size) -> list[Scene]:
         return [Place("qr", qr, 1300 + d, 1000, 10.0), Place("c128", c128, 2600 + d, 1200, 5.0, height=260)]
 
     return [Scene("live-4k", effort, 3840, 2160, 4, layout, {"effort": effort}, seed=9000,
-                  texture="dense", live=True, note=f"{size.live_seconds:g} s at 30 fps")
+                  texture="dense", live=True)
             for effort in EFFORTS]
 
 

@@ -59,6 +59,7 @@ def init(plugin_dir: str | None) -> None:
 
 
 def has_element(name: str) -> bool:
+    """Whether GStreamer knows the element factory `name`."""
     return Gst.ElementFactory.find(name) is not None
 
 
@@ -126,12 +127,14 @@ def _report(s, frame_ns: float) -> Report:
 
 
 def _status(s) -> dict:
+    """A `barcode-status` message's fields."""
     return {"guidance": s.get_int("guidance")[1] if s.has_field("guidance") else 0,
             "in-range": s.get_boolean("in-range")[1] if s.has_field("in-range") else False,
             "partial": s.get_string("partial") or "" if s.has_field("partial") else ""}
 
 
 def _collect(msg, result: RunResult, frame_ns: float) -> None:
+    """Keeps the `barcode` and `barcode-status` element messages."""
     s = msg.get_structure()
     if s is None:
         return
@@ -142,6 +145,7 @@ def _collect(msg, result: RunResult, frame_ns: float) -> None:
 
 
 def _caps(scene: Scene) -> str:
+    """The raw video caps of the scene's frames."""
     return f"video/x-raw,format=I420,width={scene.width},height={scene.height},framerate={scene.fps}/1"
 
 

@@ -46,6 +46,7 @@ def _capable(engine: str, scene: Scene) -> set[str] | None:
 
 
 def run_all(scenes: list[Scene], engines: list[str], size: Size) -> list[Result]:
+    """Every scene through every element that reads some of its codes."""
     out = []
     for scene in scenes:
         t0 = time.monotonic()
@@ -68,6 +69,7 @@ def run_all(scenes: list[Scene], engines: list[str], size: Size) -> list[Result]
 
 
 def _live(scene: Scene, frames: list[bytes], engine: str, size: Size) -> Result:
+    """A live scene's figures for one element."""
     r = pipeline.run_live(scene, frames, pipeline.element_desc(engine, scene, "every-frame"), size.live_seconds)
     live = {"fps_at_sink": r.at_sink / r.sink_window if r.sink_window else 0.0, "pushed": r.pushed,
             "dropped_at_source": r.pushed - r.into_element, "into_element": r.into_element,
@@ -78,12 +80,14 @@ def _live(scene: Scene, frames: list[bytes], engine: str, size: Size) -> Result:
 
 
 def _fmt(v, digits=1) -> str:
+    """A figure for the table ("–" when there is none)."""
     if v is None:
         return "–"
     return f"{v:.{digits}f}" if isinstance(v, float) else str(v)
 
 
 def _pct(v: float | None) -> str:
+    """A share as a percentage."""
     return "–" if v is None else f"{100 * v:.0f} %"
 
 

@@ -39,6 +39,7 @@ class Truth:
 
     @property
     def centre(self) -> tuple[float, float]:
+        """The mean of the four corners."""
         return (sum(c[0] for c in self.corners) / 4, sum(c[1] for c in self.corners) / 4)
 
 
@@ -61,13 +62,14 @@ class Scene:
     texture: str = "paper"  # "paper" or "dense"
     fps: int = 30
     live: bool = False
-    note: str = ""
 
     @property
     def nicks(self) -> set[str]:
+        """The symbologies of every code of the scene."""
         return {p.symbol.nick for f in range(self.frames) for p in self.layout(f)}
 
     def background(self) -> np.ndarray:
+        """The scene's background, drawn once."""
         if getattr(self, "_bg", None) is None:
             self._bg = _background(self.width, self.height, self.seed, self.texture)
         return self._bg
@@ -107,6 +109,7 @@ def i420(grey: np.ndarray) -> bytes:
 
 
 def _background(w: int, h: int, seed: int, texture: str) -> np.ndarray:
+    """A light seeded gradient (175 +- 30), with clutter over it for "dense"."""
     rng = np.random.default_rng(seed)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     g = 175 + 30 * np.sin(xx / w * math.pi * rng.uniform(0.5, 1.5)) * np.cos(yy / h * math.pi * rng.uniform(0.5, 1.5))
@@ -134,8 +137,7 @@ def _dense_texture(w: int, h: int, rng: np.random.Generator, g: np.ndarray) -> n
 
 def _paste(frame: np.ndarray, p: Place) -> list[tuple[float, float]]:
     """Draws `p` into `frame`; returns the symbol's corners (quiet zone out)."""
-    quiet = p.quiet
-    pic, box = p.symbol.picture(p.module, p.height, quiet)
+    pic, box = p.symbol.picture(p.module, p.height, p.quiet)
     img = Image.fromarray(pic)
     if p.blur > 0:
         img = img.filter(ImageFilter.GaussianBlur(p.blur))
@@ -164,6 +166,7 @@ def _paste(frame: np.ndarray, p: Place) -> list[tuple[float, float]]:
 
 
 def _truth(p: Place, corners, occluders: list[Box], fw: int, fh: int) -> Truth:
+    """Whether the code of `p` is fully in view, and in view at all."""
     xs, ys = [c[0] for c in corners], [c[1] for c in corners]
     inside = all(-0.5 <= x <= fw + 0.5 for x in xs) and all(-0.5 <= y <= fh + 0.5 for y in ys)
     covered = any(min(xs) < ox1 and max(xs) > ox0 and min(ys) < oy1 and max(ys) > oy0

@@ -119,8 +119,6 @@ def score(truths: list[list[Truth]], runs: dict[str, RunResult], strict: bool,
         statuses = runs["new"].statuses
         s.guidance_changes = sum(1 for a, b in zip([{"guidance": 0}] + statuses, statuses)
                                  if a["guidance"] != b["guidance"])
-        if "every-frame" not in runs:
-            s.id_switches = None
     return s
 
 

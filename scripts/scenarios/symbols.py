@@ -46,6 +46,7 @@ class Symbol:
 
     @property
     def linear(self) -> bool:
+        """Whether the symbol is a linear one (bars only)."""
         return self.nick in LINEAR
 
     def picture(self, module: float, height: int | None = None, quiet: float | None = None) -> tuple[np.ndarray, tuple[int, int, int, int]]:
@@ -72,6 +73,7 @@ class Symbol:
 
 
 def zint_path() -> str:
+    """The zint command, or ZintMissing."""
     path = shutil.which("zint") or ("/usr/bin/zint" if os.path.exists("/usr/bin/zint") else None)
     if not path:
         raise ZintMissing("zint is not installed (apt-get install zint)")
@@ -91,6 +93,7 @@ _demo = _demo_helpers()
 
 
 def _gtin13(digits: str) -> str:
+    """Digits padded to the 13 of a GTIN-13."""
     return digits.rjust(13, "0")
 
 
