@@ -92,10 +92,16 @@ final class ScenarioSuiteTests: XCTestCase {
         var error: String
     }
 
-    /// Runs the suite at CI size with the plugin under test; skips when
-    /// Python's numpy, PIL or gi, zint or the plugin is missing.
+    /// Runs the suite at CI size with the release plugin under test; skips
+    /// when it is not a release build, or when Python's numpy, PIL or gi,
+    /// zint or the plugin is missing.
     func runSuite() throws -> [Row] {
         let plugins = try Env.pluginFolder()
+        // the levels are those of a release build (a debug build is far slower
+        // and its per-frame time limits are scaled)
+        guard Env.isRelease else {
+            throw XCTSkip("the scenario suite needs the release plugin: set RLBARCODE_RELEASE_BIN")
+        }
         let python = URL(fileURLWithPath: "/usr/bin/python3")
         guard FileManager.default.isExecutableFile(atPath: python.path) else { throw XCTSkip("/usr/bin/python3 is missing") }
         let dir = try Env.temporaryFolder()
