@@ -180,7 +180,8 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
         """
         Finds and decodes barcodes in raw video, in place: EAN-13, UPC-A, UPC-E \
         and EAN-8 with EAN-2/EAN-5 add-ons, Code 128, Code 39, Code 93, ITF, \
-        Codabar, GS1 DataBar (and Expanded), QR Code and Aztec. Posts a \
+        Codabar, GS1 DataBar (and Expanded), QR Code and Micro QR, Data Matrix, \
+        PDF417 and MicroPDF417, and Aztec Code. Posts a \
         "barcode" element message per reported code (the fields of zbar's, \
         plus position, add-on, raw bytes and a tracking id), attaches a \
         GstVideoRegionOfInterestMeta of type "barcode" per code and frame, and \

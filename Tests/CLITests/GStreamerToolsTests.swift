@@ -7,7 +7,8 @@ import XCTest
 final class GStreamerToolsTests: XCTestCase {
     /// The element's own properties, as the element spec names them.
     static let properties = ["symbologies", "active-region", "region-only", "orientation", "effort", "message",
-                             "report", "lost-after", "attach-meta", "attach-frame", "draw", "draw-labels",
+                             "report", "lost-after", "attach-meta", "attach-frame", "frame-clean", "frame-max-size",
+                             "draw", "draw-labels",
                              "outline-color", "unwanted-color", "paused", "n-threads"]
 
     /// The environment that finds the plugin under test.
@@ -32,7 +33,9 @@ final class GStreamerToolsTests: XCTestCase {
             return XCTFail("no description: \(out.summary)")
         }
         XCTAssertTrue(description.contains("Example: gst-launch-1.0"), String(description))
-        for name in ["QR Code", "Code 128", "DataBar", "barcode", "GstVideoRegionOfInterestMeta"] {
+        for name in ["EAN-13", "UPC-A", "UPC-E", "EAN-8", "EAN-2", "EAN-5", "Code 128", "Code 39", "Code 93", "ITF",
+                     "Codabar", "DataBar", "Expanded", "QR Code", "Data Matrix", "PDF417", "Aztec", "barcode",
+                     "GstVideoRegionOfInterestMeta"] {
             XCTAssertTrue(description.contains(name), "the description does not mention \(name)")
         }
         let lines = out.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
