@@ -13,8 +13,15 @@ import Darwin
 /// Shift JIS when it looks like Shift JIS (valid lead and trail byte pairs
 /// and no stray high bytes), else as ISO/IEC 8859-1 (the standard's default).
 /// UTF-8, UTF-16, ISO/IEC 8859-1 and ASCII are converted here; the other
-/// character sets go through the C library's iconv.
+/// character sets go through the C library's iconv. Shift JIS is read as
+/// its Windows form (CP932), as encoders write it: bytes below 0x80 are
+/// ASCII, so 0x5C is the backslash of MECARD's `\:` escapes and 0x7E a
+/// tilde (JIS X 0201 has the yen sign and an overline there).
 enum QRCharacterSet {
+    /// The iconv name under which Shift JIS is read: CP932, whose single
+    /// bytes are ASCII (see the type's documentation).
+    static let shiftJIS = "CP932"
+
     /// The iconv name of the character set of an ECI assignment number
     /// (AIM ECI specification), or nil for the ones converted here or unknown.
     static func iconvName(eci: Int) -> String? {
@@ -22,7 +29,7 @@ enum QRCharacterSet {
         case 0, 2: return "CP437"
         case 4...13: return "ISO-8859-\(eci - 2)"
         case 15...18: return "ISO-8859-\(eci - 2)"
-        case 20: return "SHIFT_JIS"
+        case 20: return shiftJIS
         case 21: return "CP1250"
         case 22: return "CP1251"
         case 23: return "CP1252"
@@ -43,7 +50,7 @@ enum QRCharacterSet {
     static func text(_ bytes: ArraySlice<UInt8>, _ encoding: QRBitstream.TextEncoding) -> String {
         switch encoding {
         case .ascii: return latin1(bytes)
-        case .shiftJIS: return convert(bytes, from: "SHIFT_JIS")
+        case .shiftJIS: return convert(bytes, from: shiftJIS)
         case .gb2312: return convert(bytes, from: "GB2312")
         case .guess: return text(bytes, .eci(guess(bytes)))
         case .eci(let eci):
