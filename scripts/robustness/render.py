@@ -69,10 +69,16 @@ def _strokes(symbol, share, seed):
 
 
 def _near_segment(px, py, seg, radius):
+    """Which points lie within `radius` of the segment (tested only inside its bounding box)."""
     x0, y0, x1, y1 = seg
+    near = np.zeros(np.shape(px), dtype=bool)
+    box = ((px >= min(x0, x1) - radius) & (px <= max(x0, x1) + radius)
+           & (py >= min(y0, y1) - radius) & (py <= max(y0, y1) + radius))
+    qx, qy = px[box], py[box]
     dx, dy = x1 - x0, y1 - y0
-    t = np.clip(((px - x0) * dx + (py - y0) * dy) / (dx * dx + dy * dy), 0, 1)
-    return (px - x0 - t * dx) ** 2 + (py - y0 - t * dy) ** 2 <= radius * radius
+    t = np.clip(((qx - x0) * dx + (qy - y0) * dy) / (dx * dx + dy * dy), 0, 1)
+    near[box] = (qx - x0 - t * dx) ** 2 + (qy - y0 - t * dy) ** 2 <= radius * radius
+    return near
 
 
 class _Geometry:

@@ -49,26 +49,28 @@ def _seed(*parts):
 
 def _generate(task):
     """One picture: (key, path, expected) for (symbology, axis, level index, payload index)."""
-    sym_name, axis_name, li, pi, seed, folder = task
+    sym_name, axis_name, li, pi, seed, folder, reuse = task
     sym, axis = SYM_BY_NAME[sym_name], AXIS_BY_NAME[axis_name]
-    level = axis.levels_for(sym)[li]
+    scene = axis.scene(axis.levels_for(sym)[li])
     symbol = make_symbol(sym, pi, seed, axis.zint_options)
-    # the same picture seed at every level: noise and strokes grow, they are not drawn anew
-    data, ext = render(symbol, sym, axis.scene(level), _seed(seed, sym_name, axis_name, pi))
     slug = sym_name.replace(' ', '_')
-    path = os.path.join(folder, f'{slug}-{axis_name}-{li}-{pi}.{ext}')
-    with open(path, 'wb') as f:
-        f.write(data)
+    path = os.path.join(folder, f"{slug}-{axis_name}-{li}-{pi}.{'jpg' if scene.jpeg else 'png'}")
+    if not (reuse and os.path.exists(path)):
+        # the same picture seed at every level: noise and strokes grow, they are not drawn anew
+        data, _ = render(symbol, sym, scene, _seed(seed, sym_name, axis_name, pi))
+        with open(path + '.part', 'wb') as f:
+            f.write(data)
+        os.replace(path + '.part', path)
     return (sym_name, axis_name, li), path, symbol.expected
 
 
-def plan(symbologies, axes, payloads, seed, folder):
+def plan(symbologies, axes, payloads, seed, folder, reuse=False):
     tasks = []
     for sym in symbologies:
         for axis in axes:
             if axis.applies(sym):
                 for li in range(len(axis.levels_for(sym))):
-                    tasks.extend((sym.name, axis.name, li, pi, seed, folder) for pi in range(payloads))
+                    tasks.extend((sym.name, axis.name, li, pi, seed, folder, reuse) for pi in range(payloads))
     return tasks
 
 
@@ -116,7 +118,7 @@ def score(pictures, results, readers, args):
 def _cell(r, unit):
     if r.get('na'):
         return 'n/a'
-    value = 'none' if r['value'] is None else f"{r['value']:g} {unit}"
+    value = 'none' if r['value'] is None else f"{r['value']:g} {unit}".strip()
     return value + (f" ({r['wrong']} wrong)" if r['wrong'] else '')
 
 
@@ -191,7 +193,11 @@ def parse_args(argv):
     p.add_argument('--write-expectations', metavar='FILE',
                    help="write rlbarcode's breaking points as the CI expectations file")
     p.add_argument('--keep', metavar='DIR', help='write the pictures into DIR and keep them')
+    p.add_argument('--reuse', action='store_true',
+                   help='with --keep: pictures already in DIR (of the same seed and sweep) are read as they are')
     args = p.parse_args(argv)
+    if args.reuse and not args.keep:
+        p.error('--reuse needs --keep DIR')
     if args.need > args.payloads:
         p.error('--need cannot exceed --payloads')
     return args
@@ -222,7 +228,7 @@ def main(argv=None):
     os.makedirs(folder, exist_ok=True)
     try:
         start = time.time()
-        tasks = plan(symbologies, axes, args.payloads, args.seed, folder)
+        tasks = plan(symbologies, axes, args.payloads, args.seed, folder, args.reuse)
         with Pool(max(1, args.jobs)) as pool:
             pictures = pool.map(_generate, tasks, chunksize=16)
         print(f'{len(pictures)} pictures generated in {time.time() - start:.0f} s', file=sys.stderr)
