@@ -9,7 +9,7 @@ last level, going from easy to hard, up to which every level has at least
 are counted apart: a wrong read is worse than a miss.
 
     /usr/bin/python3 scripts/robustness/suite.py --rlbarcode /work/prebuilt/rlbarcode-scan \\
-        --zxing-python /tmp/zx/bin/python --markdown docs/robustness-table.md
+        --zxing-python /tmp/zx/bin/python --json results.json
 
 See docs/ROBUSTNESS.md for the axes, the table and how to regenerate the CI
 expectations (--ci --write-expectations).
