@@ -18,6 +18,7 @@ expectations (--ci --write-expectations).
 import argparse
 import json
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -205,7 +206,7 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
-    command = 'suite.py ' + ' '.join(argv if argv is not None else sys.argv[1:])
+    command = shlex.join(['suite.py', *(argv if argv is not None else sys.argv[1:])])
     if shutil.which('zint') is None:
         sys.exit('zint is not installed (apt-get install zint): no pictures can be generated')
     sym_names = args.symbologies.split(',') if args.symbologies else CI_SYMBOLOGIES if args.ci else None
