@@ -28,7 +28,7 @@ def candidates(symbology, text):
             forms.add('0' + upce_to_upca(t))
     if symbology in GS1:
         raw = _gs1_raw(t).replace('\x1d', '')
-        forms |= {raw, raw[4:] if raw.startswith(']e0') else raw}
+        forms |= {raw, raw[3:] if raw.startswith(']e0') else raw}
         if len(raw) == 14 and raw.isdigit():
             forms.add('01' + raw)
     return forms
