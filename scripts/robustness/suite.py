@@ -8,7 +8,7 @@ last level, going from easy to hard, up to which every level has at least
 --need of --payloads pictures read correctly. Wrong reads (some other text)
 are counted apart: a wrong read is worse than a miss.
 
-    /usr/bin/python3 scripts/robustness/suite.py --rlbarcode /work/prebuilt/rlbarcode-scan \\
+    /usr/bin/python3 scripts/robustness/suite.py --rlbarcode .build/release/rlbarcode-scan \\
         --zxing-python /tmp/zx/bin/python --json results.json
 
 See docs/ROBUSTNESS.md for the axes, the table and how to regenerate the CI
@@ -41,7 +41,7 @@ CI_SYMBOLOGIES = ('EAN-13', 'Code 128', 'QR', 'Data Matrix', 'PDF417', 'Aztec')
 CI_AXES = ('module', 'quiet', 'blur')
 EXPECTATIONS = os.path.join(HERE, 'expectations.json')
 REGENERATE = ('/usr/bin/python3 scripts/robustness/suite.py --ci --readers rlbarcode '
-              '--rlbarcode /work/prebuilt/rlbarcode-scan --write-expectations scripts/robustness/expectations.json')
+              '--rlbarcode .build/release/rlbarcode-scan --write-expectations scripts/robustness/expectations.json')
 
 
 def _seed(*parts):
@@ -175,8 +175,8 @@ def run_text_checks(readers, folder, jobs):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    p.add_argument('--rlbarcode', default=shutil.which('rlbarcode-scan') or '/work/prebuilt/rlbarcode-scan',
-                   help='the rlbarcode-scan binary (default: on PATH, else /work/prebuilt/rlbarcode-scan)')
+    p.add_argument('--rlbarcode', default=shutil.which('rlbarcode-scan') or '.build/release/rlbarcode-scan',
+                   help='the rlbarcode-scan binary (default: on PATH, else .build/release/rlbarcode-scan)')
     p.add_argument('--zxing-python', default=os.environ.get('RLBARCODE_ZXING_PYTHON', sys.executable),
                    help='a Python interpreter with the zxing-cpp package (default: this one, or '
                         '$RLBARCODE_ZXING_PYTHON); without it the zxing-cpp column is n/a')
