@@ -137,6 +137,11 @@ final class SearchPlanTests: XCTestCase {
                 let readIn = framesReading([a, b], in: frame, scanner: scanner, numbers: 2...9)
                 XCTAssertFalse(readIn[0].isEmpty, "\(a.symbology) at \(pa) beside \(b.symbology) at \(pb)")
                 XCTAssertFalse(readIn[1].isEmpty, "\(b.symbology) at \(pb) beside \(a.symbology) at \(pa)")
+                // The same frame as a still picture, without the full depth.
+                let still = RLBarcode.Scanner(options: ScanOptions(effort: .thorough))
+                let read = framesReading([a, b], in: frame, scanner: still, numbers: 1...1)
+                XCTAssertFalse(read[0].isEmpty, "still: \(a.symbology) at \(pa) beside \(b.symbology) at \(pb)")
+                XCTAssertFalse(read[1].isEmpty, "still: \(b.symbology) at \(pb) beside \(a.symbology) at \(pa)")
             }
         }
     }
