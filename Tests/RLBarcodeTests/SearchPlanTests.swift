@@ -59,7 +59,7 @@ final class SearchPlanTests: XCTestCase {
     private func everySymbology() throws -> [Drawn] {
         var all = [try qr("PLAN QR 2026")]
         for d in [try dataMatrix("Plan DM 2026"), try dataMatrix("A Data Matrix with a good deal of text, 1234567890"),
-                  try aztec("Plan Aztec 2026"), try aztec("An Aztec Code with a good deal of text in it, 1234567890"),
+                  try aztec("Plan Aztec 2026"), try aztec("Aztec code with a good deal of text in it to make it bigger, 1234567890"),
                   try pdf417("Plan PDF417 2026")] {
             if let d { all.append(d) }
         }
@@ -120,7 +120,7 @@ final class SearchPlanTests: XCTestCase {
     /// layouts: both are read within 8 video frames, every symbology on.
     func testPairsOfMatrixCodesAreAllRead() throws {
         guard let dm = try dataMatrix("Pair DM 2026 with some more text"),
-              let az = try aztec("Pair Aztec 2026 with a good deal more text, 1234567890"),
+              let az = try aztec("Aztec code with a good deal of text in it to make it bigger, 1234567890"),
               let pdf = try pdf417("Pair PDF417 2026") else { return }
         let qrCode = try qr("Pair QR 2026")
         let pairs = [(dm, az), (dm, pdf), (qrCode, dm), (qrCode, az), (az, pdf)]
