@@ -218,9 +218,8 @@ final class MatrixReaders {
     /// With `thorough` (still pictures), symbols that fail to decode are
     /// sampled again in other ways; video frames skip that cost.
     /// With `everySearch` (the seldom tiles of the rest of a frame with an
-    /// active region) frames below HD get the full-size Data Matrix and
-    /// Aztec searches whichever frame's turn it is (HD frames search their
-    /// half-size copy in every frame anyway).
+    /// active region) the full-size Data Matrix and Aztec searches run
+    /// whichever frame's turn it is.
     /// `cells`, when given, are the frame's gradient cells as the linear
     /// stage measured them: the search for matrix-code regions reuses them
     /// (they must stay unchanged until the tasks are done).
@@ -262,16 +261,17 @@ final class MatrixReaders {
         // Video frames share out the costlier searches: Aztec Code in one
         // frame of four, Data Matrix in the next (a code in view stays
         // there for many frames: each is looked for seven times a second at
-        // 30 fps); still pictures, and a scanner's first frame, get every
-        // one. HD video frames (720 lines or more) look for Aztec Code and
-        // Data Matrix in every frame instead, in a half-size copy
-        // (``readHalf(_:bounds:wanted:into:)``): their modules are rarely
-        // under 2 pixels there.
+        // 30 fps); still pictures, a scanner's first frame and the seldom
+        // tiles of a frame's rest get every one. HD video frames (720
+        // lines or more) look for Aztec Code and Data Matrix in every frame
+        // in a half-size copy too (``halve(_:bounds:wanted:)``), where most
+        // of their modules are 2 pixels or more; the turns of the frame
+        // itself read the symbols whose modules the copy blurs together.
         let halfScale = !thorough && min(image.width, image.height) >= 720
-        let everything = thorough || firstFrame || (everySearch && !halfScale)
+        let everything = thorough || firstFrame || everySearch
         let plan = SquarePlan(image: image, bounds: bounds, wanted: wanted, thorough: thorough,
-                              aztecTurn: everything || (!halfScale && videoTurn == 0),
-                              dataMatrixTurn: everything || (!halfScale && videoTurn == 1),
+                              aztecTurn: everything || videoTurn == 0,
+                              dataMatrixTurn: everything || videoTurn == 1,
                               dataMatrixBudget: MatrixReaders.dataMatrixBudget(bounds, of: image),
                               half: halfScale ? halve(image, bounds: bounds, wanted: wanted) : nil, cells: cells)
         // The areas' thresholds, once, where two readers or more search them.

@@ -332,9 +332,11 @@ public final class Scanner {
         // a few dozen frames (a 1080p frame with its top-left quarter for
         // its region: 10 tiles, a round in 40 frames, then 16 smaller ones
         // in the shifted round). A tile is looked at seldom, so it gets
-        // every search the frame's size allows: both polarities, PDF417 in
-        // every area of bars, and below HD the full-size Data Matrix and
-        // Aztec searches, whichever frame's turn it is.
+        // every search: both polarities, PDF417 in every area of bars, the
+        // full-size Data Matrix and Aztec searches, whichever frame's turn
+        // it is. Its surroundings are measured and searched with it (see
+        // ``tileSurroundings(_:in:)``): a code centred in the tile is seen
+        // whole however far it reaches out of it.
         var out = scanArea(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
         let candidates = lastCandidateCount
         lastScannedArea = ScannedArea(region)
@@ -343,7 +345,8 @@ public final class Scanner {
             var complete = plan
             complete.bothPolaritiesEveryFrame = true
             complete.everySearch = true
-            let more = scanArea(image, bounds: tile, wholeFrame: false, enabled: enabled, plan: complete)
+            let more = scanArea(image, bounds: tileSurroundings(tile, in: frame), centredIn: tile, wholeFrame: false,
+                                enabled: enabled, plan: complete)
             for m in more where !out.contains(where: { $0.isSameCode(as: m) }) { out.append(m) }
             lastCandidateCount += candidates
         }
@@ -361,7 +364,7 @@ public final class Scanner {
     /// the turns go through the rest, round after round.
     private func tile(_ frame: PixelRect, outside region: PixelRect, turn: Int) -> PixelRect? {
         let columns = min(4, max(1, frame.width / 320)), rows = min(3, max(1, frame.height / 180))
-        let tw = (frame.width + columns - 1) / columns, th = (frame.height + rows - 1) / rows
+        let (tw, th) = Scanner.tileSize(frame)
         // The k-th tile of both rounds that is not inside the region
         // (k < 0: how many there are).
         func walk(_ k: Int) -> (count: Int, tile: PixelRect?) {
@@ -387,6 +390,28 @@ public final class Scanner {
         let total = walk(-1).count
         guard total > 0 else { return nil }
         return walk(((turn % total) + total) % total).tile
+    }
+
+    /// The size of the tiles of ``tile(_:outside:turn:)``: the frame in up
+    /// to 4 columns of 320 pixels or more and up to 3 rows of 180 or more.
+    private static func tileSize(_ frame: PixelRect) -> (width: Int, height: Int) {
+        let columns = min(4, max(1, frame.width / 320)), rows = min(3, max(1, frame.height / 180))
+        return ((frame.width + columns - 1) / columns, (frame.height + rows - 1) / rows)
+    }
+
+    /// What is measured and searched with `tile`: the tile and half a
+    /// tile's width and height around it, inside `frame`. Only the linear
+    /// candidates centred in the tile are read (each is centred in one
+    /// tile of a round), and every code centred in it whose half-length
+    /// is under half a tile plus its centre's distance from the tile's
+    /// edges lies wholly inside: over the two rounds, whose tiles are half
+    /// a tile apart, every code up to one and a half tiles long (480
+    /// pixels in a 720p frame, 720 in a 1080p one) is seen whole in one
+    /// tile or another.
+    private func tileSurroundings(_ tile: PixelRect, in frame: PixelRect) -> PixelRect {
+        let (tw, th) = Scanner.tileSize(frame)
+        return PixelRect(x0: max(frame.x0, tile.x0 - tw / 2), y0: max(frame.y0, tile.y0 - th / 2),
+                         x1: min(frame.x1, tile.x1 + tw / 2), y1: min(frame.y1, tile.y1 + th / 2))
     }
 
     /// A still picture (``Effort/thorough``): first a look at the depth of
@@ -477,9 +502,10 @@ public final class Scanner {
         return nil
     }
 
-    /// Scans `bounds` (the whole frame when `wholeFrame`).
-    private func scanArea(_ image: LumaView, bounds: PixelRect, wholeFrame: Bool, enabled: Symbology,
-                          plan: Plan) -> [BarcodeResult] {
+    /// Scans `bounds` (the whole frame when `wholeFrame`); with
+    /// `centredIn`, only the linear candidates centred there are read.
+    private func scanArea(_ image: LumaView, bounds: PixelRect, centredIn core: PixelRect? = nil, wholeFrame: Bool,
+                          enabled: Symbology, plan: Plan) -> [BarcodeResult] {
         lines.reset()
         helperLines?.reset()
         lastCandidateCount = 0
@@ -565,6 +591,7 @@ public final class Scanner {
             for ci in 0..<detector.candidateCount where ordered < plan.maxCandidates {
                 let c = detector.candidates[ci]
                 if let f = focus, f.contains(c.cx, c.cy) != (pass == 0) { continue }
+                if let core, !core.contains(c.cx, c.cy) { continue }
                 if c.lengthU < 2.5 * Double(detector.cellSize) { continue }
                 candidateOrder[ordered] = Int32(ci)
                 ordered += 1
@@ -667,7 +694,7 @@ public final class Scanner {
         if plan.partials { partials.assemble(enabled: enabled, into: &out) }
         // Matrix codes: their own detection (finder patterns), then decoding.
         // PDF417 in video frames where the linear stage found bars.
-        if !thorough { collectBarAreas(image) }
+        if !thorough { collectBarAreas(image, centredIn: core) }
         // (Still pictures: among the matrix searches.)
         matrix.readPDF417(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
                           everySearch: plan.everySearch, barAreas: barAreas, into: &out)
@@ -825,9 +852,9 @@ public final class Scanner {
     private var candidateCrossesPDF417 = ScratchBuffer<Bool>(capacity: 64)
 
     /// Fills ``barAreas`` from the linear stage's candidates that read no
-    /// linear code: those whose lines crossed a PDF417 start or stop
-    /// pattern first, then the largest.
-    private func collectBarAreas(_ image: LumaView) {
+    /// linear code (those centred in `core`, when given): those whose
+    /// lines crossed a PDF417 start or stop pattern first, then the largest.
+    private func collectBarAreas(_ image: LumaView, centredIn core: PixelRect?) {
         barAreas.removeAll(keepingCapacity: true)
         var picked: (Int, Int, Int) = (-1, -1, -1)
         // A crossed pattern counts for more than any size.
@@ -835,6 +862,7 @@ public final class Scanner {
             k < 0 ? -1 : detector.candidates[k].cells + (candidateCrossesPDF417[k] ? 1 << 30 : 0)
         }
         for k in 0..<detector.candidateCount where !candidateRead[k] {
+            if let core, !core.contains(detector.candidates[k].cx, detector.candidates[k].cy) { continue }
             let n = cells(k)
             if n > cells(picked.0) { picked = (k, picked.0, picked.1) }
             else if n > cells(picked.1) { picked = (picked.0, k, picked.1) }

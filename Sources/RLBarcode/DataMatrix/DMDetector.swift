@@ -201,8 +201,16 @@ final class DMDetector {
         defer { avoided = [] }
         examineBudget = options.thorough ? Int.max : max(1, options.examineBudget)
         if let shared {
-            for k in 0..<shared.regionCount {
+            // Video frames: each area gets its share of the components left
+            // (one at least), so that the largest components of the first
+            // areas (another symbol's modules, text) leave some for the
+            // symbols of the others.
+            var left = examineBudget
+            for k in 0..<shared.regionCount where left > 0 {
+                let share = options.thorough ? left : max(1, left / (shared.regionCount - k))
+                examineBudget = share
                 detect(image, in: shared.regions[k], prepared: prepared?.blocks(k, area: shared.regions[k]), into: &out)
+                left -= share - examineBudget
             }
             return
         }
