@@ -274,6 +274,7 @@ final class PipelineScriptTests: XCTestCase {
         XCTAssertEqual(without.status, 0, without.summary)
         let plainFirst = try Data(contentsOf: plain.appendingPathComponent("frame-00000.png"))
         XCTAssertNotEqual(try Data(contentsOf: first), plainFirst, "draw-labels made no difference")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: plain.path).count, 3, "EVERY=5: three snapshots of a 12 s clip (0, 5 and 10 s)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: plain.path).count, 3,
+                       "EVERY=5: snapshots at 0, 5 and 10 s of the 12 s clip")
     }
 }
