@@ -1,18 +1,20 @@
 #!/usr/bin/python3
 """Makes pipelines/media/demo.mp4, the project's demo clip, and demo-codes.txt.
 
-Ten seconds of 1280x720 video at 30 fps: EAN-13, UPC-A, UPC-E, EAN-8 and an
-EAN-13 with an EAN-5 add-on (drawn by zint) move, turn (also by non-axis
-angles), blur and carry noise; one stretch in the middle has no codes at all.
-Frames are composed with Pillow and piped as raw RGB into gst-launch-1.0,
-which encodes H.264 (openh264enc, else x264enc) into MP4.
+Twelve seconds of 1280x720 video at 30 fps showing the symbologies the
+element reads, drawn by zint: EAN-13, UPC-A, UPC-E, EAN-8 and an EAN-13 with
+an EAN-5 add-on, then QR Code with PDF417, Data Matrix with Aztec Code, then
+Code 128, GS1 DataBar, EAN-13 and EAN-8 together. Codes move, turn (also by
+non-axis angles), blur and carry noise; one stretch (4 s to 5 s) has no codes
+at all. Frames are composed with Pillow and piped as raw RGB into
+gst-launch-1.0, which encodes H.264 (x264enc, else openh264enc) into MP4.
 
 The output is deterministic: a fixed random seed, fixed encoder settings, and
 the MP4 creation times zeroed.
 
 Usage: /usr/bin/python3 scripts/make-demo-video.py [--out DIR] [--seconds N]
 Needs: zint, python3-pil, gst-launch-1.0 with rawvideoparse, mp4mux, h264parse
-and openh264enc (gstreamer1.0-plugins-bad) or x264enc (plugins-ugly).
+and x264enc (gstreamer1.0-plugins-ugly) or openh264enc (plugins-bad).
 """
 
 import argparse
@@ -58,34 +60,43 @@ def upce_to_upca(upce):
     return ns + body + check
 
 
-# (name shown in the list, zint symbology number, zint data, symbology, text, addon, printed form)
+# Each code: (name, zint arguments, symbology, text as reported, addon, printed form).
 def code_table():
     ean13 = "590123412345"
     upca = "03600029145"
     upce = "0123456"
     ean8 = "9638507"
     isbn = "978020137962"
+    gtin = "0950110153000"
     upce_full = upce + ean_check(upce_to_upca(upce + "0")[:11])
     upca_full = upca + ean_check(upca)
+    linear = ["--scale=2", "--height=40"]
     return [
-        ("ean13", 13, ean13, "EAN-13", ean13 + ean_check(ean13), "", ""),
-        ("upca", 34, upca, "UPC-A", "0" + upca_full, "", upca_full),
-        ("upce", 37, upce, "UPC-E", "0" + upce_to_upca(upce_full), "", upce_full),
-        ("ean8", 13, ean8, "EAN-8", ean8 + ean_check(ean8), "", ""),
-        ("ean13addon", 13, isbn + "+51299", "EAN-13", isbn + ean_check(isbn), "51299", ""),
+        ("ean13", ["-b", "13", "-d", ean13] + linear, "EAN-13", ean13 + ean_check(ean13), "", ""),
+        ("upca", ["-b", "34", "-d", upca] + linear, "UPC-A", "0" + upca_full, "", upca_full),
+        ("upce", ["-b", "37", "-d", upce] + linear, "UPC-E", "0" + upce_to_upca(upce_full), "", upce_full),
+        ("ean8", ["-b", "13", "-d", ean8] + linear, "EAN-8", ean8 + ean_check(ean8), "", ""),
+        ("ean13addon", ["-b", "13", "-d", isbn + "+51299"] + linear, "EAN-13", isbn + ean_check(isbn), "51299", ""),
+        ("qr", ["-b", "58", "-d", "https://rlbarcode.example/demo", "--scale=4"], "QR-Code",
+         "https://rlbarcode.example/demo", "", ""),
+        ("datamatrix", ["-b", "71", "-d", "rlbarcode:data-matrix", "--scale=5"], "Data-Matrix",
+         "rlbarcode:data-matrix", "", ""),
+        ("aztec", ["-b", "92", "-d", "rlbarcode:aztec", "--scale=5"], "Aztec", "rlbarcode:aztec", "", ""),
+        ("pdf417", ["-b", "55", "-d", "rlbarcode:pdf417", "--scale=2"], "PDF417", "rlbarcode:pdf417", "", ""),
+        ("databar", ["-b", "29", "-d", gtin, "--scale=2"], "DataBar", "01" + gtin + ean_check(gtin), "", ""),
+        ("code128", ["-b", "20", "-d", "RLBARCODE-128"] + linear, "Code-128", "RLBARCODE-128", "", ""),
     ]
 
 
-def make_code_images(tmp, codes, scale):
-    """Draws each code with zint and returns name -> RGBA image."""
+def make_code_images(tmp, codes):
+    """Draws each code with zint (with its quiet zones) and returns name -> RGBA image."""
     images = {}
-    for name, number, data, *_ in codes:
+    for name, args, *_ in codes:
         path = os.path.join(tmp, name + ".png")
-        subprocess.run(["zint", "-b", str(number), "-d", data, "--scale=%g" % scale,
-                        "--height=40", "-o", path], check=True)
+        subprocess.run(["zint", *args, "--quietzones", "-o", path], check=True)
         img = Image.open(path).convert("RGB")
         # a white label with a margin around the quiet zone
-        pad = 6 * scale
+        pad = 12
         label = Image.new("RGB", (img.width + 2 * pad, img.height + 2 * pad), "white")
         label.paste(img, (pad, pad))
         images[name] = label.convert("RGBA")
@@ -159,31 +170,40 @@ def compose(i, bg, codes, noise):
         place(f, codes["ean13addon"], 640, 250, angle=180 if p < 0.5 else 150)
         place(f, codes["ean13"], 640, 560, blur=1.6 * p, zoom=0.9)
         shown += ["ean13addon", "ean13"]
-    else:  # everything at once, drifting
-        p = (t - 7.0) / 3.0
-        dx = 40 * math.sin(2 * math.pi * p)
-        place(f, codes["ean13"], 230 + dx, 190, angle=-45, zoom=0.7)
-        place(f, codes["upca"], 860 - dx, 160, angle=20, zoom=0.8)
-        place(f, codes["upce"], 150, 520 + dx / 2, angle=-90)
-        place(f, codes["ean8"], 470, 500 + dx / 2, angle=5)
-        place(f, codes["ean13addon"], 930, 500 - dx / 2, angle=-165, zoom=0.8)
-        shown += ["ean13", "upca", "upce", "ean8", "ean13addon"]
+    elif t < 8.5:  # QR Code moving and turning, PDF417 tilted
+        p = (t - 7.0) / 1.5
+        place(f, codes["qr"], 260 + 160 * p, 260, angle=35 * smooth(p))
+        place(f, codes["pdf417"], 880, 500, angle=8)
+        shown += ["qr", "pdf417"]
+    elif t < 10.0:  # Data Matrix turning, Aztec Code drifting, tilted
+        p = (t - 8.5) / 1.5
+        place(f, codes["datamatrix"], 400, 330, angle=10 + 20 * smooth(p))
+        place(f, codes["aztec"], 860 + 60 * p, 400, angle=-25)
+        shown += ["datamatrix", "aztec"]
+    else:  # Code 128 crossing and turning, DataBar, EAN-13 and EAN-8 drifting
+        p = (t - 10.0) / 2.0
+        dx = 30 * math.sin(2 * math.pi * p)
+        place(f, codes["code128"], 420 + 240 * smooth(p), 215, angle=-15 + 30 * smooth(p), zoom=0.9)
+        place(f, codes["databar"], 240 + dx, 555, angle=8)
+        place(f, codes["ean13"], 700, 550 - dx, angle=-35, zoom=0.8)
+        place(f, codes["ean8"], 1100, 520 + dx, angle=70)
+        shown += ["code128", "databar", "ean13", "ean8"]
     f = ImageChops.add(f, noise[i % len(noise)], scale=1.0, offset=-128)
     return f, shown
 
 
 def encoder_chain():
-    """The gst-launch words for H.264 encoding: openh264enc (what
-    scripts/setup.sh installs, so the clip is the same on every set-up
-    machine), else x264enc."""
+    """The gst-launch words for H.264 encoding: x264enc (gstreamer1.0-plugins-ugly,
+    which scripts/setup.sh installs), else openh264enc (plugins-bad). Both run
+    on one thread, so that the same frames give the same file."""
     have = lambda name: subprocess.run(["gst-inspect-1.0", "--exists", name]).returncode == 0
+    if have("x264enc"):
+        return ["x264enc", "bitrate=1800", "speed-preset=medium", "threads=1", "key-int-max=60", "bframes=0"]
     if have("openh264enc"):
         return ["openh264enc", "rate-control=bitrate", "bitrate=1800000", "complexity=high", "gop-size=60",
                 "multi-thread=1"]
-    if have("x264enc"):
-        return ["x264enc", "bitrate=1800", "speed-preset=medium", "threads=1", "key-int-max=60"]
-    sys.exit("make-demo-video: neither openh264enc nor x264enc is available "
-             "(apt-get install gstreamer1.0-plugins-bad)")
+    sys.exit("make-demo-video: neither x264enc nor openh264enc is available "
+             "(apt-get install gstreamer1.0-plugins-ugly)")
 
 
 def zero_mp4_times(path):
@@ -222,7 +242,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.join(here, "..", "pipelines", "media"),
                         help="output folder (default: pipelines/media)")
-    parser.add_argument("--seconds", type=float, default=10.0, help="clip length (default 10)")
+    parser.add_argument("--seconds", type=float, default=12.0, help="clip length (default 12)")
     args = parser.parse_args()
     for tool in ("zint", "gst-launch-1.0", "gst-inspect-1.0"):
         if shutil.which(tool) is None:
@@ -234,7 +254,7 @@ def main():
     table = code_table()
     frames = int(round(args.seconds * FPS))
     with tempfile.TemporaryDirectory() as tmp:
-        codes = make_code_images(tmp, table, scale=2)
+        codes = make_code_images(tmp, table)
         bg = make_background(rng)
         noise = make_noise(rng, amplitude=14)
         partial = out_mp4 + ".part"
@@ -265,7 +285,7 @@ def main():
     with open(os.path.join(args.out, "demo-codes.txt"), "w") as fh:
         fh.write("# Codes in demo.mp4 (made by scripts/make-demo-video.py).\n")
         fh.write("# symbology\ttext (as reported)\taddon\tprinted digits\tvisible (seconds)\n")
-        for name, _, _, symbology, text, addon, printed in table:
+        for name, _, symbology, text, addon, printed in table:
             spans = ",".join("%.2f-%.2f" % (a / FPS, (b + 1) / FPS) for a, b in seen.get(name, []))
             fh.write("%s\t%s\t%s\t%s\t%s\n" % (symbology, text, addon or "-", printed or "-", spans))
     print("wrote %s (%d bytes, %d frames) and demo-codes.txt" % (out_mp4, os.path.getsize(out_mp4), frames))

@@ -71,8 +71,8 @@ final class ReadmeExampleTests: XCTestCase {
         let ourPairs = pairs(ours.stdout)
         XCTAssertGreaterThan(ourPairs.count, 300, "every-frame: a line per code and frame: \(ours.summary)")
         let ourSymbols = Set(ourPairs.map(\.1))
-        XCTAssertEqual(ourSymbols, ["5901234123457", "0036000291452", "0012345000065", "96385074", "9780201379624"],
-                       ours.summary)
+        let clipSymbols = Set(try ExampleTests.demoCodes().map { String($0.split(separator: " ")[1]) })
+        XCTAssertEqual(ourSymbols, clipSymbols, ours.summary)
         XCTAssertTrue(ourPairs.contains { $0 == ("UPC-A", "0036000291452") }, ours.summary)
         guard Env.hasElement("zbar") else { throw XCTSkip("the zbar element is missing (gstreamer1.0-plugins-bad)") }
         let theirs = try runExample(code, ["zbar"])

@@ -14,7 +14,7 @@
  * It prints one line per message and one per meta:
  *
  *     message 0.000s EAN-13 5901234123457 id=1
- *     meta    0.000s EAN-13 5901234123457 id=1 box=18,126 381x157
+ *     meta    0.000s EAN-13 5901234123457 id=1 box=17,121 381x180
  *
  * Build:
  *     gcc -o scan_appsink scan_appsink.c \

@@ -16,7 +16,7 @@ The application reads two things:
 It prints one line per message and one per meta:
 
     message 0.000s EAN-13 5901234123457 id=1
-    meta    0.000s EAN-13 5901234123457 id=1 box=18,126 381x157
+    meta    0.000s EAN-13 5901234123457 id=1 box=17,121 381x180
 
 Usage: python3 examples/python/scan_appsink.py VIDEO [MAX_FRAMES]
 Needs python3-gi with the Gst, GstApp and GstVideo typelibs (gir1.2-gstreamer-1.0,

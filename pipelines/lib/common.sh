@@ -21,25 +21,30 @@ require_rlbarcode() {
     fi
 }
 
+# The line OpenH264 prints when openh264enc drains at end of stream: the
+# element then asks for frames with no picture, which the library refuses
+# with this error; every frame is encoded by then. gst_launch drops it.
+OPENH264_DRAIN_LINE='CWelsH264SVCEncoder::EncodeFrame(), cmInitParaError'
+
 # Runs gst-launch-1.0 with its standard output line-buffered, so that the
-# messages of a live pipeline reach the terminal as they are posted.
+# messages of a live pipeline reach the terminal as they are posted, and its
+# standard error without OpenH264's end-of-stream drain line.
 gst_launch() {
-    if command -v stdbuf >/dev/null 2>&1; then
-        stdbuf -oL gst-launch-1.0 "$@"
-    else
-        gst-launch-1.0 "$@"
-    fi
+    local buffered=()
+    if command -v stdbuf >/dev/null 2>&1; then buffered=(stdbuf -oL); fi
+    "${buffered[@]}" gst-launch-1.0 "$@" 2> >(grep --line-buffered -v -F "$OPENH264_DRAIN_LINE" >&2)
 }
 
 # Prints the gst-launch words of an H.264 encoder: x264enc when installed
-# (gstreamer1.0-plugins-ugly), else openh264enc (gstreamer1.0-plugins-bad).
+# (gstreamer1.0-plugins-ugly, what scripts/setup.sh installs), else
+# openh264enc (gstreamer1.0-plugins-bad).
 h264_encoder() {
     if gst-inspect-1.0 --exists x264enc; then
         echo "x264enc tune=zerolatency bitrate=4000"
     elif gst-inspect-1.0 --exists openh264enc; then
         echo "openh264enc rate-control=bitrate bitrate=4000000"
     else
-        echo "$(basename "$0"): no H.264 encoder (install gstreamer1.0-plugins-bad)" >&2
+        echo "$(basename "$0"): no H.264 encoder (install gstreamer1.0-plugins-ugly or gstreamer1.0-plugins-bad)" >&2
         exit 1
     fi
 }
