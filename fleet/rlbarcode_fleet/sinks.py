@@ -72,7 +72,7 @@ class MqttSink:
         if cfg.username:
             self.client.username_pw_set(cfg.username, cfg.password or None)
         self.client.max_inflight_messages_set(cfg.max_inflight)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=16)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=4)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = lambda client, userdata, mid: self.acks.put(mid)
@@ -127,11 +127,10 @@ class MqttSink:
             new, acked = self._drain(0.02)
             self.journal.commit(new, acked)
             self.acked += len(acked)
-            stopping = self.stopping.is_set()
-            if self.connected.is_set() and not stopping:
+            if self.connected.is_set():
                 self._send_more()
-            if stopping and self.incoming.empty() and (
-                    not self.inflight or not self.connected.is_set() or time.monotonic() > self.deadline):
+            if self.stopping.is_set() and self.incoming.empty() and (
+                    time.monotonic() > self.deadline or self.journal.pending() == 0):
                 break
             if time.monotonic() - last_tidy > 1:
                 self.pending = self.journal.pending()
@@ -160,7 +159,8 @@ class MqttSink:
                 "reconnects": self.reconnects}
 
     def close(self, timeout):
-        """Waits up to `timeout` s for outstanding acknowledgements, then stops; the rest stays journalled."""
+        """Keeps sending for up to `timeout` s until every journalled message is acknowledged,
+        then stops; what is still unacknowledged is sent on the next start."""
         self.deadline = time.monotonic() + timeout
         self.stopping.set()
         self.incoming.put(None)

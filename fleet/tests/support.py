@@ -1,0 +1,182 @@
+"""What the fleet tests and measurements start: mosquitto, the service, generated code videos."""
+
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import paho.mqtt.client as mqtt
+
+FLEET = pathlib.Path(__file__).resolve().parents[1]
+REPO = FLEET.parent
+FRAME_W, FRAME_H = 256, 80
+PYTHON = "/usr/bin/python3"
+
+
+def plugin_dir():
+    """The folder holding libgstrlbarcode.so: RLBARCODE_RELEASE_BIN, else /work/prebuilt; None if neither."""
+    for d in (os.environ.get("RLBARCODE_RELEASE_BIN"), "/work/prebuilt"):
+        if d and os.path.exists(os.path.join(d, "libgstrlbarcode.so")):
+            return d
+    return None
+
+
+def gst_env():
+    """The environment for a process that loads the rlbarcode element."""
+    env = dict(os.environ)
+    env["GST_PLUGIN_PATH"] = plugin_dir() or ""
+    return env
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(predicate, timeout, step=0.05):
+    """Polls `predicate` until it is true or `timeout` s passed; returns its last value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(step)
+
+
+def code_texts(n, prefix="RL"):
+    return [f"{prefix}{i:06d}" for i in range(n)]
+
+
+def write_code_video(path, texts):
+    """A raw GRAY8 video, FRAME_W x FRAME_H, one Code 128 symbol per frame (zint), one frame per text."""
+    from PIL import Image
+    with tempfile.TemporaryDirectory() as tmp:
+        listing = os.path.join(tmp, "texts.txt")
+        with open(listing, "w") as f:
+            f.write("\n".join(texts) + "\n")
+        subprocess.run(["zint", "-b", "20", "--batch", "--filetype=PNG", "--scale=1", "--height=20",
+                        "-o", os.path.join(tmp, "c~~~~~~.png"), "-i", listing],
+                       check=True, capture_output=True)
+        with open(path, "wb") as out:
+            for i in range(len(texts)):
+                code = Image.open(os.path.join(tmp, f"c{i + 1:06d}.png")).convert("L")
+                frame = Image.new("L", (FRAME_W, FRAME_H), 255)
+                frame.paste(code, ((FRAME_W - code.width) // 2, (FRAME_H - code.height) // 2))
+                out.write(frame.tobytes())
+    return path
+
+
+def raw_camera_toml(name, path, framerate="30/1", sync=False):
+    """A [[camera]] table reading a write_code_video file."""
+    return (f'[[camera]]\nname = "{name}"\ntype = "raw"\npath = "{path}"\nwidth = {FRAME_W}\n'
+            f'height = {FRAME_H}\nformat = "gray8"\nframerate = "{framerate}"\n'
+            f'sync = {"true" if sync else "false"}\n[camera.element]\nsymbologies = "code-128"\n')
+
+
+class Broker:
+    """A real mosquitto on a free loopback port, with persistence, that can be stopped and started again."""
+
+    def __init__(self, workdir):
+        self.dir = pathlib.Path(workdir)
+        self.port = free_port()
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.conf = self.dir / "mosquitto.conf"
+        (self.dir / "db").mkdir(exist_ok=True)
+        self.conf.write_text(
+            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
+            f"persistence_location {self.dir / 'db'}/\nmax_queued_messages 0\n"
+            f"log_dest file {self.dir / 'mosquitto.log'}\n")
+        self.proc = None
+
+    def start(self):
+        self.proc = subprocess.Popen([shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", str(self.conf)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+        def accepting():
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return True
+            except OSError:
+                return False
+        if not wait_for(accepting, 10):
+            raise RuntimeError(f"mosquitto did not listen on {self.port}")
+
+    def stop(self):
+        """SIGTERM: mosquitto saves its persistent store and exits."""
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(timeout=20)
+            self.proc = None
+
+
+class Subscriber:
+    """An independent paho client with a persistent session that records every message per topic."""
+
+    def __init__(self, port, topic="rlbarcode/#", client_id="fleet-test-subscriber"):
+        self.messages = []  # (topic, payload dict, retained)
+        self.redelivered = 0  # messages the broker marked DUP (sent again after a lost PUBACK)
+        self.lock = threading.Lock()
+        self.subscribed = threading.Event()
+        self.client = mqtt.Client(client_id=client_id, clean_session=False)
+        self.client.on_connect = lambda c, u, f, rc: c.subscribe(topic, qos=1)
+        self.client.on_subscribe = lambda *a: self.subscribed.set()
+        self.client.on_message = self._on_message
+        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
+        self.client.connect("127.0.0.1", port, keepalive=10)
+        self.client.loop_start()
+        if not self.subscribed.wait(10):
+            raise RuntimeError("the test subscriber could not subscribe")
+
+    def _on_message(self, client, userdata, msg):
+        with self.lock:
+            self.messages.append((msg.topic, json.loads(msg.payload), bool(msg.retain)))
+            self.redelivered += bool(msg.dup)
+
+    def ids(self, suffix=""):
+        with self.lock:
+            return [p["msg-id"] for t, p, _ in self.messages if t.endswith(suffix)]
+
+    def close(self):
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def start_fleet(config_path, *args, stdout=None):
+    """rlbarcode-fleet CONFIG as a subprocess with the plugin on GST_PLUGIN_PATH."""
+    return subprocess.Popen([PYTHON, str(FLEET / "bin" / "rlbarcode-fleet"), str(config_path), *args],
+                            env=gst_env(), stdout=stdout or subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def stop_process(proc, timeout=20):
+    """SIGTERM, then SIGKILL after `timeout` s; returns its stderr."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return proc.stderr.read() if proc.stderr else ""
+
+
+def journal_ids(path):
+    """(message id, acked) of every row of a fleet journal."""
+    import sqlite3
+    db = sqlite3.connect(path)
+    jid = db.execute("SELECT value FROM meta WHERE key='id'").fetchone()[0]
+    rows = [(f"{jid}-{seq}", bool(acked)) for seq, acked in db.execute("SELECT seq, acked FROM outbox")]
+    db.close()
+    return rows
+
+
+if __name__ == "__main__":
+    write_code_video(sys.argv[1], code_texts(int(sys.argv[2])))

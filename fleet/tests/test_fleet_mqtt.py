@@ -1,0 +1,135 @@
+"""The fleet service against a real mosquitto that is stopped and started again while codes flow."""
+
+import collections
+import json
+import time
+import urllib.request
+
+import pytest
+
+import support
+
+pytestmark = pytest.mark.needs_plugin
+
+CODES = 500  # per camera; two cameras
+
+
+def _config(tmp_path, broker, cameras, drain=30):
+    health = support.free_port()
+    text = (f'[service]\nname = "test"\njournal = "{tmp_path / "journal.sqlite"}"\n'
+            f'health = "127.0.0.1:{health}"\ndrain-timeout = {drain}\nbackoff-initial = 0.2\n'
+            f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n' + "".join(cameras))
+    path = tmp_path / "cameras.toml"
+    path.write_text(text)
+    return path, health
+
+
+def _health(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as r:
+        return json.load(r)
+
+
+def test_no_result_lost_across_two_broker_restarts(tmp_path, broker):
+    video = support.write_code_video(tmp_path / "codes.gray", support.code_texts(CODES))
+    # 100 frames a second in real time: 5 s of codes, long enough to restart the broker twice.
+    cams = [support.raw_camera_toml(f"cam{i}", video, framerate="100/1", sync=True) for i in (1, 2)]
+    config, health = _config(tmp_path, broker, cams)
+    sub = support.Subscriber(broker.port)
+    fleet = support.start_fleet(config)
+    try:
+        for _ in range(2):
+            assert support.wait_for(lambda: len(sub.ids("/barcode")) > 0, 10)
+            time.sleep(1.0)
+            broker.stop()
+            time.sleep(1.0)
+            broker.start()
+        assert fleet.wait(timeout=90) == 0
+    finally:
+        err = support.stop_process(fleet)
+    journal = support.journal_ids(tmp_path / "journal.sqlite")
+    assert all(acked for _, acked in journal), err
+    expected = {mid for mid, _ in journal}
+    support.wait_for(lambda: set(sub.ids()) >= expected, 20)
+    sub.close()
+    got = sub.ids()
+    assert set(got) == expected, f"missing {len(expected - set(got))}\n{err}"
+    # QoS 1 is at-least-once: a PUBLISH whose PUBACK died with the broker comes again,
+    # as the very same message (id and payload) from the journal; never a new one.
+    copies = collections.defaultdict(list)
+    for topic, payload, _ in sub.messages:
+        copies[payload["msg-id"]].append((topic, payload))
+    again = {mid: c for mid, c in copies.items() if len(c) > 1}
+    assert all(all(x == c[0] for x in c) for c in again.values())
+    assert sum(len(c) - 1 for c in again.values()) <= 2 * 100  # at most the in-flight window per restart
+    per_camera = collections.defaultdict(list)
+    for topic, payload, _ in sub.messages:
+        if topic.endswith("/barcode"):
+            per_camera[topic.split("/")[1]].append(payload["symbol"])
+    for cam in ("cam1", "cam2"):
+        assert sorted(per_camera[cam]) == support.code_texts(CODES), cam
+    assert "lost the broker" in err
+
+
+def test_status_is_retained_and_health_served(tmp_path, broker):
+    video = support.write_code_video(tmp_path / "codes.gray", support.code_texts(60))
+    config, health = _config(tmp_path, broker, [support.raw_camera_toml("dock", video, "30/1", True)])
+    fleet = support.start_fleet(config)
+    try:
+        snap = support.wait_for(lambda: _try(_health, health), 10)
+        assert snap["cameras"]["dock"]["state"] == "running"
+        snap = support.wait_for(lambda: _busy(_health(health)), 10)
+        assert snap, _health(health)
+        assert snap["output"]["connected"] is True
+        with urllib.request.urlopen(f"http://127.0.0.1:{health}/metrics", timeout=2) as r:
+            metrics = r.read().decode()
+        assert 'rlbarcode_camera_codes_total{camera="dock"}' in metrics
+        assert 'rlbarcode_camera_up{camera="dock"} 1' in metrics
+        assert fleet.wait(timeout=30) == 0
+    finally:
+        support.stop_process(fleet)
+    late = support.Subscriber(broker.port, client_id="late-subscriber")
+    assert support.wait_for(lambda: late.messages, 5)
+    late.close()
+    topics = {(t, retained) for t, _, retained in late.messages}
+    assert topics == {("rlbarcode/dock/status", True)}
+    status = late.messages[-1][1]
+    assert status["kind"] == "barcode-status" and status["found"] >= 1
+
+
+def test_unacked_results_are_sent_after_the_service_restarts(tmp_path):
+    broker = support.Broker(tmp_path / "broker")  # not started: the first run never reaches it
+    video = support.write_code_video(tmp_path / "codes.gray", support.code_texts(40))
+    config, _ = _config(tmp_path, broker, [support.raw_camera_toml("gate", video)], drain=1)
+    first = support.start_fleet(config)
+    assert first.wait(timeout=60) == 0, support.stop_process(first)
+    support.stop_process(first)
+    journal = support.journal_ids(tmp_path / "journal.sqlite")
+    assert journal and not any(acked for _, acked in journal)
+    broker.start()
+    try:
+        sub = support.Subscriber(broker.port)
+        second = support.start_fleet(config)
+        assert second.wait(timeout=60) == 0, support.stop_process(second)
+        support.stop_process(second)
+        after = support.journal_ids(tmp_path / "journal.sqlite")
+        assert all(acked for _, acked in after)
+        support.wait_for(lambda: len(sub.ids()) >= len(after), 10)
+        sub.close()
+        got = sub.ids()
+        assert sorted(got) == sorted(mid for mid, _ in after)  # the first run's once, the second's once
+        assert {mid for mid, _ in journal} < set(got)
+    finally:
+        broker.stop()
+
+
+def _busy(snap):
+    """The snapshot once the camera has codes and a frame rate (the first second is measured)."""
+    cam = snap["cameras"]["dock"]
+    return snap if cam["codes"] >= 10 and 20 < cam["fps"] < 40 else None
+
+
+def _try(f, *args):
+    try:
+        return f(*args)
+    except OSError:
+        return None
