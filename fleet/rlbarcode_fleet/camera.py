@@ -128,7 +128,9 @@ class Camera:
         self.started = self.last_frame = time.monotonic()
         self.state = "running"
         if self.pipeline.set_state(Gst.State.PLAYING) == Gst.StateChangeReturn.FAILURE:
-            self._fail("the pipeline would not start")
+            msg = bus.pop_filtered(Gst.MessageType.ERROR)
+            why = f"{msg.src.get_name()}: {msg.parse_error()[0].message}" if msg else "it would not start"
+            self._fail(why)
         return False
 
     def _on_frame(self, pad, info):

@@ -52,6 +52,8 @@ def wait_for(predicate, timeout, step=0.05):
 
 
 def code_texts(n, prefix="RL"):
+    """n texts that fit a FRAME_W-wide Code 128 symbol: a two-letter prefix and six digits."""
+    assert len(prefix) <= 2
     return [f"{prefix}{i:06d}" for i in range(n)]
 
 
@@ -165,7 +167,7 @@ def stop_process(proc, timeout=20):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-    return proc.stderr.read() if proc.stderr else ""
+    return proc.stderr.read() if proc.stderr and not proc.stderr.closed else ""
 
 
 def journal_ids(path):
@@ -180,3 +182,34 @@ def journal_ids(path):
 
 if __name__ == "__main__":
     write_code_video(sys.argv[1], code_texts(int(sys.argv[2])))
+
+
+def write_mjpeg_avi(raw_path, avi_path, framerate="30/1"):
+    """The frames of a write_code_video file as a Motion JPEG AVI (a small real video file)."""
+    subprocess.run(["gst-launch-1.0", "-q", "filesrc", f"location={raw_path}", "!", "rawvideoparse",
+                    f"width={FRAME_W}", f"height={FRAME_H}", "format=gray8", f"framerate={framerate}", "!",
+                    "videoconvert", "!", "jpegenc", "quality=90", "!", "avimux", "!", "filesink",
+                    f"location={avi_path}"], check=True, capture_output=True)
+    return avi_path
+
+
+class RtspServer:
+    """pipelines/rtsp-serve.py serving a file on a fixed loopback port (re-encoded to H.264)."""
+
+    def __init__(self, path, port):
+        self.path, self.port, self.proc = path, port, None
+
+    def start(self):
+        self.proc = subprocess.Popen([PYTHON, str(REPO / "pipelines" / "rtsp-serve.py"), str(self.path),
+                                      "--port", str(self.port), "--encode"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        url = self.proc.stdout.readline().strip()
+        if not url.startswith("rtsp://"):
+            raise RuntimeError("rtsp-serve.py did not start")
+        return url
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
