@@ -213,3 +213,33 @@ class RtspServer:
             self.proc.kill()
             self.proc.wait()
             self.proc = None
+
+
+def archive_texts(i, per_file=2):
+    """The codes of archive test file number i."""
+    return [f"AR{i * 10 + j:06d}" for j in range(per_file)]
+
+
+def write_archive_files(folder, count, frames_per_code=15):
+    """`count` Motion JPEG AVI files in `folder` (nested a level), each showing its archive_texts."""
+    folder = pathlib.Path(folder)
+    paths = []
+    for i in range(count):
+        sub = folder / f"day{i % 3}"
+        sub.mkdir(parents=True, exist_ok=True)
+        raw = sub / f"clip{i:04d}.gray"
+        write_code_video(raw, [t for t in archive_texts(i) for _ in range(frames_per_code)])
+        paths.append(write_mjpeg_avi(raw, sub / f"clip{i:04d}.avi"))
+        raw.unlink()
+    return paths
+
+
+def start_archive(*args):
+    """rlbarcode-archive ARGS as a subprocess with the plugin on GST_PLUGIN_PATH."""
+    return subprocess.Popen([PYTHON, str(FLEET / "bin" / "rlbarcode-archive"), *map(str, args)],
+                            env=gst_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def read_jsonl(path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f]

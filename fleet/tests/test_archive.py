@@ -1,0 +1,74 @@
+"""rlbarcode-archive on real Dask clusters: complete and unique results, resumable, a worker killed mid-job."""
+
+import collections
+import os
+import signal
+
+import pytest
+
+import support
+
+pytestmark = pytest.mark.needs_plugin
+
+
+def _index(path):
+    """(file, text) -> how many records, from a results file."""
+    return collections.Counter((r["file"], r["text"]) for r in support.read_jsonl(path))
+
+
+def _expected(paths):
+    return collections.Counter((str(p), t) for i, p in enumerate(paths) for t in support.archive_texts(i))
+
+
+def test_archive_is_complete_and_resumes(tmp_path):
+    paths = support.write_archive_files(tmp_path / "video", 8)
+    out = tmp_path / "out"
+    job = support.start_archive(tmp_path / "video", tmp_path / "missing.mp4", "--out", out, "--local", "1",
+                                "--symbologies", "code-128")
+    _, err = job.communicate(timeout=120)
+    assert job.returncode == 1, err  # the missing path, named; the others still scanned
+    assert "missing.mp4: no such file or folder" in err
+    first = _index(out / "results.jsonl")
+    assert first == _expected(paths)
+    rec = support.read_jsonl(out / "results.jsonl")[0]
+    assert rec["symbology"] == "Code-128" and len(rec["corners"]) == 8 and rec["pts"] == 0
+    parts = sorted(os.listdir(out / "parts"))
+    assert len(parts) == 8 and all(p.endswith(".jsonl") for p in parts)
+    for p in parts[:3]:
+        os.remove(out / "parts" / p)
+    job = support.start_archive(tmp_path / "video", "--out", out, "--local", "1")
+    _, err = job.communicate(timeout=120)
+    assert job.returncode == 0, err
+    assert "3 scanned, 5 done before, 0 failed" in err
+    assert _index(out / "results.jsonl") == first
+
+
+def test_killed_worker_costs_no_file_and_duplicates_none(tmp_path, monkeypatch):
+    from distributed import Client, LocalCluster
+    paths = support.write_archive_files(tmp_path / "video", 24, frames_per_code=45)
+    monkeypatch.setenv("GST_PLUGIN_PATH", support.plugin_dir())
+    monkeypatch.setenv("PYTHONPATH", str(support.FLEET))
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                           host="127.0.0.1")
+    client = Client(cluster)
+    out = tmp_path / "out"
+    try:
+        job = support.start_archive(tmp_path / "video", "--out", out, "--scheduler", cluster.scheduler_address)
+        parts = out / "parts"
+        done = lambda: len([p for p in os.listdir(parts) if p.endswith(".jsonl")]) if parts.exists() else 0
+        assert support.wait_for(lambda: done() >= 3, 120)
+        busy = {w: tasks for w, tasks in client.processing().items() if tasks}
+        assert busy, "no worker was running a task"
+        victim = next(iter(busy))
+        pid = client.run(os.getpid, workers=[victim])[victim]
+        before = done()
+        os.kill(pid, signal.SIGKILL)
+        _, err = job.communicate(timeout=240)
+    finally:
+        client.close()
+        cluster.close()
+    assert before < len(paths)
+    assert job.returncode == 0, err
+    assert "24 scanned, 0 done before, 0 failed" in err
+    assert _index(out / "results.jsonl") == _expected(paths)  # every code of every file, once
+    assert not [p for p in os.listdir(out / "parts") if p.endswith(".tmp") and str(pid) not in p]
