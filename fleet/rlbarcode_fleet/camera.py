@@ -31,11 +31,15 @@ def source_description(cam):
 
 
 def pipeline_description(cam):
-    """The whole pipeline of a camera: source, (a leaky queue for live ones), rlbarcode, sink."""
+    """The whole pipeline of a camera: source, (a leaky queue for live ones), rlbarcode, sink.
+
+    Only a live camera's sink reports late frames upstream (QoS), so that the element lets
+    late frames pass unanalysed rather than fall behind; a recording is analysed frame by frame."""
     live = f" ! {_LIVE_QUEUE}" if cam.live else ""
     sync = "true" if cam.sync else "false"
+    qos = "true" if cam.live and cam.sync else "false"
     return (f"{source_description(cam)} ! videoconvert{live} ! rlbarcode name=barcode ! "
-            f"fakesink name=sink sync={sync} qos={sync} max-lateness=40000000")
+            f"fakesink name=sink sync={sync} qos={qos} max-lateness=40000000")
 
 
 def _set_source_location(cam, pipeline):

@@ -90,7 +90,7 @@ class MqttSink:
                   f"{mqtt.connack_string(rc)}", file=sys.stderr)
 
     def _on_disconnect(self, client, userdata, rc):
-        if self.connected.is_set():
+        if self.connected.is_set() and rc != mqtt.MQTT_ERR_SUCCESS:  # not our own disconnect()
             self.reconnects += 1
             print(f"rlbarcode-fleet: lost the broker {self.cfg.host}:{self.cfg.port} "
                   f"({mqtt.error_string(rc)}); results are kept in the journal", file=sys.stderr)

@@ -95,7 +95,9 @@ class Broker:
         self.conf.write_text(
             f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
             f"persistence_location {self.dir / 'db'}/\nmax_queued_messages 0\n"
-            f"log_dest file {self.dir / 'mosquitto.log'}\n")
+            f"log_dest file {self.dir / 'mosquitto.log'}\n"
+            # Started as root, mosquitto would become user mosquitto and could not write its store here.
+            + ("user root\n" if os.geteuid() == 0 else ""))
         self.proc = None
 
     def start(self):
@@ -243,3 +245,65 @@ def start_archive(*args):
 def read_jsonl(path):
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f]
+
+
+def fleet_config(tmp_path, cameras, broker=None, drain=30, health=None):
+    """Writes a configuration file for `cameras` ([[camera]] tables); returns its path."""
+    text = (f'[service]\nname = "test"\njournal = "{pathlib.Path(tmp_path) / "journal.sqlite"}"\n'
+            f'drain-timeout = {drain}\nbackoff-initial = 0.2\n')
+    if health:
+        text += f'health = "127.0.0.1:{health}"\n'
+    if broker is not None:
+        text += f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+    path = pathlib.Path(tmp_path) / "cameras.toml"
+    path.write_text(text + "".join(cameras))
+    return path
+
+
+def run_through_restarts(tmp_path, broker, cameras, codes, framerate, restarts, down=1.0, gap=1.0):
+    """Runs `cameras` raw cameras of `codes` codes each through `restarts` broker restarts.
+
+    Returns the journal's ids, every message the subscriber got, its stderr and the seconds taken."""
+    video = write_code_video(pathlib.Path(tmp_path) / "codes.gray", code_texts(codes))
+    cams = [raw_camera_toml(f"cam{i}", video, framerate=framerate, sync=True) for i in range(1, cameras + 1)]
+    sub = Subscriber(broker.port)
+    start = time.monotonic()
+    fleet = start_fleet(fleet_config(tmp_path, cams, broker))
+    try:
+        seen = 0
+        for _ in range(restarts):
+            # Both clients are back once new messages flow again.
+            wait_for(lambda: len(sub.ids("/barcode")) > seen, 30)
+            time.sleep(gap)
+            broker.stop()
+            seen = len(sub.ids("/barcode"))
+            time.sleep(down)
+            broker.start()
+        status = fleet.wait(timeout=600)
+    finally:
+        err = stop_process(fleet)
+    journal = journal_ids(pathlib.Path(tmp_path) / "journal.sqlite")
+    wait_for(lambda: set(sub.ids()) >= {mid for mid, _ in journal}, 30)
+    seconds = time.monotonic() - start
+    sub.close()
+    return {"status": status, "journal": journal, "messages": list(sub.messages), "stderr": err,
+            "seconds": seconds, "redelivered": sub.redelivered}
+
+
+def delivery_figures(run):
+    """Lost, repeated and per-camera texts of a run_through_restarts run."""
+    import collections
+    expected = {mid for mid, _ in run["journal"]}
+    copies = collections.defaultdict(list)
+    texts = collections.defaultdict(list)
+    for topic, payload, _ in run["messages"]:
+        copies[payload["msg-id"]].append((topic, payload))
+    for mid, c in copies.items():
+        if c[0][0].endswith("/barcode"):
+            texts[c[0][0].split("/")[1]].append(c[0][1]["symbol"])
+    return {"journalled": len(expected), "unacked": sum(not a for _, a in run["journal"]),
+            "received": len(run["messages"]), "lost": len(expected - set(copies)),
+            "unknown": len(set(copies) - expected),
+            "repeats": sum(len(c) - 1 for c in copies.values()),
+            "repeats-identical": all(all(x == c[0] for x in c) for c in copies.values()),
+            "barcodes": sum(len(t) for t in texts.values()), "texts": texts}

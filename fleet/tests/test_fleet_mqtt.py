@@ -1,8 +1,6 @@
 """The fleet service against a real mosquitto that is stopped and started again while codes flow."""
 
-import collections
 import json
-import time
 import urllib.request
 
 import pytest
@@ -16,12 +14,7 @@ CODES = 500  # per camera; two cameras
 
 def _config(tmp_path, broker, cameras, drain=30):
     health = support.free_port()
-    text = (f'[service]\nname = "test"\njournal = "{tmp_path / "journal.sqlite"}"\n'
-            f'health = "127.0.0.1:{health}"\ndrain-timeout = {drain}\nbackoff-initial = 0.2\n'
-            f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n' + "".join(cameras))
-    path = tmp_path / "cameras.toml"
-    path.write_text(text)
-    return path, health
+    return support.fleet_config(tmp_path, cameras, broker, drain, health), health
 
 
 def _health(port):
@@ -30,44 +23,17 @@ def _health(port):
 
 
 def test_no_result_lost_across_two_broker_restarts(tmp_path, broker):
-    video = support.write_code_video(tmp_path / "codes.gray", support.code_texts(CODES))
     # 100 frames a second in real time: 5 s of codes, long enough to restart the broker twice.
-    cams = [support.raw_camera_toml(f"cam{i}", video, framerate="100/1", sync=True) for i in (1, 2)]
-    config, health = _config(tmp_path, broker, cams)
-    sub = support.Subscriber(broker.port)
-    fleet = support.start_fleet(config)
-    try:
-        for _ in range(2):
-            assert support.wait_for(lambda: len(sub.ids("/barcode")) > 0, 10)
-            time.sleep(1.0)
-            broker.stop()
-            time.sleep(1.0)
-            broker.start()
-        assert fleet.wait(timeout=90) == 0
-    finally:
-        err = support.stop_process(fleet)
-    journal = support.journal_ids(tmp_path / "journal.sqlite")
-    assert all(acked for _, acked in journal), err
-    expected = {mid for mid, _ in journal}
-    support.wait_for(lambda: set(sub.ids()) >= expected, 20)
-    sub.close()
-    got = sub.ids()
-    assert set(got) == expected, f"missing {len(expected - set(got))}\n{err}"
+    run = support.run_through_restarts(tmp_path, broker, 2, CODES, "100/1", restarts=2)
+    assert run["status"] == 0, run["stderr"]
+    assert run["stderr"].count("lost the broker") == 2, run["stderr"]
+    fig = support.delivery_figures(run)
+    assert fig["unacked"] == 0 and fig["lost"] == 0 and fig["unknown"] == 0, run["stderr"]
     # QoS 1 is at-least-once: a PUBLISH whose PUBACK died with the broker comes again,
     # as the very same message (id and payload) from the journal; never a new one.
-    copies = collections.defaultdict(list)
-    for topic, payload, _ in sub.messages:
-        copies[payload["msg-id"]].append((topic, payload))
-    again = {mid: c for mid, c in copies.items() if len(c) > 1}
-    assert all(all(x == c[0] for x in c) for c in again.values())
-    assert sum(len(c) - 1 for c in again.values()) <= 2 * 100  # at most the in-flight window per restart
-    per_camera = collections.defaultdict(list)
-    for topic, payload, _ in sub.messages:
-        if topic.endswith("/barcode"):
-            per_camera[topic.split("/")[1]].append(payload["symbol"])
+    assert fig["repeats-identical"] and fig["repeats"] <= 2 * 100  # at most the in-flight window each time
     for cam in ("cam1", "cam2"):
-        assert sorted(per_camera[cam]) == support.code_texts(CODES), cam
-    assert "lost the broker" in err
+        assert sorted(fig["texts"][cam]) == support.code_texts(CODES), cam
 
 
 def test_status_is_retained_and_health_served(tmp_path, broker):
