@@ -307,3 +307,37 @@ def delivery_figures(run):
             "repeats": sum(len(c) - 1 for c in copies.values()),
             "repeats-identical": all(all(x == c[0] for x in c) for c in copies.values()),
             "barcodes": sum(len(t) for t in texts.values()), "texts": texts}
+
+
+def archive_with_killed_worker(video_dir, out, after_parts=3):
+    """rlbarcode-archive on a two-worker LocalCluster of its own; one worker is killed (SIGKILL)
+    while it runs a task, once `after_parts` parts are written.
+
+    Returns (the job's exit status, its stderr, the killed pid, the parts written before the kill)."""
+    from distributed import Client, LocalCluster
+    saved = {k: os.environ.get(k) for k in ("GST_PLUGIN_PATH", "PYTHONPATH")}
+    os.environ.update(GST_PLUGIN_PATH=plugin_dir(), PYTHONPATH=str(FLEET))
+    try:
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                               host="127.0.0.1")
+    finally:
+        for k, v in saved.items():
+            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+    client = Client(cluster)
+    parts = pathlib.Path(out) / "parts"
+    done = lambda: len([p for p in os.listdir(parts) if p.endswith(".jsonl")]) if parts.exists() else 0
+    try:
+        job = start_archive(video_dir, "--out", out, "--scheduler", cluster.scheduler_address)
+        if not wait_for(lambda: done() >= after_parts, 120):
+            raise RuntimeError("the archive job wrote no parts")
+        busy = [w for w, tasks in client.processing().items() if tasks]
+        if not busy:
+            raise RuntimeError("no worker was running a task")
+        pid = client.run(os.getpid, workers=[busy[0]])[busy[0]]
+        before = done()
+        os.kill(pid, signal.SIGKILL)
+        _, err = job.communicate(timeout=600)
+    finally:
+        client.close()
+        cluster.close()
+    return job.returncode, err, pid, before

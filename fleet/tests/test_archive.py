@@ -2,7 +2,6 @@
 
 import collections
 import os
-import signal
 
 import pytest
 
@@ -43,32 +42,12 @@ def test_archive_is_complete_and_resumes(tmp_path):
     assert _index(out / "results.jsonl") == first
 
 
-def test_killed_worker_costs_no_file_and_duplicates_none(tmp_path, monkeypatch):
-    from distributed import Client, LocalCluster
+def test_killed_worker_costs_no_file_and_duplicates_none(tmp_path):
     paths = support.write_archive_files(tmp_path / "video", 24, frames_per_code=45)
-    monkeypatch.setenv("GST_PLUGIN_PATH", support.plugin_dir())
-    monkeypatch.setenv("PYTHONPATH", str(support.FLEET))
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                           host="127.0.0.1")
-    client = Client(cluster)
     out = tmp_path / "out"
-    try:
-        job = support.start_archive(tmp_path / "video", "--out", out, "--scheduler", cluster.scheduler_address)
-        parts = out / "parts"
-        done = lambda: len([p for p in os.listdir(parts) if p.endswith(".jsonl")]) if parts.exists() else 0
-        assert support.wait_for(lambda: done() >= 3, 120)
-        busy = {w: tasks for w, tasks in client.processing().items() if tasks}
-        assert busy, "no worker was running a task"
-        victim = next(iter(busy))
-        pid = client.run(os.getpid, workers=[victim])[victim]
-        before = done()
-        os.kill(pid, signal.SIGKILL)
-        _, err = job.communicate(timeout=240)
-    finally:
-        client.close()
-        cluster.close()
+    status, err, pid, before = support.archive_with_killed_worker(tmp_path / "video", out)
     assert before < len(paths)
-    assert job.returncode == 0, err
+    assert status == 0, err
     assert "24 scanned, 0 done before, 0 failed" in err
     assert _index(out / "results.jsonl") == _expected(paths)  # every code of every file, once
     assert not [p for p in os.listdir(out / "parts") if p.endswith(".tmp") and str(pid) not in p]
