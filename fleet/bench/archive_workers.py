@@ -42,6 +42,7 @@ def main():
             with open(os.path.join(out, "results.jsonl"), "rb") as f:
                 merged[workers] = f.read()
             fig[f"workers-{workers}"] = {"seconds": round(seconds, 1), "exit": status, "summary": summary}
+            print(json.dumps(fig[f"workers-{workers}"]), file=sys.stderr)
         fig["speed-up"] = round(fig["workers-1"]["seconds"] / fig["workers-2"]["seconds"], 2)
         fig["identical"] = merged[1] == merged[2]
         got = collections.Counter((r["file"], r["text"]) for r in support.read_jsonl(os.path.join(tmp, "out1",

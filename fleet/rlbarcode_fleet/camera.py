@@ -204,6 +204,7 @@ class Camera:
         delay = min(self.service.backoff_initial * 2 ** self.failures, self.service.backoff_max)
         self.failures += 1
         self.restarts += 1
+        reason = reason.rstrip(".")
         self.last_error = reason
         print(f"rlbarcode-fleet: camera {self.cam.name}: {reason}; restarting in {delay:g} s",
               file=sys.stderr)

@@ -315,18 +315,19 @@ def archive_with_killed_worker(video_dir, out, after_parts=3):
 
     Returns (the job's exit status, its stderr, the killed pid, the parts written before the kill)."""
     from distributed import Client, LocalCluster
+    # The workers, and the one started again in place of the killed one, load the plugin from
+    # the environment they are spawned with and the task's module from this process's sys.path.
+    if str(FLEET) not in sys.path:
+        sys.path.insert(0, str(FLEET))
     saved = {k: os.environ.get(k) for k in ("GST_PLUGIN_PATH", "PYTHONPATH")}
     os.environ.update(GST_PLUGIN_PATH=plugin_dir(), PYTHONPATH=str(FLEET))
-    try:
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                               host="127.0.0.1")
-    finally:
-        for k, v in saved.items():
-            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
-    client = Client(cluster)
+    cluster = client = None
     parts = pathlib.Path(out) / "parts"
     done = lambda: len([p for p in os.listdir(parts) if p.endswith(".jsonl")]) if parts.exists() else 0
     try:
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                               host="127.0.0.1")
+        client = Client(cluster)
         job = start_archive(video_dir, "--out", out, "--scheduler", cluster.scheduler_address)
         if not wait_for(lambda: done() >= after_parts, 120):
             raise RuntimeError("the archive job wrote no parts")
@@ -338,6 +339,10 @@ def archive_with_killed_worker(video_dir, out, after_parts=3):
         os.kill(pid, signal.SIGKILL)
         _, err = job.communicate(timeout=600)
     finally:
-        client.close()
-        cluster.close()
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+        for k, v in saved.items():
+            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
     return job.returncode, err, pid, before
