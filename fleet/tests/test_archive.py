@@ -3,6 +3,7 @@
 import collections
 import os
 import re
+import subprocess
 
 import pytest
 
@@ -22,24 +23,27 @@ def _expected(paths):
 
 def test_archive_is_complete_and_resumes(tmp_path):
     paths = support.write_archive_files(tmp_path / "video", 8)
+    picture = tmp_path / "video" / "still" / "label.png"  # a still picture, one frame
+    picture.parent.mkdir()
+    subprocess.run(["zint", "-b", "58", "-d", "STILL-QR", "--scale=3", "-o", picture], check=True)
     out = tmp_path / "out"
     job = support.start_archive(tmp_path / "video", tmp_path / "missing.mp4", "--out", out, "--local", "1",
-                                "--symbologies", "code-128")
+                                "--symbologies", "code-128+qr-code")
     _, err = job.communicate(timeout=120)
     assert job.returncode == 1, err  # the missing path, named; the others still scanned
     assert "missing.mp4: no such file or folder" in err
     first = _index(out / "results.jsonl")
-    assert first == _expected(paths)
+    assert first == _expected(paths) + collections.Counter({(str(picture), "STILL-QR"): 1})
     rec = support.read_jsonl(out / "results.jsonl")[0]
     assert rec["symbology"] == "Code-128" and len(rec["corners"]) == 8 and rec["pts"] == 0
     parts = sorted(os.listdir(out / "parts"))
-    assert len(parts) == 8 and all(p.endswith(".jsonl") for p in parts)
+    assert len(parts) == 9 and all(p.endswith(".jsonl") for p in parts)
     for p in parts[:3]:
         os.remove(out / "parts" / p)
     job = support.start_archive(tmp_path / "video", "--out", out, "--local", "1")
     _, err = job.communicate(timeout=120)
     assert job.returncode == 0, err
-    assert "3 scanned, 5 done before, 0 failed" in err
+    assert "3 scanned, 6 done before, 0 failed" in err
     assert _index(out / "results.jsonl") == first
 
 
