@@ -8,6 +8,7 @@ import re
 import tomllib
 
 SOURCE_TYPES = ("v4l2", "rtsp", "file", "raw", "test", "pipeline")
+_KIND = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
 _NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
@@ -71,13 +72,14 @@ def _table(raw, key, cls, where):
         if want is float and isinstance(v, int) and not isinstance(v, bool):
             v = float(v)
         if type(v) is not want:
-            raise ConfigError(f"{where}: [{key}] {k} must be a {want.__name__}, not {v!r}")
+            raise ConfigError(f"{where}: [{key}] {k} must be {_KIND[want]}, not {v!r}")
         values[fields[k].name] = v
     return cls(**values)
 
 
 _REQUIRED = {"v4l2": (), "rtsp": ("url",), "file": ("path",), "raw": ("path", "width", "height"),
              "test": (), "pipeline": ("source",)}
+_INTEGERS = {"width", "height", "latency"}
 _COMMON = {"name", "type", "element", "sync", "loop"}
 _ALLOWED = {"v4l2": {"device", "caps"}, "rtsp": {"url", "latency"}, "file": {"path"},
             "raw": {"path", "width", "height", "format", "framerate"},
@@ -97,6 +99,10 @@ def _camera(raw, index, where):
     unknown = set(options) - _ALLOWED[kind]
     if unknown:
         raise ConfigError(f"{here}: unknown key(s) {', '.join(sorted(unknown))} for type {kind!r}")
+    for k, v in options.items():
+        want = bool if k == "live" else int if k in _INTEGERS else str
+        if type(v) is not want:
+            raise ConfigError(f"{here}: {k} must be {_KIND[want]}, not {v!r}")
     missing = [k for k in _REQUIRED[kind] if k not in options]
     if missing:
         raise ConfigError(f"{here}: type {kind!r} needs {', '.join(missing)}")

@@ -25,9 +25,11 @@ def test_example_parses():
     ('[[camera]]\nname = "a"\ntype = "rtsp"\n', "needs url"),
     ('[[camera]]\nname = "a"\ntype = "file"\npath = "x"\nurl = "y"\n', "unknown key(s) url"),
     ('[[camera]]\nname = "a"\ntype = "test"\n[[camera]]\nname = "a"\ntype = "test"\n', "used twice"),
-    ('[service]\nbackoff-max = "long"\n[[camera]]\nname = "a"\ntype = "test"\n', "must be a float"),
+    ('[service]\nbackoff-max = "long"\n[[camera]]\nname = "a"\ntype = "test"\n', "must be a number"),
     ('[mqtt]\nhots = "x"\n[[camera]]\nname = "a"\ntype = "test"\n', "unknown key 'hots'"),
     ('[service]\n', "no [[camera]] tables"),
+    ('[[camera]]\nname = "a"\ntype = "raw"\npath = "x"\nwidth = "wide"\nheight = 2\n', "width must be an integer"),
+    ('[[camera]]\nname = "a"\ntype = "file"\npath = 3\n', "path must be a string"),
     ('[[camera]\n', "cameras.toml"),
 ])
 def test_bad_files_name_the_problem(tmp_path, text, message):
