@@ -1,6 +1,8 @@
 """The fleet service against a real mosquitto that is stopped and started again while codes flow."""
 
+import collections
 import json
+import signal
 import urllib.request
 
 import pytest
@@ -99,3 +101,32 @@ def _try(f, *args):
         return f(*args)
     except OSError:
         return None
+
+
+def test_service_killed_mid_run_loses_nothing(tmp_path, broker):
+    video = support.write_code_video(tmp_path / "codes.gray", support.code_texts(300))
+    config, _ = _config(tmp_path, broker, [support.raw_camera_toml("belt", video, "100/1", True)])
+    sub = support.Subscriber(broker.port)
+    first = support.start_fleet(config)
+    try:
+        assert support.wait_for(lambda: len(sub.ids("/barcode")) >= 50, 30)
+        first.send_signal(signal.SIGKILL)  # no drain, no goodbye: only the journal on disk
+        first.wait(timeout=10)
+    finally:
+        support.stop_process(first)
+    killed = support.journal_ids(tmp_path / "journal.sqlite")
+    second = support.start_fleet(config)
+    assert second.wait(timeout=60) == 0, support.stop_process(second)
+    support.stop_process(second)
+    journal = support.journal_ids(tmp_path / "journal.sqlite")
+    assert all(acked for _, acked in journal)
+    expected = {mid for mid, _ in journal}
+    support.wait_for(lambda: set(sub.ids()) >= expected, 20)
+    sub.close()
+    got = sub.ids()
+    assert set(got) == expected and {mid for mid, _ in killed} < expected
+    # What the killed run had marked acknowledged is never sent again; only what it had not
+    # may come twice, at most its in-flight window.
+    counts = collections.Counter(got)
+    assert all(counts[mid] == 1 for mid, acked in killed if acked)
+    assert len(got) - len(set(got)) <= 100
