@@ -154,9 +154,9 @@ def _client(args):
 def _wait(client, futures):
     from distributed import progress, wait
     if sys.stderr.isatty():
-        progress(futures)
+        progress(list(futures))
     else:
-        wait(futures)
+        wait(list(futures))
     results = []
     for fut, path in futures.items():
         try:
