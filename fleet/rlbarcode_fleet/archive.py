@@ -205,6 +205,7 @@ def run(args):
 
 
 def main(argv=None):
+    """The rlbarcode-archive command; returns its exit status (1: a file failed, 2: bad options)."""
     parser = argparse.ArgumentParser(
         prog="rlbarcode-archive",
         description="Scans video files and still pictures for barcodes on a Dask cluster, one task per "

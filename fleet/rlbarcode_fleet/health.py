@@ -37,8 +37,6 @@ class HealthServer:
         host, _, port = address.rpartition(":")
         if host not in ("127.0.0.1", "localhost", "::1", "[::1]"):
             raise ValueError(f"health address {address!r}: only a loopback address is served")
-        outer = self
-
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
                 snap = snapshot()
@@ -62,8 +60,9 @@ class HealthServer:
         self.port = self.httpd.server_address[1]
         self.thread = threading.Thread(target=self.httpd.serve_forever, name="health", daemon=True)
         self.thread.start()
-        outer.address = f"{host}:{self.port}"
+        self.address = f"{host}:{self.port}"
 
     def close(self):
+        """Stops serving and closes the socket."""
         self.httpd.shutdown()
         self.httpd.server_close()

@@ -67,4 +67,5 @@ class Journal:
                 (self.keep_acked,))
 
     def close(self):
+        """Closes the database; everything committed is on disk."""
         self.db.close()

@@ -79,6 +79,7 @@ class Service:
 
 
 def main(argv=None):
+    """The rlbarcode-fleet command; returns its exit status (2: the configuration cannot be used)."""
     parser = argparse.ArgumentParser(
         prog="rlbarcode-fleet",
         description="Runs the rlbarcode pipelines of a configuration file and publishes every "

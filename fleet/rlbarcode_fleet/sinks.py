@@ -31,14 +31,17 @@ class StdoutSink:
         self.count = 0
 
     def submit(self, camera, kind, payload):
+        """Writes one element message of `camera` at once, with an id of its own."""
         self.count += 1
         sys.stdout.write(_with_id(_body(payload), f"{self.prefix}-{self.count}") + "\n")
         sys.stdout.flush()
 
     def stats(self):
+        """Figures for the health endpoint."""
         return {"output": "stdout", "written": self.count}
 
     def close(self, timeout):
+        """Flushes stdout (nothing waits for an acknowledgement)."""
         sys.stdout.flush()
 
 
