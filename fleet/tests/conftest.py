@@ -28,3 +28,10 @@ def broker(tmp_path):
     b.start()
     yield b
     b.stop()
+
+
+@pytest.fixture(autouse=True)
+def close_subscribers():
+    yield
+    for sub in list(support.Subscriber.open):
+        sub.close()

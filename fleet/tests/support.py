@@ -41,6 +41,16 @@ def free_port():
         return s.getsockname()[1]
 
 
+def health_snapshot(port):
+    """The service's /health JSON on a loopback port, or None while it does not answer."""
+    import urllib.request
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as r:
+            return json.load(r)
+    except OSError:
+        return None
+
+
 def wait_for(predicate, timeout, step=0.05):
     """Polls `predicate` until it is true or `timeout` s passed; returns its last value."""
     deadline = time.monotonic() + timeout
@@ -122,7 +132,11 @@ class Broker:
 
 
 class Subscriber:
-    """An independent paho client with a persistent session that records every message per topic."""
+    """An independent paho client with a persistent session that records every message per topic.
+
+    Every one made is in `Subscriber.open` until closed (the tests' fixture closes what is left)."""
+
+    open = []
 
     def __init__(self, port, topic="rlbarcode/#", client_id="fleet-test-subscriber"):
         self.messages = []  # (topic, payload dict, retained)
@@ -136,6 +150,7 @@ class Subscriber:
         self.client.reconnect_delay_set(min_delay=1, max_delay=2)
         self.client.connect("127.0.0.1", port, keepalive=10)
         self.client.loop_start()
+        Subscriber.open.append(self)
         if not self.subscribed.wait(10):
             raise RuntimeError("the test subscriber could not subscribe")
 
@@ -149,8 +164,10 @@ class Subscriber:
             return [p["msg-id"] for t, p, _ in self.messages if t.endswith(suffix)]
 
     def close(self):
-        self.client.disconnect()
-        self.client.loop_stop()
+        if self in Subscriber.open:
+            Subscriber.open.remove(self)
+            self.client.disconnect()
+            self.client.loop_stop()
 
 
 def start_fleet(config_path, *args, stdout=None):
@@ -268,15 +285,15 @@ def run_through_restarts(tmp_path, broker, cameras, codes, framerate, restarts, 
     cams = [raw_camera_toml(f"cam{i}", video, framerate=framerate, sync=True) for i in range(1, cameras + 1)]
     sub = Subscriber(broker.port)
     start = time.monotonic()
-    fleet = start_fleet(fleet_config(tmp_path, cams, broker))
+    health = free_port()
+    fleet = start_fleet(fleet_config(tmp_path, cams, broker, health=health))
     try:
-        seen = 0
-        for _ in range(restarts):
-            # Both clients are back once new messages flow again.
-            wait_for(lambda: len(sub.ids("/barcode")) > seen, 30)
+        for done in range(restarts):
+            # The service is connected again (after `done` losses) and results flow.
+            wait_for(lambda: (h := health_snapshot(health)) and h["output"]["connected"]
+                     and h["output"]["reconnects"] == done, 60)
             time.sleep(gap)
             broker.stop()
-            seen = len(sub.ids("/barcode"))
             time.sleep(down)
             broker.start()
         status = fleet.wait(timeout=600)

@@ -2,7 +2,6 @@
 
 import json
 import subprocess
-import urllib.request
 
 import pytest
 
@@ -11,16 +10,8 @@ import support
 pytestmark = pytest.mark.needs_plugin
 
 
-def _health(port):
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as r:
-            return json.load(r)
-    except OSError:
-        return None
-
-
 def _camera(port, name):
-    snap = _health(port)
+    snap = support.health_snapshot(port)
     return snap["cameras"][name] if snap else None
 
 
@@ -33,7 +24,7 @@ def test_missing_file_is_retried_until_it_appears(tmp_path):
     fleet = support.start_fleet(config, stdout=subprocess.PIPE)
     try:
         cam = support.wait_for(lambda: (c := _camera(health, "aisle")) and c["restarts"] >= 3 and c, 20)
-        assert cam, _health(health)
+        assert cam, support.health_snapshot(health)
         assert "not found" in cam["last-error"].lower() or "no such file" in cam["last-error"].lower(), cam
         support.write_code_video(str(video) + ".part", support.code_texts(30, "AI"))
         (tmp_path / "later.gray.part").rename(video)
@@ -61,15 +52,15 @@ def test_rtsp_camera_comes_back_after_its_server_stops(tmp_path):
     fleet = support.start_fleet(config, stdout=subprocess.PIPE)
     try:
         assert support.wait_for(lambda: (c := _camera(health, "gate")) and c["codes"] >= 5, 40), \
-            _health(health)
+            support.health_snapshot(health)
         server.stop()
         cam = support.wait_for(lambda: (c := _camera(health, "gate")) and c["restarts"] >= 1 and c, 20)
-        assert cam, _health(health)
+        assert cam, support.health_snapshot(health)
         codes_before = cam["codes"]
         server.start()
         cam = support.wait_for(lambda: (c := _camera(health, "gate")) and c["state"] == "running"
                                and c["codes"] >= codes_before + 5 and c, 40)
-        assert cam, _health(health)
+        assert cam, support.health_snapshot(health)
     finally:
         server.stop()
         err = support.stop_process(fleet)
