@@ -36,7 +36,10 @@ def main():
     expected = sorted(support.code_texts(args.codes))
     fig["cameras-complete"] = sum(sorted(t) == expected for t in fig.pop("texts").values())
     fig.update({"exit": run["status"], "seconds": round(run["seconds"], 1),
-                "broker-losses": run["stderr"].count("lost the broker"), "dup-flagged": run["redelivered"]})
+                "broker-losses": run["stderr"].count("lost the broker"), "dup-flagged": run["redelivered"],
+                "camera-restarts": run["stderr"].count("restarting in")})
+    if fig["camera-restarts"]:
+        print(run["stderr"], file=sys.stderr)
     print(json.dumps(fig, indent=1))
 
 

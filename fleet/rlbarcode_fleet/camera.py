@@ -89,8 +89,8 @@ def build_pipeline(cam):
 class Camera:
     """Runs one camera's pipeline on the GLib main loop and keeps its health figures.
 
-    A pipeline that posts an error, stops sending frames for `stall_timeout`
-    seconds, or ends although its source is live is torn down and built again
+    A pipeline that posts an error, or whose live source sends no frame for
+    `stall_timeout` seconds or ends, is torn down and built again
     after a delay that doubles from `backoff_initial` to `backoff_max`; it
     starts again from `backoff_initial` once a run lasted `stable_after` seconds.
     A file camera with `loop` starts over at its end; otherwise it finishes.
@@ -220,7 +220,9 @@ class Camera:
         then, frames = self._fps_mark
         self.fps = (self.frames - frames) / max(now - then, 1e-3)
         self._fps_mark = (now, self.frames)
-        if self.state == "running" and now - self.last_frame > self.service.stall_timeout:
+        # Only a live source can stall; a recording that is slow to analyse is just slow.
+        stalled = now - self.last_frame > self.service.stall_timeout
+        if self.cam.live and self.state == "running" and stalled:
             self._fail(f"no frame for {self.service.stall_timeout:g} s")
 
     def stop(self):
