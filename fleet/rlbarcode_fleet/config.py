@@ -38,7 +38,7 @@ class Mqtt:
     keepalive: int = 30
     username: str = ""
     password: str = ""
-    max_inflight: int = 100
+    max_inflight: int = 20
 
 
 @dataclasses.dataclass

@@ -45,14 +45,21 @@ class StdoutSink:
         sys.stdout.flush()
 
 
+#: Every message goes with QoS 2: the broker hands it on once, at PUBREL.
+QOS = 2
+
+
 class MqttSink:
-    """Publishes messages with QoS 1 from the journal; a message counts as sent only once acknowledged.
+    """Publishes messages with QoS 2 from the journal; a message counts as sent only at its PUBCOMP.
 
     One thread owns the journal: it appends what `submit` queued and marks what
-    the broker acknowledged in one synced transaction, then hands paho-mqtt the
-    next unsent rows while fewer than `max_inflight` wait for their PUBACK.
-    paho-mqtt resends those itself after a reconnection; rows still unacknowledged
-    when the service stops are sent again when it next starts.
+    the broker completed in one synced transaction, then hands paho-mqtt the
+    next unsent rows while fewer than `max_inflight` wait for their PUBCOMP.
+    The session is persistent (clean_session=False, a client id stable per
+    journal): after a reconnection paho-mqtt resends its in-flight PUBLISH
+    (DUP) and PUBREL packets with the same packet ids, which the broker's kept
+    session recognises, so nothing is handed on twice. Rows still unacknowledged
+    when the service stops are sent again, as new messages, when it next starts.
     """
 
     def __init__(self, cfg, journal_path, service_name):
@@ -71,7 +78,7 @@ class MqttSink:
         self.reconnects = 0
         self.pending = self.journal.pending()
         client_id = cfg.client_id or f"{service_name}-{self.journal.id}"
-        self.client = mqtt.Client(client_id=client_id, clean_session=True, protocol=mqtt.MQTTv311)
+        self.client = mqtt.Client(client_id=client_id, clean_session=False, protocol=mqtt.MQTTv311)
         if cfg.username:
             self.client.username_pw_set(cfg.username, cfg.password or None)
         self.client.max_inflight_messages_set(cfg.max_inflight)
@@ -86,11 +93,25 @@ class MqttSink:
 
     def _on_connect(self, client, userdata, flags, rc):
         if rc == 0:
+            if not flags.get("session present"):
+                self._restart_inflight(client)
             self.connected.set()
             self.incoming.put(None)  # wake the pump
         else:
             print(f"rlbarcode-fleet: broker {self.cfg.host}:{self.cfg.port} refused the connection: "
                   f"{mqtt.connack_string(rc)}", file=sys.stderr)
+
+    @staticmethod
+    def _restart_inflight(client):
+        """The broker holds no session for this client (first start, or a broker that lost its
+        store): a PUBREL for a message it has forgotten would complete without delivering it,
+        so every in-flight message goes out again as a PUBLISH. paho-mqtt 1.6 does this itself
+        only for clean sessions; on_connect runs before it resends, on its network thread."""
+        with client._out_message_mutex:
+            for m in client._out_messages.values():
+                if m.qos == 2 and m.state == mqtt.mqtt_ms_resend_pubrel:
+                    m.state = mqtt.mqtt_ms_publish
+                    m.dup = True
 
     def _on_disconnect(self, client, userdata, rc):
         if self.connected.is_set() and rc != mqtt.MQTT_ERR_SUCCESS:  # not our own disconnect()
@@ -149,7 +170,7 @@ class MqttSink:
             return
         for seq, topic, body, retain in self.journal.unacked_after(self.last_sent, room):
             info = self.client.publish(topic, _with_id(body, self.journal.message_id(seq)),
-                                       qos=1, retain=bool(retain))
+                                       qos=QOS, retain=bool(retain))
             self.inflight[info.mid] = seq
             self.last_sent = seq
             self.published += 1

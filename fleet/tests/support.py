@@ -132,7 +132,11 @@ class Broker:
 
 
 class Subscriber:
-    """An independent paho client with a persistent session that records every message per topic.
+    """An independent paho client that records every message per topic.
+
+    It subscribes with QoS 2 in a persistent session (clean_session=False, a fixed client id):
+    the broker keeps its in-flight deliveries across a restart and paho-mqtt hands a message
+    on only at its PUBREL, so each message comes once.
 
     Every one made is in `Subscriber.open` until closed (the tests' fixture closes what is left)."""
 
@@ -140,11 +144,13 @@ class Subscriber:
 
     def __init__(self, port, topic="rlbarcode/#", client_id="fleet-test-subscriber"):
         self.messages = []  # (topic, payload dict, retained)
-        self.redelivered = 0  # messages the broker marked DUP (sent again after a lost PUBACK)
+        self.redelivered = 0  # messages the broker marked DUP (its PUBLISH sent again)
         self.lock = threading.Lock()
         self.subscribed = threading.Event()
         self.client = mqtt.Client(client_id=client_id, clean_session=False)
-        self.client.on_connect = lambda c, u, f, rc: c.subscribe(topic, qos=1)
+        # Subscribing again in a kept session would make the broker resend the retained messages.
+        self.client.on_connect = lambda c, u, f, rc: (
+            self.subscribed.set() if f.get("session present") else c.subscribe(topic, qos=2))
         self.client.on_subscribe = lambda *a: self.subscribed.set()
         self.client.on_message = self._on_message
         self.client.reconnect_delay_set(min_delay=1, max_delay=2)
