@@ -105,6 +105,9 @@ class Broker:
         self.conf.write_text(
             f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
             f"persistence_location {self.dir / 'db'}/\nmax_queued_messages 0\n"
+            # At least the service's max-inflight: beyond it mosquitto drops QoS 2 messages of
+            # MQTT 3.1.1 clients with a PUBREC the client cannot tell from a success.
+            "max_inflight_messages 20\n"
             f"log_dest file {self.dir / 'mosquitto.log'}\n"
             # Started as root, mosquitto would become user mosquitto and could not write its store here.
             + ("user root\n" if os.geteuid() == 0 else ""))
@@ -146,6 +149,7 @@ class Subscriber:
         self.messages = []  # (topic, payload dict, retained)
         self.redelivered = 0  # messages the broker marked DUP (its PUBLISH sent again)
         self.lock = threading.Lock()
+        self.packets = []  # (packet id, DUP flag) of each message, as in `messages`
         self.subscribed = threading.Event()
         self.client = mqtt.Client(client_id=client_id, clean_session=False)
         # Subscribing again in a kept session would make the broker resend the retained messages.
@@ -163,6 +167,7 @@ class Subscriber:
     def _on_message(self, client, userdata, msg):
         with self.lock:
             self.messages.append((msg.topic, json.loads(msg.payload), bool(msg.retain)))
+            self.packets.append((msg.mid, bool(msg.dup)))
             self.redelivered += bool(msg.dup)
 
     def ids(self, suffix=""):
@@ -310,7 +315,7 @@ def run_through_restarts(tmp_path, broker, cameras, codes, framerate, restarts, 
     seconds = time.monotonic() - start
     sub.close()
     return {"status": status, "journal": journal, "messages": list(sub.messages), "stderr": err,
-            "seconds": seconds, "redelivered": sub.redelivered}
+            "seconds": seconds, "redelivered": sub.redelivered, "packets": list(sub.packets)}
 
 
 def delivery_figures(run):
@@ -319,8 +324,10 @@ def delivery_figures(run):
     expected = {mid for mid, _ in run["journal"]}
     copies = collections.defaultdict(list)
     texts = collections.defaultdict(list)
-    for topic, payload, _ in run["messages"]:
+    packets = collections.defaultdict(list)
+    for (topic, payload, _), packet in zip(run["messages"], run["packets"]):
         copies[payload["msg-id"]].append((topic, payload))
+        packets[payload["msg-id"]].append(packet)
     for mid, c in copies.items():
         if c[0][0].endswith("/barcode"):
             texts[c[0][0].split("/")[1]].append(c[0][1]["symbol"])
@@ -328,6 +335,8 @@ def delivery_figures(run):
             "received": len(run["messages"]), "lost": len(expected - set(copies)),
             "unknown": len(set(copies) - expected),
             "repeats": sum(len(c) - 1 for c in copies.values()),
+            # Copies the broker sent again itself: the first copy's packet id, flagged DUP.
+            "repeats-broker-dup": sum(p[1:].count((p[0][0], True)) for p in packets.values()),
             "repeats-identical": all(all(x == c[0] for x in c) for c in copies.values()),
             "barcodes": sum(len(t) for t in texts.values()), "texts": texts}
 

@@ -27,7 +27,7 @@ def test_no_result_lost_across_two_broker_restarts(tmp_path, broker):
     assert fig["unacked"] == 0 and fig["lost"] == 0 and fig["unknown"] == 0, run["stderr"]
     # QoS 2 in persistent sessions on both sides: every journalled message exactly once.
     counts = collections.Counter(payload["msg-id"] for _, payload, _ in run["messages"])
-    assert fig["repeats"] == 0, [mid for mid, n in counts.items() if n > 1][:20]
+    assert fig["repeats"] == 0, (fig["repeats-broker-dup"], [mid for mid, n in counts.items() if n > 1][:20])
     assert set(counts.values()) == {1} and set(counts) == {mid for mid, _ in run["journal"]}
     for cam in ("cam1", "cam2"):
         assert sorted(fig["texts"][cam]) == support.code_texts(CODES), cam
