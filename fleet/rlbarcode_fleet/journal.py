@@ -8,7 +8,7 @@ class Journal:
     """An append-only outbox of MQTT messages, in the order they were made.
 
     A row is written (and synced to disk) before its message is first published,
-    and marked acknowledged when the broker's PUBACK arrives; on a restart only
+    and marked acknowledged when the broker's PUBCOMP arrives; on a restart only
     unacknowledged rows are sent again. Each row's message id is the journal's
     own id and the row's sequence number, so a resent message keeps its id.
     Use from one thread at a time.
