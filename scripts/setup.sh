@@ -17,3 +17,8 @@ $SUDO apt-get install -y --no-install-recommends \
     python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 python3-pil python3-numpy \
     gir1.2-gst-rtsp-server-1.0 gcc libc6-dev \
     zint meson ninja-build valgrind
+# The fleet service and archive job (fleet/, docs/FLEET.md) and their tests:
+# MQTT (mosquitto and paho-mqtt 1.6), Dask distributed, pytest.
+$SUDO apt-get install -y --no-install-recommends \
+    mosquitto mosquitto-clients python3-paho-mqtt python3-distributed python3-dask \
+    python3-pytest python3-numpy

@@ -37,5 +37,11 @@ if [ $# -eq 0 ]; then
     bash scripts/tsan.sh
 fi
 
+# The fleet service and archive job against real mosquitto brokers and Dask
+# clusters (fleet/tests, pytest), with the release plugin; a failure stops here.
+if [ $# -eq 0 ]; then
+    /usr/bin/python3 -m pytest -q -p no:cacheprovider fleet/tests
+fi
+
 # Every test is an XCTest case; the summary that closes the output is XCTest's.
 swift test --disable-swift-testing "$@"
