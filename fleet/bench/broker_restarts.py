@@ -3,7 +3,7 @@
 
 Usage: fleet/bench/broker_restarts.py [--cameras 5] [--codes 2000] [--framerate 100/1] [--restarts 2]
 Prints the journalled, received, lost and repeated messages (JSON). Uses the plugin of
-RLBARCODE_RELEASE_BIN or /work/prebuilt, a mosquitto on a free loopback port, a temp folder.
+RLBARCODE_RELEASE_BIN or .build/release, a mosquitto on a free loopback port, a temp folder.
 """
 import argparse
 import json

@@ -12,7 +12,7 @@ import support  # noqa: E402
 def pytest_collection_modifyitems(config, items):
     if support.plugin_dir() is None:
         skip = pytest.mark.skip(reason="libgstrlbarcode.so not found: set RLBARCODE_RELEASE_BIN "
-                                       "(scripts/test.sh does) or build /work/prebuilt")
+                                       "(scripts/test.sh does) or build .build/release")
         for item in items:
             if "needs_plugin" in item.keywords:
                 item.add_marker(skip)

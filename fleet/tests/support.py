@@ -21,8 +21,8 @@ PYTHON = "/usr/bin/python3"
 
 
 def plugin_dir():
-    """The folder holding libgstrlbarcode.so: RLBARCODE_RELEASE_BIN, else /work/prebuilt; None if neither."""
-    for d in (os.environ.get("RLBARCODE_RELEASE_BIN"), "/work/prebuilt"):
+    """The folder holding libgstrlbarcode.so: RLBARCODE_RELEASE_BIN, else .build/release; None if neither."""
+    for d in (os.environ.get("RLBARCODE_RELEASE_BIN"), os.path.join(REPO, ".build", "release")):
         if d and os.path.exists(os.path.join(d, "libgstrlbarcode.so")):
             return d
     return None

