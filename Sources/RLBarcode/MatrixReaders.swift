@@ -91,6 +91,8 @@ final class MatrixReaders {
     /// When the frame's analysis must stop (``MonotonicClock/now``); `.max`: never.
     /// Checked before each symbology's search.
     var deadline: UInt64 = .max
+    /// Stops the searches from another thread, checked with the deadline.
+    var cancellation: ScanCancellation? = nil
     /// Whether the last read left out a search because the deadline had passed.
     var timedOut: Bool {
         qrTimedOut || aztecTimedOut || dataMatrixTimedOut || pdf417TimedOut || microPDF417TimedOut
@@ -105,7 +107,7 @@ final class MatrixReaders {
     private var stillPDF417TimedOut = false
     /// True (and `flag` set) once the deadline has passed.
     private func late(_ flag: inout Bool) -> Bool {
-        if !flag && deadline != .max && MonotonicClock.now >= deadline { flag = true }
+        if !flag && cancellation.stops(deadline: deadline) { flag = true }
         return flag
     }
 
