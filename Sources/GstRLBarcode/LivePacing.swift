@@ -4,9 +4,9 @@
 ///
 /// A frame is due at the sink at its running time plus the pipeline's
 /// latency (on the pipeline clock, from the element's base time). With
-/// more than ``minimumBudget`` left after ``margin``, the frame is
-/// analysed with a time limit of what is left (at most its effort's own
-/// limit). With less (the frame arrives late, or analysis of the frames
+/// more than ``minimumBudget`` left after ``margin`` and the recent
+/// ``overrun``, the frame is analysed with a time limit of what is left
+/// (at most its effort's own limit). With less (the frame arrives late, or analysis of the frames
 /// before it overran), it passes unanalysed, so that the stream catches
 /// up, except that when no frame has been analysed for ``lookEvery`` of
 /// running time, one is, with a limit of ``lookLimit``, so that a code in
@@ -34,11 +34,16 @@ struct LivePacing {
 
     /// Running time of the last frame analysed (nil: none yet).
     private(set) var lastAnalysed: UInt64?
+    /// How far recent analyses ran past their time limit (ns; the largest,
+    /// less a 64th at every frame since): the next budgets keep it back,
+    /// since a scan stops only at its next check of the limit.
+    private(set) var overrun: Int64 = 0
 
     /// Decides for a frame at `runningTime` with `timeLeft` ns before it is
     /// due at the sink, whose effort allows `effortLimit` seconds.
     mutating func decide(timeLeft: Int64, runningTime: UInt64, effortLimit: Double) -> Decision {
-        let budget = timeLeft - Self.margin
+        overrun -= overrun / 64
+        let budget = timeLeft - Self.margin - overrun
         if budget >= Self.minimumBudget {
             lastAnalysed = runningTime
             return .analyse(limit: min(effortLimit, Double(budget) / 1e9))
@@ -50,6 +55,15 @@ struct LivePacing {
         return .look(limit: min(effortLimit, Self.lookLimit))
     }
 
+    /// An analysis with time limit `limit` (s) took `elapsed` ns.
+    mutating func finished(elapsed: Int64, limit: Double) {
+        let over = max(0, elapsed - Int64(limit * 1e9))
+        overrun = max(over, overrun)
+    }
+
     /// A new stream (or a flush): time starts over.
-    mutating func reset() { lastAnalysed = nil }
+    mutating func reset() {
+        lastAnalysed = nil
+        overrun = 0
+    }
 }

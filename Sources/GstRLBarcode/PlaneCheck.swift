@@ -57,7 +57,10 @@ enum PlaneCheck {
             return "video meta format \(m.format.rawValue), caps format \(finfo.pointee.format.rawValue)"
         }
         guard Int(m.n_planes) == planes, planes <= 4 else { return "video meta with \(m.n_planes) planes, caps \(planes)" }
-        guard m.width > 0, m.height > 0 else { return "video meta of \(m.width)x\(m.height)" }
+        // gst_video_frame_map refuses (with a critical) a meta smaller than the caps.
+        guard m.width >= info.pointee.width, m.height >= info.pointee.height, m.width > 0, m.height > 0 else {
+            return "video meta of \(m.width)x\(m.height), caps \(info.pointee.width)x\(info.pointee.height)"
+        }
         for p in 0 ..< planes {
             let offset = tuple(m.offset, p, UInt.self)
             var index: guint = 0, length: guint = 0

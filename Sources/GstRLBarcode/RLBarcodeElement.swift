@@ -588,8 +588,12 @@ final class RLBarcodeElement {
         }
         state.frameSettings = prep.settings
         guard prep.analyse else { return GST_FLOW_OK }
-        conclude(prep, Self.scan(frame, with: state.scanner, options: prep.options, frameNumber: prep.frameNumber),
-                 frame: frame)
+        let started = g_get_monotonic_time()
+        let scan = Self.scan(frame, with: state.scanner, options: prep.options, frameNumber: prep.frameNumber)
+        if state.isLive, let limit = prep.options.timeLimit {
+            state.pacing.finished(elapsed: Int64(g_get_monotonic_time() - started) * 1000, limit: limit)
+        }
+        conclude(prep, scan, frame: frame)
         return GST_FLOW_OK
     }
 
