@@ -64,11 +64,13 @@ extension RLBarcodeElement {
 
     /// Nanoseconds left before a frame at `runningTime` is due at the sink
     /// of a live pipeline (negative: late), or nil when that cannot be
-    /// told (not live, no clock yet).
+    /// told: no clock, or no latency yet (it comes once the sinks have
+    /// their first frame), or a latency of 0 (no sink syncs to the clock:
+    /// those that do add their processing deadline, 20 ms by default).
     func timeLeft(runningTime: GstClockTime) -> Int64? {
-        guard runningTime != clockTimeNone, let clock = gst_element_get_clock(element) else { return nil }
+        guard runningTime != clockTimeNone, let latency = pipelineLatency.withLock({ $0 }), latency > 0,
+              let clock = gst_element_get_clock(element) else { return nil }
         defer { gst_object_unref(clock) }
-        let latency = pipelineLatency.withLock { $0 }
         let due = UInt64(gst_element_get_base_time(element)) &+ UInt64(runningTime) &+ latency
         return Int64(bitPattern: due &- UInt64(gst_clock_get_time(clock)))
     }

@@ -111,9 +111,10 @@ final class RLBarcodeElement {
     let attachedFrames = AttachedFrames()
     /// Messages posted without their frame because of those limits (for the log).
     private var framesNotAttached = 0
-    /// The pipeline's latency (ns), from the latency event (or upstream's
-    /// minimum until one comes), for ``timeLeft(runningTime:)``.
-    let pipelineLatency = Mutex<UInt64>(0)
+    /// The pipeline's latency (ns), from the latency event, for
+    /// ``timeLeft(runningTime:)``; nil until one comes (sinks that do not
+    /// sync to the clock send none: no frame is late for them).
+    let pipelineLatency = Mutex<UInt64?>(nil)
     /// The running time before which frames are late, from the last QoS
     /// event from downstream (`nil`: none, or not late); see ``srcEvent(_:)``.
     let qosEarliest = Mutex<UInt64?>(nil)
@@ -288,6 +289,7 @@ final class RLBarcodeElement {
         state = nil
         warnedRejected = false
         counters.reset()
+        pipelineLatency.withLock { $0 = nil }
         allowScans()
         return true
     }
@@ -316,11 +318,10 @@ final class RLBarcodeElement {
                       clearGeneration: previous?.clearGeneration ?? s.clearGeneration)
         state?.isStillPicture = info.pointee.fps_n == 0
         state?.info = info.pointee
-        let upstream = upstreamLatency()
+        let live = upstreamIsLive()
         state?.scanner.cancellation = cancellation
-        state?.aheadAllowed = info.pointee.fps_n != 0 && upstream?.live == false
-        state?.isLive = upstream?.live == true
-        if let upstream, upstream.live { pipelineLatency.withLock { if $0 == 0 { $0 = upstream.minimum } } }
+        state?.aheadAllowed = info.pointee.fps_n != 0 && live == false
+        state?.isLive = live == true
         if let previous { state?.pacing = previous.pacing }
         log(GST_LEVEL_DEBUG, instance, "streaming \(width)x\(height) in \(String(cString: finfo.pointee.name))"
             + (info.pointee.fps_n == 0 ? " (still picture: thorough scan unless effort=fast)" : ""))
@@ -401,19 +402,18 @@ final class RLBarcodeElement {
             .assumingMemoryBound(to: GRecMutex.self)
     }
 
-    /// Whether upstream says the stream is live, and its minimum latency
-    /// (nil: no answer). A source that is not live (a file, a test source)
-    /// gets frames analysed ahead; a live source, or one that does not
-    /// answer, one frame at a time: no frame waits for another.
-    private func upstreamLatency() -> (live: Bool, minimum: UInt64)? {
+    /// Whether upstream says the stream is live (nil: no answer). A source
+    /// that is not live (a file, a test source) gets frames analysed ahead;
+    /// a live source, or one that does not answer, one frame at a time: no
+    /// frame waits for another.
+    private func upstreamIsLive() -> Bool? {
         guard let pad = instance.assumingMemoryBound(to: GstBaseTransform.self).pointee.sinkpad,
               let query = gst_query_new_latency() else { return nil }
         defer { gst_query_unref(query) }
         guard gst_pad_peer_query(pad, query) != 0 else { return nil }
         var live: gboolean = 1
-        var minimum: GstClockTime = 0
-        gst_query_parse_latency(query, &live, &minimum, nil)
-        return (live != 0, minimum == clockTimeNone ? 0 : UInt64(minimum))
+        gst_query_parse_latency(query, &live, nil, nil)
+        return live != 0
     }
 
     /// Whether this frame goes to the analysis threads (made here on first use).
