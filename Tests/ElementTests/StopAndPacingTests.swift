@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import RLBarcode
 import Synchronization
 import XCTest
 
@@ -78,6 +79,27 @@ final class StopAndPacingTests: XCTestCase {
             // A debug build's stretches between checks are some 50 times longer.
             XCTAssertLessThan(seconds, release ? 1.0 : 2.5, "\(rate): NULL took \(seconds) s")
         }
+    }
+
+    /// The engine's side: a scan given a cancelled ``ScanCancellation``
+    /// reads nothing and says it stopped early; once reset, the same
+    /// scanner reads the code in the same frame to the end.
+    func testACancelledScanStopsAndAResetOneReads() throws {
+        var canvas = Canvas(width: 240, height: 120)
+        let modules = try Zint.modules(symbology: 13, data: Codes.ean13Data)
+        canvas.drawLinear(modules, x: 10, y: 30, moduleWidth: 2, barHeight: 60)
+        let scanner = Scanner(options: ScanOptions(effort: .thorough))
+        let cancellation = ScanCancellation()
+        scanner.cancellation = cancellation
+        cancellation.cancel()
+        let scan = { canvas.pixels.withUnsafeBufferPointer { p in
+            scanner.scan(LumaView(base: p.baseAddress!, width: canvas.width, height: canvas.height, stride: canvas.width))
+        } }
+        XCTAssertTrue(scan().isEmpty, "read while cancelled")
+        XCTAssertTrue(scanner.lastScanTimedOut, "a cancelled scan stops early")
+        cancellation.reset()
+        XCTAssertEqual(scan().map(\.text), [Codes.ean13Text])
+        XCTAssertFalse(scanner.lastScanTimedOut)
     }
 
     // MARK: Live pacing
