@@ -112,8 +112,8 @@ final class RLBarcodeElement {
     /// Messages posted without their frame because of those limits (for the log).
     private var framesNotAttached = 0
     /// The pipeline's latency (ns), from the latency event, for
-    /// ``timeLeft(runningTime:)``; nil until one comes (sinks that do not
-    /// sync to the clock send none: no frame is late for them).
+    /// ``timeLeft(runningTime:)``; nil until one comes (0 when no sink
+    /// syncs to the clock: no frame is late for them).
     let pipelineLatency = Mutex<UInt64?>(nil)
     /// The running time before which frames are late, from the last QoS
     /// event from downstream (`nil`: none, or not late); see ``srcEvent(_:)``.
@@ -334,6 +334,7 @@ final class RLBarcodeElement {
     /// arrive there. While frames are late (their running time before
     /// timestamp + jitter of the last event), they pass through unanalysed
     /// so that the pipeline catches up; frames are never dropped here.
+    /// The latency event gives the pipeline's latency (``LivePacing``).
     func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) {
         if event.pointee.type == GST_EVENT_LATENCY {
             var latency: GstClockTime = 0
