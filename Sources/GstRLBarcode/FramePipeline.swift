@@ -220,7 +220,8 @@ final class FramePipeline: @unchecked Sendable {
         }
     }
 
-    /// Stops the analysis threads (after their current frame) and drops
+    /// Stops the analysis threads (after their current frame, which a
+    /// stop or flush cancels: ``RLBarcodeElement/cancelScans()``) and drops
     /// what is held. Not with the stream lock held by another thread that
     /// waits for this one.
     func shutDown() {
@@ -237,6 +238,7 @@ final class FramePipeline: @unchecked Sendable {
 
     private func workerMain() {
         let scanner = Scanner(options: ScanOptions(threads: 1))
+        scanner.cancellation = element.cancellation
         var backoff: UInt = 50
         pthread_mutex_lock(mutex)
         while !quitting {

@@ -24,6 +24,9 @@ enum Property: guint, CaseIterable {
     case unwantedColor
     case paused
     case nThreads
+    case framesAnalysed
+    case framesSkipped
+    case framesRejected
 
     /// The name users type.
     var name: String {
@@ -46,6 +49,9 @@ enum Property: guint, CaseIterable {
         case .unwantedColor: "unwanted-color"
         case .paused: "paused"
         case .nThreads: "n-threads"
+        case .framesAnalysed: "frames-analysed"
+        case .framesSkipped: "frames-skipped"
+        case .framesRejected: "frames-rejected"
         }
     }
 }
@@ -74,6 +80,11 @@ nonisolated(unsafe) private var parentTransformIP:
 nonisolated(unsafe) private var parentGenerateOutput:
     (@convention(c) (UnsafeMutablePointer<GstBaseTransform>?,
                      UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>?) -> GstFlowReturn)?
+
+/// `GstElement`'s `change_state` as the base class has it, which ours
+/// wraps to stop scans in progress before a stop waits for them.
+nonisolated(unsafe) private var parentChangeState:
+    (@convention(c) (UnsafeMutablePointer<GstElement>?, GstStateChange) -> GstStateChangeReturn)?
 
 /// The base class's `query`, which ours wraps to let held frames leave
 /// before a serialized sink query.
@@ -175,6 +186,13 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
     installProperties(objectClass)
 
     let elementClass = klass.assumingMemoryBound(to: GstElementClass.self)
+    parentChangeState = elementClass.pointee.change_state
+    elementClass.pointee.change_state = { element, transition in
+        guard let element else { return GST_STATE_CHANGE_FAILURE }
+        // Deactivating the pads waits for the streaming thread: its scan stops first.
+        if transition == GST_STATE_CHANGE_PAUSED_TO_READY { swiftElement(UnsafeMutableRawPointer(element)).cancelScans() }
+        return parentChangeState?(element, transition) ?? GST_STATE_CHANGE_FAILURE
+    }
     gst_element_class_set_metadata(
         elementClass, "Barcode reader", "Filter/Analyzer/Video",
         """
@@ -212,6 +230,8 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
     transformClass.pointee.transform_ip = { trans, buffer in
         guard let trans, let buffer else { return GST_FLOW_ERROR }
         let element = swiftElement(UnsafeMutableRawPointer(trans))
+        // Planes outside their memory: passed on untouched, never mapped.
+        guard element.acceptsPlanes(buffer) else { return GST_FLOW_OK }
         let result = parentTransformIP?(trans, buffer) ?? GST_FLOW_OK
         // The frame is unmapped again here, so the buffer is writable for metadata.
         element.finishFrame(buffer: buffer, flow: result)
@@ -333,6 +353,8 @@ private func installProperties(_ objectClass: UnsafeMutablePointer<GObjectClass>
                                      0, guint.max, Settings.defaultUnwantedColor, flags)
         case .paused:
             spec = g_param_spec_boolean(name, "Paused", "Pass frames through without analysis", 0, flags)
+        case .framesAnalysed, .framesSkipped, .framesRejected:
+            continue
         case .nThreads:
             spec = g_param_spec_uint(name, "Threads",
                                      "Threads one frame's analysis may use: 0 = one per processor, at most 2 "
@@ -341,6 +363,19 @@ private func installProperties(_ objectClass: UnsafeMutablePointer<GObjectClass>
                                      0, guint(Int32.max), 0, flags)
         }
         if let spec { g_object_class_install_property(objectClass, property.rawValue, spec) }
+    }
+    let counters: [(Property, String, String)] = [
+        (.framesAnalysed, "Frames analysed", "Frames given to analysis since the element started"),
+        (.framesSkipped, "Frames skipped",
+         "Frames passed on unanalysed because they were late (QoS events, or live frames due at the sink)"),
+        (.framesRejected, "Frames rejected",
+         "Buffers passed on unread because their planes (offset, stride, rows) do not fit their memory"),
+    ]
+    let readOnly = GParamFlags(rawValue: G_PARAM_READABLE.rawValue)
+    for (property, nick, blurb) in counters {
+        if let spec = g_param_spec_uint64(property.name, nick, blurb, 0, UInt(UInt64.max), 0, readOnly) {
+            g_object_class_install_property(objectClass, property.rawValue, spec)
+        }
     }
 }
 

@@ -33,6 +33,11 @@ final class RLBarcodeElement {
         /// Whether frames may be analysed ahead (``FramePipeline``): video
         /// from a source that is not live.
         var aheadAllowed = false
+        /// Whether upstream is live: frames are paced by the time left
+        /// before they are due (``LivePacing``).
+        var isLive = false
+        /// The live stream's pacing.
+        var pacing = LivePacing()
         /// The session's codes; carried over from the previous state on caps changes.
         var tracker: CodeTracker
         /// Everything the session saw, and its status; carried over like the tracker.
@@ -98,11 +103,24 @@ final class RLBarcodeElement {
     private var state: State?
     /// Whether the "buffer not writable" warning was given (it is given once).
     private var warnedUnwritable = false
+    /// Whether this stream's first buffer with planes outside its memory
+    /// was warned about (``acceptsPlanes(_:)``).
+    var warnedRejected = false
+    /// The read-only counters.
+    let counters = FrameCounters()
+    /// Stops scans in progress on a stop or flush (every scanner of the element has it).
+    let cancellation = ScanCancellation()
+    /// The frames alive in `barcode` messages, and their limits.
+    let attachedFrames = AttachedFrames()
+    /// Messages posted without their frame because of those limits (for the log).
+    private var framesNotAttached = 0
+    /// The pipeline's latency (ns), from the latency event, for
+    /// ``timeLeft(runningTime:)``; nil until one comes (0 when no sink
+    /// syncs to the clock: no frame is late for them).
+    let pipelineLatency = Mutex<UInt64?>(nil)
     /// The running time before which frames are late, from the last QoS
     /// event from downstream (`nil`: none, or not late); see ``srcEvent(_:)``.
     let qosEarliest = Mutex<UInt64?>(nil)
-    /// Frames whose analysis was skipped because they were late.
-    private var lateFrames = 0
     /// Frames whose analysis stopped at its time limit (for the log).
     private var timedOutFrames = 0
     /// The limits are for an optimised build; an unoptimised (debug) build
@@ -119,7 +137,7 @@ final class RLBarcodeElement {
     }
 
     /// The instance as a `GstElement`.
-    private var element: UnsafeMutablePointer<GstElement> { instance.assumingMemoryBound(to: GstElement.self) }
+    var element: UnsafeMutablePointer<GstElement> { instance.assumingMemoryBound(to: GstElement.self) }
 
     // MARK: Properties
 
@@ -178,6 +196,7 @@ final class RLBarcodeElement {
         case .unwantedColor: update(property, \.unwantedColor, UInt32(g_value_get_uint(value))) { hex($0) }
         case .paused: update(property, \.paused, g_value_get_boolean(value) != 0) { "\($0)" }
         case .nThreads: update(property, \.threads, Int(g_value_get_uint(value))) { "\($0)" }
+        case .framesAnalysed, .framesSkipped, .framesRejected: return
         }
     }
 
@@ -203,6 +222,9 @@ final class RLBarcodeElement {
         case .unwantedColor: g_value_set_uint(value, s.unwantedColor)
         case .paused: g_value_set_boolean(value, s.paused ? 1 : 0)
         case .nThreads: g_value_set_uint(value, guint(s.threads))
+        case .framesAnalysed: g_value_set_uint64(value, UInt(counters.analysed.load(ordering: .relaxed)))
+        case .framesSkipped: g_value_set_uint64(value, UInt(counters.skipped.load(ordering: .relaxed)))
+        case .framesRejected: g_value_set_uint64(value, UInt(counters.rejected.load(ordering: .relaxed)))
         }
     }
 
@@ -274,6 +296,10 @@ final class RLBarcodeElement {
     /// `start`: a new session begins.
     func start() -> Bool {
         state = nil
+        warnedRejected = false
+        counters.reset()
+        pipelineLatency.withLock { $0 = nil }
+        allowScans()
         return true
     }
 
@@ -306,7 +332,11 @@ final class RLBarcodeElement {
                       clearGeneration: previous?.clearGeneration ?? s.clearGeneration)
         state?.isStillPicture = info.pointee.fps_n == 0
         state?.info = info.pointee
-        state?.aheadAllowed = info.pointee.fps_n != 0 && upstreamIsNotLive()
+        let live = upstreamIsLive()
+        state?.scanner.cancellation = cancellation
+        state?.aheadAllowed = info.pointee.fps_n != 0 && live == false
+        state?.isLive = live == true
+        if let previous { state?.pacing = previous.pacing }
         log(GST_LEVEL_DEBUG, instance, "streaming \(width)x\(height) in \(String(cString: finfo.pointee.name))"
             + (info.pointee.fps_n == 0 ? " (still picture: thorough scan unless effort=fast)" : ""))
         return true
@@ -318,7 +348,14 @@ final class RLBarcodeElement {
     /// arrive there. While frames are late (their running time before
     /// timestamp + jitter of the last event), they pass through unanalysed
     /// so that the pipeline catches up; frames are never dropped here.
+    /// The latency event gives the pipeline's latency (``LivePacing``).
     func srcEvent(_ event: UnsafeMutablePointer<GstEvent>) {
+        if event.pointee.type == GST_EVENT_LATENCY {
+            var latency: GstClockTime = 0
+            gst_event_parse_latency(event, &latency)
+            if latency != clockTimeNone { pipelineLatency.withLock { $0 = UInt64(latency) } }
+            return
+        }
         guard event.pointee.type == GST_EVENT_QOS else { return }
         var type = GST_QOS_TYPE_OVERFLOW
         var proportion = 1.0
@@ -334,6 +371,7 @@ final class RLBarcodeElement {
         // stream waits until they have left.
         if event.pointee.type == GST_EVENT_FLUSH_START {
             // Not on the streaming thread: only the locked reference.
+            cancelScans()
             flushTarget.withLock { $0?.setFlushing(true) }
             return
         }
@@ -346,7 +384,9 @@ final class RLBarcodeElement {
         }
         if event.pointee.type == GST_EVENT_FLUSH_STOP || event.pointee.type == GST_EVENT_STREAM_START {
             state?.lastNow = nil
+            state?.pacing.reset()
             qosEarliest.withLock { $0 = nil }
+            if event.pointee.type == GST_EVENT_FLUSH_STOP { allowScans() } else { warnedRejected = false }
         }
         if event.pointee.type == GST_EVENT_EOS, let state {
             // The session ends: a clear-results not yet applied ends its own first.
@@ -378,17 +418,18 @@ final class RLBarcodeElement {
             .assumingMemoryBound(to: GRecMutex.self)
     }
 
-    /// Whether upstream says the stream is not live (a file, a test
-    /// source); a live source, or one that does not answer, gets one frame
-    /// at a time: no frame waits for another.
-    private func upstreamIsNotLive() -> Bool {
+    /// Whether upstream says the stream is live (nil: no answer). A source
+    /// that is not live (a file, a test source) gets frames analysed ahead;
+    /// a live source, or one that does not answer, one frame at a time: no
+    /// frame waits for another.
+    private func upstreamIsLive() -> Bool? {
         guard let pad = instance.assumingMemoryBound(to: GstBaseTransform.self).pointee.sinkpad,
-              let query = gst_query_new_latency() else { return false }
+              let query = gst_query_new_latency() else { return nil }
         defer { gst_query_unref(query) }
-        guard gst_pad_peer_query(pad, query) != 0 else { return false }
+        guard gst_pad_peer_query(pad, query) != 0 else { return nil }
         var live: gboolean = 1
         gst_query_parse_latency(query, &live, nil, nil)
-        return live == 0
+        return live != 0
     }
 
     /// Whether this frame goes to the analysis threads (made here on first use).
@@ -565,8 +606,12 @@ final class RLBarcodeElement {
         }
         state.frameSettings = prep.settings
         guard prep.analyse else { return GST_FLOW_OK }
-        conclude(prep, Self.scan(frame, with: state.scanner, options: prep.options, frameNumber: prep.frameNumber),
-                 frame: frame)
+        let started = g_get_monotonic_time()
+        let scan = Self.scan(frame, with: state.scanner, options: prep.options, frameNumber: prep.frameNumber)
+        if state.isLive, let limit = prep.options.timeLimit {
+            state.pacing.finished(elapsed: Int64(g_get_monotonic_time() - started) * 1000, limit: limit)
+        }
+        conclude(prep, scan, frame: frame)
         return GST_FLOW_OK
     }
 
@@ -636,9 +681,9 @@ final class RLBarcodeElement {
         if runningTime != clockTimeNone, let earliest = qosEarliest.withLock({ $0 }) {
             let end = UInt64(runningTime) &+ (prep.duration != clockTimeNone ? UInt64(prep.duration) : 0)
             if end <= earliest {
-                lateFrames += 1
-                if lateFrames == 1 || lateFrames % 100 == 0 {
-                    log(GST_LEVEL_INFO, instance, "frames arrive late downstream: analysis skipped for \(lateFrames) so far")
+                let count = counters.bump(.skipped)
+                if count == 1 || count % 100 == 0 {
+                    log(GST_LEVEL_INFO, instance, "frames arrive late downstream: analysis skipped for \(count) so far")
                 }
                 return prep
             }
@@ -655,6 +700,13 @@ final class RLBarcodeElement {
                 ? Double(UInt64(prep.duration)) / 1e9 : 1.0 / 30
             options.timeLimit = (options.effort == .thorough ? 1.0 : min(0.5, max(0.1, 4 * interval)))
                 * Self.timeLimitScale
+            // Live: no later than the frame is due at the sink.
+            if state.isLive, let limit = options.timeLimit {
+                guard let paced = paceLiveFrame(state, runningTime: runningTime, effortLimit: limit) else {
+                    return prep
+                }
+                options.timeLimit = paced
+            }
         }
         // With drawing on, codes of symbologies left out are read too, to be
         // drawn as unwanted (never reported).
@@ -662,6 +714,7 @@ final class RLBarcodeElement {
         prep.options = options
         prep.analyse = true
         state.framesAnalysed &+= 1
+        counters.bump(.analysed)
         prep.frameNumber = state.framesAnalysed
         return prep
     }
@@ -852,9 +905,17 @@ final class RLBarcodeElement {
             st.set("sequence-total", int: gint(truncatingIfNeeded: sa.total))
             st.set("sequence-id", string: sa.id)
         }
-        if attachFrame,
-           let sample = gst_sample_new(state.snapshot?.buffer ?? buffer, state.snapshot?.caps ?? state.caps, &segment, nil) {
-            st.set("frame", takingBoxed: UnsafeMutableRawPointer(sample), type: gst_sample_get_type())
+        if attachFrame {
+            if let sample = attachedFrames.sample(state.snapshot?.buffer ?? buffer, caps: state.snapshot?.caps ?? state.caps,
+                                                 segment: &segment) {
+                st.set("frame", takingBoxed: UnsafeMutableRawPointer(sample), type: gst_sample_get_type())
+            } else {
+                framesNotAttached += 1
+                if framesNotAttached == 1 || framesNotAttached % 100 == 0 {
+                    log(GST_LEVEL_INFO, instance, "\(attachedFrames.count) frames of messages not yet read: "
+                        + "message posted without its frame (\(framesNotAttached) so far)")
+                }
+            }
         }
         let message = gst_message_new_element(instance.assumingMemoryBound(to: GstObject.self), st)
         _ = gst_element_post_message(element, message)

@@ -24,6 +24,8 @@ struct LinePass {
     var expectedReading: (Double, Double)?
     /// When the frame's analysis must stop (`.max`: never).
     var deadline: UInt64
+    /// Stops the frame's analysis from another thread (``ScanCancellation``).
+    var cancellation: ScanCancellation? = nil
     /// One flag a candidate: whether its lines read a linear code, and
     /// whether they crossed a PDF417 start or stop pattern. Each candidate
     /// is read by one thread, which alone writes its flags.
@@ -315,8 +317,8 @@ final class LineWorker {
         let n = line.length
         guard n >= 16 else { return 0 }
         lineSerial &+= 1
-        // The time limit, looked at every eighth line.
-        if pass.deadline != .max && (outOfTime || (lineSerial & 7 == 0 && MonotonicClock.now >= pass.deadline)) {
+        // The time limit, looked at every eighth line; a cancellation, every line.
+        if outOfTime || pass.cancellation.stops(deadline: pass.deadline, readClock: lineSerial & 7 == 0) {
             outOfTime = true
             return 0
         }

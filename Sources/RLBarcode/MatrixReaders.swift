@@ -91,6 +91,11 @@ final class MatrixReaders {
     /// When the frame's analysis must stop (``MonotonicClock/now``); `.max`: never.
     /// Checked before each symbology's search.
     var deadline: UInt64 = .max
+    /// Stops the searches from another thread, checked with the deadline
+    /// (and between Data Matrix candidates).
+    var cancellation: ScanCancellation? = nil {
+        didSet { dataMatrixReader.cancellation = cancellation }
+    }
     /// Whether the last read left out a search because the deadline had passed.
     var timedOut: Bool {
         qrTimedOut || aztecTimedOut || dataMatrixTimedOut || pdf417TimedOut || microPDF417TimedOut
@@ -105,7 +110,7 @@ final class MatrixReaders {
     private var stillPDF417TimedOut = false
     /// True (and `flag` set) once the deadline has passed.
     private func late(_ flag: inout Bool) -> Bool {
-        if !flag && deadline != .max && MonotonicClock.now >= deadline { flag = true }
+        if !flag && cancellation.stops(deadline: deadline) { flag = true }
         return flag
     }
 
@@ -255,6 +260,7 @@ final class MatrixReaders {
         qrDetector.options.rowStep = thorough ? 2 : min(image.width, image.height) >= 720 ? 4 : 3
         // The areas with 2D texture, once for every matrix reader.
         regionFinder.findAll(image, bounds: bounds, cells: cells)
+        if cancellation.stops(deadline: .max) { return }
         carved.removeAll(keepingCapacity: true)
         halfCarved.removeAll(keepingCapacity: true)
         carve(read, halfRect: nil)

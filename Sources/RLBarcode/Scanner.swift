@@ -115,6 +115,11 @@ public final class Scanner {
         get { lines.outOfTime }
         set { lines.outOfTime = newValue; helperLines?.outOfTime = newValue }
     }
+    /// Stops scans in progress from another thread (nil: none can): a
+    /// cancelled scan returns what it read so far, as at its time limit.
+    public var cancellation: ScanCancellation? {
+        didSet { matrix.cancellation = cancellation }
+    }
     /// Whether the last ``scan(_:)`` stopped at its ``ScanOptions/timeLimit``
     /// before it had looked everywhere.
     public private(set) var lastScanTimedOut = false
@@ -298,6 +303,7 @@ public final class Scanner {
         matrix.deadline = deadline
         defer { lastScanTimedOut = outOfTime || matrix.timedOut }
         lastScannedArea = ScannedArea()
+        if cancellation.stops(deadline: .max) { outOfTime = true; return [] }
         guard image.width >= 16 || image.height >= 16, image.width >= 1, image.height >= 1 else { return [] }
         let enabled = options.symbologies.intersection(readable)
         guard !enabled.isEmpty else { return [] }
@@ -601,8 +607,8 @@ public final class Scanner {
         // start or stop pattern (still pictures search the whole frame).
         let pass = LinePass(image: image, plan: plan, enabled: enabled, frame: frame, detector: detector,
                             spotsPDF417: !thorough && enabled.contains(.pdf417), frameNumber: frameNumber,
-                            expectedReading: expectedReading, deadline: deadline, candidateRead: candidateRead.pointer,
-                            candidateCrossesPDF417: candidateCrossesPDF417.pointer,
+                            expectedReading: expectedReading, deadline: deadline, cancellation: cancellation,
+                            candidateRead: candidateRead.pointer, candidateCrossesPDF417: candidateCrossesPDF417.pointer,
                             order: UnsafePointer(candidateOrder.pointer), orderCount: ordered)
         candidateTurns.reset()
 

@@ -9,7 +9,8 @@ final class GStreamerToolsTests: XCTestCase {
     static let properties = ["symbologies", "active-region", "region-only", "orientation", "effort", "message",
                              "report", "lost-after", "attach-meta", "attach-frame", "frame-clean", "frame-max-size",
                              "draw", "draw-labels",
-                             "outline-color", "unwanted-color", "paused", "n-threads"]
+                             "outline-color", "unwanted-color", "paused", "n-threads",
+                             "frames-analysed", "frames-skipped", "frames-rejected"]
 
     /// The environment that finds the plugin under test.
     func environment() throws -> [String: String] {

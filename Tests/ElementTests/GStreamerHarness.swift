@@ -488,3 +488,49 @@ func problemText(_ message: UnsafeMutablePointer<GstMessage>) -> String {
     defer { g_error_free(err); g_free(debug) }
     return err.map { String(cString: $0.pointee.message) } ?? "?"
 }
+
+/// A launch line as a pipeline, or a thrown error with GStreamer's text.
+func launchPipeline(_ line: String) throws -> UnsafeMutablePointer<GstElement> {
+    var error: UnsafeMutablePointer<GError>?
+    guard let pipeline = gst_parse_launch(line, &error) else {
+        let message = error.map { String(cString: $0.pointee.message) } ?? "?"
+        throw NSError(domain: "pipeline", code: 1, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+    return pipeline
+}
+
+/// The layout a `GstVideoMeta` claims: format, size, and per plane offset and stride.
+struct ClaimedLayout {
+    var format: String
+    var width: Int
+    var height: Int
+    var offsets: [Int]
+    var strides: [Int]
+}
+
+/// A buffer holding `bytes`, with a video meta claiming `meta` when one is
+/// given (whatever it claims: up to 4 planes, strides truncated to `gint`).
+func makeBuffer(_ bytes: [UInt8], meta: ClaimedLayout? = nil, pts: UInt = clockTimeNoneForTests,
+                duration: UInt = clockTimeNoneForTests) -> UnsafeMutablePointer<GstBuffer>? {
+    guard let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil) else { return nil }
+    _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize($0.count)) }
+    buffer.pointee.pts = pts
+    buffer.pointee.duration = duration
+    if let meta {
+        var o = [gsize](repeating: 0, count: 4), s = [gint](repeating: 0, count: 4)
+        for p in 0 ..< min(4, meta.offsets.count) { o[p] = gsize(meta.offsets[p]) }
+        for p in 0 ..< min(4, meta.strides.count) { s[p] = gint(truncatingIfNeeded: meta.strides[p]) }
+        _ = o.withUnsafeMutableBufferPointer { op in
+            s.withUnsafeMutableBufferPointer { sp in
+                gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE,
+                                               gst_video_format_from_string(meta.format), guint(meta.width),
+                                               guint(meta.height), guint(min(4, meta.offsets.count)),
+                                               op.baseAddress, sp.baseAddress)
+            }
+        }
+    }
+    return buffer
+}
+
+/// `GST_CLOCK_TIME_NONE` for the tests.
+let clockTimeNoneForTests = UInt(UInt64.max)

@@ -130,6 +130,9 @@ final class DMDetector {
     /// Diagnostics: told why a component was not taken for a symbol
     /// (`nil`, the default, costs nothing).
     var trace: ((String) -> Void)? = nil
+    /// Stops the search for finders from another thread: on a large still
+    /// picture of texture, candidates can take seconds.
+    var cancellation: ScanCancellation? = nil
     var thresholds = BlockThreshold()
     private(set) var regionFinder = MatrixRegionDetector()
     private var rowBuffer = ScratchBuffer<Int32>(capacity: 4096)
@@ -236,7 +239,7 @@ final class DMDetector {
             for k in 0..<candidateCount {
                 // Video frames: a few components per frame, the largest of
                 // the strongest regions first; the next frames see the code again.
-                if examineBudget == 0 { return }
+                if examineBudget == 0 || cancellation.stops(deadline: .max) { return }
                 examineBudget -= 1
                 if let c = examine(img, root: Int(candidates[k]), dark: dark) {
                     found.append(c.corners)

@@ -10,6 +10,11 @@ import Darwin
 /// reused from frame to frame.
 final class DataMatrixReader {
     private let detector = DMDetector()
+    /// Stops a search in progress from another thread (``DMDetector/cancellation``).
+    var cancellation: ScanCancellation? {
+        get { detector.cancellation }
+        set { detector.cancellation = newValue }
+    }
     /// The symbols of the current frame, reused.
     private var candidates: [DMCandidate] = []
 
