@@ -338,6 +338,18 @@ struct ElementRun {
             || (i == count - 1 && closesAtFrameBorder && endsAtFrameBorder)
     }
 
+    /// Whether element `i` is a space that runs to a line's end lying on the
+    /// frame's border, with no bar cut by that end inside it: the space of
+    /// unknown width of ``framed(into:)``, or the first or last element of
+    /// a line that ends on background at the border. Beyond it nothing
+    /// could be seen, so a symbol that ends there may have its quiet zone
+    /// outside the picture (a picture cut tight around the symbol).
+    func reachesFrameBorder(_ i: Int) -> Bool {
+        if i == 0 { return startsAtFrameBorder && (opensAtFrameBorder || cutBarAtStart == 0) }
+        if i == count - 1 { return endsAtFrameBorder && (closesAtFrameBorder || cutBarAtEnd == 0) }
+        return false
+    }
+
     /// Whether the profile between run positions `from` and `to` stays on the
     /// space side of `level` (lighter, or darker for an inverted run).
     /// Without a profile, nothing is known: false.
