@@ -7,7 +7,10 @@ bars of light), writes the picture, scans all of them with one rlbarcode-scan
 call and prints a table: R read, - not read, X wrong text. Optionally the same
 pictures through zbarimg and zxing-cpp, for comparison only.
 
-  /usr/bin/python3 scripts/measure_edges.py --cli .build/release/rlbarcode-scan [--zbar] [--zxing /tmp/zx/bin/python]
+  /usr/bin/python3 scripts/measure_edges.py --cli .build/release/rlbarcode-scan [--effort balanced]
+      [--zbar] [--zxing /tmp/zx/bin/python]
+
+--effort balanced scans at the effort the element uses in video frames.
 """
 import argparse, json, os, subprocess, sys, tempfile
 import numpy as np
@@ -56,10 +59,11 @@ def place(a, narrow, margin, side):
     return out
 
 
-def scan_cli(cli, paths):
+def scan_cli(cli, paths, effort=None):
     res = {p: [] for p in paths}
+    extra = ["--effort", effort] if effort else []
     for i in range(0, len(paths), 200):
-        r = subprocess.run([cli, "--jsonl", *paths[i:i + 200]], capture_output=True, text=True)
+        r = subprocess.run([cli, "--jsonl", *extra, *paths[i:i + 200]], capture_output=True, text=True)
         for line in r.stdout.splitlines():
             try:
                 j = json.loads(line)
@@ -94,6 +98,7 @@ def scan_zxing(py, paths):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
+    ap.add_argument("--effort", choices=["fast", "balanced", "thorough"])
     ap.add_argument("--zbar", action="store_true")
     ap.add_argument("--zxing")
     ap.add_argument("--only")
@@ -115,7 +120,7 @@ def main():
                     Image.fromarray(place(a, narrow, m, side)).save(p)
                     jobs.append((name, narrow, side, m, p))
     paths = [r[2] for r in refs] + [j[4] for j in jobs]
-    readers = [("rlbarcode", scan_cli(args.cli, paths))]
+    readers = [("rlbarcode", scan_cli(args.cli, paths, args.effort))]
     if args.zbar:
         readers.append(("zbar", scan_zbar(paths)))
     if args.zxing:

@@ -81,7 +81,7 @@ final class ITFReader: LinearReader {
     /// line from border to border needs on each side: the picture was cut
     /// there, the margin is whatever the crop left (none when the border
     /// cuts the outer bar's edge, ``ElementRun/isFrameBorder(_:)``).
-    var minQuietZoneFillingFrame: Float = 0.25
+    var minQuietZoneFillingFrame: Float = 0.1
     /// The most digits read in one symbol.
     let maxDigits = 80
     /// Quiet zone required on each side, in narrow widths (the standard asks
