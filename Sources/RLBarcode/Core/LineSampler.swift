@@ -64,8 +64,7 @@ struct ScanLine {
             return t0 < t1
         }
         guard clip(center.x, dx, lo, hiX), clip(center.y, dy, loY, hiY) else { return nil }
-        // Both ends sampled: a bar in the last row or column is seen.
-        let n = Int(((t1 - t0) / step).rounded(.down)) + 1
+        let n = Int(((t1 - t0) / step).rounded(.down))
         if n < 16 { return nil }
         return ScanLine(origin: Point(x: center.x + t0 * dx, y: center.y + t0 * dy), dx: dx * step, dy: dy * step, length: n)
     }

@@ -53,16 +53,20 @@ final class EANReader: LinearReader {
     /// reader find the symbol's ends): the picture ends where the symbol
     /// does. What tells a symbol the border cuts short from a whole one
     /// stays required: the guard patterns at their places, the number of
-    /// characters, the set pattern and the modulo-10 check digit.
+    /// characters, the set pattern and the modulo-10 check digit. Not for
+    /// UPC-E (`border` false): six digits whose check digit is only their
+    /// set pattern, which random stripes reaching the border can match; it
+    /// keeps half a module at the line's end.
     @inline(__always)
-    func quiet(_ run: borrowing ElementRun, _ i: Int, module m: Float, leading: Bool = false) -> Bool {
+    func quiet(_ run: borrowing ElementRun, _ i: Int, module m: Float, leading: Bool = false,
+               border: Bool = true) -> Bool {
         let w = run.widths[i]
         let need = minQuietZone * m
         if w >= need { return true }
         let last = run.count - 1
         if i == 0 || i == last {
             if w >= 0.5 * m { return true }
-            if run.reachesFrameBorder(i) { return true }
+            if border, run.reachesFrameBorder(i) { return true }
         }
         // The guard next to the quiet zone gives the symbol's levels.
         let s = run.starts.pointer, widths = run.widths.pointer
@@ -177,14 +181,14 @@ final class EANReader: LinearReader {
 
     /// Reads the symbols of a run framed by ``ElementRun/framed(into:)``
     /// that begin at its first bar or end at its last (59 elements for
-    /// EAN-13 and UPC-A, 43 for EAN-8, 33 for UPC-E).
+    /// EAN-13 and UPC-A, 43 for EAN-8; UPC-E takes no border for its quiet
+    /// zone, see ``quiet(_:_:module:leading:border:)``).
     private func decodeAtBorder(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
         let n = run.count
         if run.isFrameBorder(0) && n > 34 { decodeSymbol(run, 1, enabled, &sink) }
         guard run.isFrameBorder(n - 1) else { return }
-        if enabled.contains(.ean13) || enabled.contains(.upcA), n - 60 > 1 { _ = decode13(run, n - 60, enabled, &sink) }
-        if enabled.contains(.ean8), n - 44 > 1 { _ = decode8(run, n - 44, enabled, &sink) }
-        if enabled.contains(.upcE), n - 34 > 1 { _ = decodeE(run, n - 34, enabled, &sink) }
+        if enabled.contains(.ean13) || enabled.contains(.upcA), n - 60 >= 1 { _ = decode13(run, n - 60, enabled, &sink) }
+        if enabled.contains(.ean8), n - 44 >= 1 { _ = decode8(run, n - 44, enabled, &sink) }
     }
 
     /// Tries EAN-13 (or UPC-A), EAN-8 and UPC-E at bar `b`, the first that
@@ -271,7 +275,7 @@ final class EANReader: LinearReader {
         guard b + 33 < run.count else { return 0 }
         let m = span(run, b, 33) / 51
         guard guardOK(w, b, 3, module: m), guardOK(w, b + 27, 6, module: m),
-              quiet(run, b - 1, module: m, leading: true), quiet(run, b + 33, module: m),
+              quiet(run, b - 1, module: m, leading: true, border: false), quiet(run, b + 33, module: m, border: false),
               let chars6 = chars(w, b + 3, 6, step: 4, allowB: true, at: 20)
         else { return 0 }
         var system = -1, check = -1
