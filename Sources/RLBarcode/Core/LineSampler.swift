@@ -45,7 +45,7 @@ struct ScanLine {
     /// pixel rectangle `bounds`, keeping at most `halfLength` pixels on each
     /// side of `center`, and `margin` pixels from the rectangle's edges (none
     /// by default: a code cut tight or touching the frame's border has its
-    /// outer bars in the first and last pixels).
+    /// outer bars at the frame's edge).
     ///
     /// `step` is the distance between samples in pixels: below 1 the line
     /// samples between pixels too, which places the edges of modules under
