@@ -43,13 +43,15 @@ struct ScanLine {
 
     /// Clips the infinite line through `center` with direction (dx, dy) to the
     /// pixel rectangle `bounds`, keeping at most `halfLength` pixels on each
-    /// side of `center`, and a margin of one pixel from the rectangle's edges.
+    /// side of `center`, and `margin` pixels from the rectangle's edges (none
+    /// by default: a code cut tight or touching the frame's border has its
+    /// outer bars at the frame's edge).
     ///
     /// `step` is the distance between samples in pixels: below 1 the line
     /// samples between pixels too, which places the edges of modules under
     /// two pixels wide more exactly.
     static func clipped(center: Point, dx: Double, dy: Double, halfLength: Double,
-                        bounds: PixelRect, margin: Double = 1.0, step: Double = 1) -> ScanLine? {
+                        bounds: PixelRect, margin: Double = 0, step: Double = 1) -> ScanLine? {
         var t0 = -halfLength, t1 = halfLength
         let lo = Double(bounds.x0) + margin, hiX = Double(bounds.x1) - 1 - margin, hiY = Double(bounds.y1) - 1 - margin
         let loY = Double(bounds.y0) + margin
@@ -73,9 +75,9 @@ extension LumaView {
     /// `thickness` bilinear samples spread across the line one pixel apart
     /// (a thicker line averages noise away along the bars).
     ///
-    /// The line must lie inside the frame with a one-pixel margin
-    /// (``ScanLine/clipped(center:dx:dy:halfLength:width:height:margin:)``);
-    /// perpendicular offsets are clamped to the frame.
+    /// The line must lie inside the frame
+    /// (``ScanLine/clipped(center:dx:dy:halfLength:bounds:margin:step:)``);
+    /// taps beyond the frame's last row or column are clamped to it.
     func sample(_ line: ScanLine, thickness: Int, into out: UnsafeMutablePointer<Float>) {
         let n = line.length
         let stepLength = line.stepLength

@@ -28,7 +28,12 @@
 /// - "Dimensions", quiet zones: at least 10 modules on either side. A
 ///   shorter space still counts when the grey levels over the 10 modules
 ///   stay lighter than halfway between the neighbouring character's bars
-///   and spaces (specks on a textured label).
+///   and spaces (specks on a textured label). The frame's border counts as
+///   the quiet zone of a symbol that reaches it, its start or termination
+///   bar cut by the line's end or a margin of any width left (a picture
+///   cut tight): a line through a symbol the border truncates has no start
+///   character there, or no stop character, and the check character
+///   verifies the whole (see ``quiet(_:_:module:zone:leading:)``).
 /// - "Reference decode algorithm": characters are classified by their
 ///   edge-to-similar-edge distances normalised by the character's own
 ///   width, which ink spread does not change (see ``EdgePatterns``).
@@ -88,6 +93,8 @@ final class Code128Reader: LinearReader {
     /// Its payload bytes (a set C character gives two).
     private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * Code128Reader.maxCharacters + 2)
     private let stopPattern = UnsafeMutablePointer<Float>.allocate(capacity: 7)
+    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
+    private var framed = ElementRun()
 
     init() {
         values.initialize(repeating: 0, count: Code128Reader.maxCharacters + 1)
@@ -96,7 +103,7 @@ final class Code128Reader: LinearReader {
         for k in (0..<7).reversed() { stopPattern[k] = Float(s % 10); s /= 10 }
     }
 
-    deinit { values.deallocate(); bytes.deallocate(); stopPattern.deallocate() }
+    deinit { values.deallocate(); bytes.deallocate(); stopPattern.deallocate(); framed.free() }
 
     /// Decodes ISO/IEC 8859-1 bytes (payload bytes of Code 128 with FNC4).
     static func latin1String(_ bytes: some Sequence<UInt8>) -> String {
@@ -107,14 +114,23 @@ final class Code128Reader: LinearReader {
 
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
         guard enabled.contains(.code128) else { return }
+        // A symbol may reach the frame's border, its start or termination
+        // bar cut by the line's end: the run is read again with the cut
+        // bars as elements, for the readings that reach the border.
+        run.readWithCutBars(scratch: &framed) { r, borderOnly in decodeRun(r, borderOnly: borderOnly, into: &sink) }
+    }
+
+    /// Reads every symbol of `run`; with `borderOnly`, only those that
+    /// reach the frame's border, and no parts.
+    private func decodeRun(_ run: borrowing ElementRun, borderOnly: Bool, into sink: inout LinearHitSink) {
         let n = run.count
         // Start (6) + one data character (6) + check (6) + stop (7) + trailing quiet zone.
         var b = 1
         while b + 25 < n {
-            let last = read(run, at: b, into: &sink)
+            let last = read(run, at: b, borderOnly: borderOnly, into: &sink)
             b = last > 0 ? last + 2 : b + 2
         }
-        if run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
+        if !borderOnly, run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
     }
 
     /// The fewest characters a part holds: the start and three data
@@ -150,7 +166,7 @@ final class Code128Reader: LinearReader {
 
     /// Reads a symbol whose start character begins at bar `b`.
     /// - Returns: the element index of its last bar, 0 when there is none.
-    private func read(_ run: borrowing ElementRun, at b: Int, into sink: inout LinearHitSink) -> Int {
+    private func read(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int {
         let w = run.widths.pointer
         let n = run.count
         let startWidth = w[b] + w[b + 1] + w[b + 2] + w[b + 3] + w[b + 4] + w[b + 5]
@@ -186,7 +202,7 @@ final class Code128Reader: LinearReader {
             }
             guard j + 6 < n, count < Code128Reader.maxCharacters else {
                 // The line ends inside the code, on the frame's border: a leading part.
-                if j + 6 >= n, run.endsAtFrameBorder, count >= Code128Reader.minPartCharacters {
+                if !borderOnly, j + 6 >= n, run.endsAtFrameBorder, count >= Code128Reader.minPartCharacters {
                     let s = run.starts.pointer
                     sink.appendPart(.code128, leading: true, values: values, count: count,
                                     start: s[b], end: s[j - 1] + w[j - 1], module: m)
@@ -208,13 +224,15 @@ final class Code128Reader: LinearReader {
         }
         // Start, at least one data character, check character.
         guard count >= 3 else { return 0 }
+        let lastBar = j + 6
+        let opensAtBorder = run.isFrameBorder(b - 1), closesAtBorder = run.isFrameBorder(lastBar + 1)
+        if borderOnly && !opensAtBorder && !closesAtBorder { return 0 }
         var sum = values[0]
         for i in 1..<(count - 1) { sum += i * values[i] }
         guard sum % 103 == values[count - 1] else { return 0 }
         guard let (length, modifier) = payload(count: count - 1), length > 0 else { return 0 }
         let textOffset = sink.store(UnsafeBufferPointer(start: bytes, count: length))
         let s = run.starts.pointer
-        let lastBar = j + 6
         sink.append(LinearHit(symbology: .code128, textOffset: textOffset, textCount: length,
                               addOnOffset: textOffset, addOnCount: 0,
                               firstElement: b, lastElement: lastBar,
@@ -351,11 +369,13 @@ final class Code128Reader: LinearReader {
 
     /// Whether element `i` (a space) is wide enough for
     /// ``quiet(_:_:module:zone:leading:)`` to take it: the whole zone, one
-    /// module where the line ends, else two (a narrower space is a gap
-    /// between characters, not a margin). The cheap part of that test,
-    /// for readers to make before measuring a character.
+    /// module where the line ends, any width where it ends on the frame's
+    /// border (``ElementRun/reachesFrameBorder(_:)``), else two (a narrower
+    /// space is a gap between characters, not a margin). The cheap part of
+    /// that test, for readers to make before measuring a character.
     @inline(__always)
     static func mayBeQuiet(_ run: borrowing ElementRun, _ i: Int, module m: Float, zone: Float) -> Bool {
+        if run.reachesFrameBorder(i) { return true }
         let last = run.count - 1
         return run.widths[i] >= min(zone * m, i == 0 || i == last ? m : 2 * m)
     }
@@ -365,13 +385,18 @@ final class Code128Reader: LinearReader {
     ///
     /// A shorter space still counts when the grey levels over the whole
     /// zone stay lighter than halfway between the bars and spaces of the six
-    /// elements next to it. A space that runs to the end of the line (the
-    /// frame's edge) needs one module.
+    /// elements next to it. A space that runs to the end of the line needs
+    /// one module; where that end lies on the frame's border, none: the
+    /// picture ends where the symbol does (ISO/IEC 15417 and AIM USS-93 ask
+    /// for the quiet zone so that a reader finds the symbol's ends; the
+    /// start and stop characters and the check character, which a line
+    /// through a symbol cut short lacks, find them here).
     static func quiet(_ run: borrowing ElementRun, _ i: Int, module m: Float, zone: Float, leading: Bool) -> Bool {
         guard mayBeQuiet(run, i, module: m, zone: zone) else { return false }
         let w = run.widths.pointer, s = run.starts.pointer
         let need = zone * m
         if w[i] >= need { return true }
+        if run.reachesFrameBorder(i) { return true }
         let last = run.count - 1
         if (i == 0 || i == last) && w[i] >= m { return true }
         guard leading ? i + 6 <= last : i >= 6 else { return false }

@@ -21,7 +21,10 @@
 ///   shift character followed by anything else invalidates the symbol.
 /// - Quiet zones of at least 10 modules on either side (a shorter space
 ///   still counts when the grey levels over the 10 modules stay light, see
-///   ``Code128Reader/quiet(_:_:module:zone:leading:)``).
+///   ``Code128Reader/quiet(_:_:module:zone:leading:)``). The frame's border
+///   counts as the quiet zone of a symbol that reaches it (a picture cut
+///   tight): a symbol the border truncates lacks a start or stop
+///   character on the line, and C and K verify the whole.
 /// - Reference decode: edge-to-similar-edge distances normalised by the
 ///   character's own width (see ``EdgePatterns``).
 /// - Symbology identifier `]G0`.
@@ -67,18 +70,30 @@ final class Code93Reader: LinearReader {
         for (i, c) in Code93Reader.alphabet.enumerated() { alphabetBytes[i] = c }
     }
 
-    deinit { values.deallocate(); bytes.deallocate(); alphabetBytes.deallocate() }
+    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
+    private var framed = ElementRun()
+
+    deinit { values.deallocate(); bytes.deallocate(); alphabetBytes.deallocate(); framed.free() }
 
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
         guard enabled.contains(.code93) else { return }
+        // A symbol may reach the frame's border, its first or termination
+        // bar cut by the line's end: the run is read again with the cut
+        // bars as elements, for the readings that reach the border.
+        run.readWithCutBars(scratch: &framed) { r, borderOnly in decodeRun(r, borderOnly: borderOnly, into: &sink) }
+    }
+
+    /// Reads every symbol of `run`; with `borderOnly`, only those that
+    /// reach the frame's border, and no parts.
+    private func decodeRun(_ run: borrowing ElementRun, borderOnly: Bool, into sink: inout LinearHitSink) {
         let n = run.count
         // Start, one data character, C, K, stop (6 each), termination bar, quiet zone.
         var b = 1
         while b + 31 < n {
-            let last = read(run, at: b, into: &sink)
+            let last = read(run, at: b, borderOnly: borderOnly, into: &sink)
             b = last > 0 ? last + 2 : b + 2
         }
-        if run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
+        if !borderOnly, run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
     }
 
     /// The fewest characters a part holds: three data characters after the
@@ -137,7 +152,7 @@ final class Code93Reader: LinearReader {
 
     /// Reads a symbol whose start character begins at bar `b`.
     /// - Returns: the element index of its termination bar, 0 when there is none.
-    private func read(_ run: borrowing ElementRun, at b: Int, into sink: inout LinearHitSink) -> Int {
+    private func read(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int {
         let w = run.widths.pointer
         let n = run.count
         let startWidth = w[b] + w[b + 1] + w[b + 2] + w[b + 3] + w[b + 4] + w[b + 5]
@@ -156,7 +171,7 @@ final class Code93Reader: LinearReader {
         while true {
             guard j + 7 < n, count < Code93Reader.maxCharacters else {
                 // The line ends inside the code, on the frame's border: a leading part.
-                if j + 7 >= n, run.endsAtFrameBorder, count >= Code93Reader.minPartCharacters {
+                if !borderOnly, j + 7 >= n, run.endsAtFrameBorder, count >= Code93Reader.minPartCharacters {
                     let s = run.starts.pointer
                     sink.appendPart(.code93, leading: true, values: values, count: count,
                                     start: s[b], end: s[j - 1] + w[j - 1], module: m)
@@ -185,10 +200,12 @@ final class Code93Reader: LinearReader {
         }
         // At least one data character, then C and K.
         guard count >= 3, checkOK(count: count) else { return 0 }
+        let lastBar = j + 6
+        let opensAtBorder = run.isFrameBorder(b - 1), closesAtBorder = run.isFrameBorder(lastBar + 1)
+        if borderOnly && !opensAtBorder && !closesAtBorder { return 0 }
         guard let length = text(count: count - 2), length > 0 else { return 0 }
         let textOffset = sink.store(UnsafeBufferPointer(start: bytes, count: length))
         let s = run.starts.pointer
-        let lastBar = j + 6
         sink.append(LinearHit(symbology: .code93, textOffset: textOffset, textCount: length,
                               addOnOffset: textOffset, addOnCount: 0,
                               firstElement: b, lastElement: lastBar,

@@ -109,6 +109,8 @@ final class DataBarReader: StackedLinearReader {
     private let fullReads = UnsafeMutablePointer<Int>.allocate(capacity: 8)
     /// The run's widths with a rebuilt first width (left guard cut off).
     private var leading = ScratchBuffer<Float>(capacity: 128)
+    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
+    private var framed = ElementRun()
 
     init() {
         modules.initialize(repeating: 0, count: 4 * 16)
@@ -125,7 +127,7 @@ final class DataBarReader: StackedLinearReader {
 
     deinit {
         modules.deallocate(); scaled.deallocate(); weights79.deallocate(); weights89.deallocate()
-        digits.deallocate(); bytes.deallocate(); leading.free()
+        digits.deallocate(); bytes.deallocate(); leading.free(); framed.free()
         halfValues.deallocate(); fullReads.deallocate()
     }
 
@@ -177,6 +179,14 @@ final class DataBarReader: StackedLinearReader {
         var b = 1
         while b + 43 < n {
             if decodeLimited(run, b, &sink) { b += 44 } else { b += 2 }
+        }
+        // Limited cut at its left guard bar by the frame's border (a picture
+        // cut tight): that bar as an element of its own, after the space of
+        // unknown width beyond the border (``ElementRun/framed(into:)``).
+        // The check character verifies the rest as on any other line.
+        if run.cutBarAtStart > 0, run.startsAtFrameBorder {
+            run.framed(into: &framed)
+            if framed.isFrameBorder(0) && framed.count > 44 { _ = decodeLimited(framed, 1, &sink) }
         }
     }
 

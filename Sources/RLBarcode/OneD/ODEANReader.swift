@@ -37,7 +37,8 @@ final class EANReader: LinearReader {
     var maxCharError: Float = 2.0
     /// Quiet zone required on each side, in modules (the standard asks for 7
     /// or more; photos crop closer). A quiet zone cut by the end of the scan
-    /// line (the frame's edge) needs half a module.
+    /// line needs half a module; where that end lies on the frame's border,
+    /// none (``ElementRun/reachesFrameBorder(_:)``).
     var minQuietZone: Float = 5
 
     /// Whether element `i` (a space) is a quiet zone for module `m`.
@@ -46,13 +47,27 @@ final class EANReader: LinearReader {
     /// over the whole quiet zone stay lighter than halfway between the
     /// symbol's guard bars and spaces: specks of a textured label make short
     /// "spaces" of the background without being bars.
+    ///
+    /// A space reaching the frame's border counts whatever its width
+    /// (ISO/IEC 15420:2009, "Requirements", the quiet zones: they let a
+    /// reader find the symbol's ends): the picture ends where the symbol
+    /// does. What tells a symbol the border cuts short from a whole one
+    /// stays required: the guard patterns at their places, the number of
+    /// characters, the set pattern and the modulo-10 check digit. Not for
+    /// UPC-E (`border` false): six digits whose check digit is only their
+    /// set pattern, which random stripes reaching the border can match; it
+    /// keeps half a module at the line's end.
     @inline(__always)
-    func quiet(_ run: borrowing ElementRun, _ i: Int, module m: Float, leading: Bool = false) -> Bool {
+    func quiet(_ run: borrowing ElementRun, _ i: Int, module m: Float, leading: Bool = false,
+               border: Bool = true) -> Bool {
         let w = run.widths[i]
         let need = minQuietZone * m
         if w >= need { return true }
         let last = run.count - 1
-        if (i == 0 || i == last) && w >= 0.5 * m { return true }
+        if i == 0 || i == last {
+            if w >= 0.5 * m { return true }
+            if border, run.reachesFrameBorder(i) { return true }
+        }
         // The guard next to the quiet zone gives the symbol's levels.
         let s = run.starts.pointer, widths = run.widths.pointer
         guard leading ? i + 3 <= last : i >= 3 else { return false }
@@ -70,8 +85,11 @@ final class EANReader: LinearReader {
     /// (0-12 main code, 13-17 add-on, 20-25 UPC-E's six digits, 26-33 UPC-E printed form.)
     private let digits = UnsafeMutablePointer<UInt8>.allocate(capacity: 40)
 
+    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
+    private var framed = ElementRun()
+
     init() { digits.initialize(repeating: 0, count: 40) }
-    deinit { digits.deallocate() }
+    deinit { digits.deallocate(); framed.free() }
 
     /// Classifies four widths as a digit. `allowB` admits set B;
     /// `barFirst` says the first width is a bar (right half) rather than a
@@ -153,13 +171,44 @@ final class EANReader: LinearReader {
     }
 
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
+        // A symbol may reach the frame's border, its outer guard bar cut by
+        // the line's end: the run is read again with the cut bars as
+        // elements, for the symbols that start or end at the border.
+        run.readWithCutBars(scratch: &framed) { r, borderOnly in
+            if borderOnly { decodeAtBorder(r, enabled: enabled, into: &sink) } else { decodeRun(r, enabled: enabled, into: &sink) }
+        }
+    }
+
+    /// Reads the symbols of a run framed by ``ElementRun/framed(into:)``
+    /// that begin at its first bar or end at its last (59 elements for
+    /// EAN-13 and UPC-A, 43 for EAN-8; UPC-E takes no border for its quiet
+    /// zone, see ``quiet(_:_:module:leading:border:)``).
+    private func decodeAtBorder(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
+        let n = run.count
+        if run.isFrameBorder(0) && n > 34 { decodeSymbol(run, 1, enabled, &sink) }
+        guard run.isFrameBorder(n - 1) else { return }
+        if enabled.contains(.ean13) || enabled.contains(.upcA), n - 60 >= 1 { _ = decode13(run, n - 60, enabled, &sink) }
+        if enabled.contains(.ean8), n - 44 >= 1 { _ = decode8(run, n - 44, enabled, &sink) }
+    }
+
+    /// Tries EAN-13 (or UPC-A), EAN-8 and UPC-E at bar `b`, the first that
+    /// reads; returns the elements it consumed, 0 when none.
+    @discardableResult
+    private func decodeSymbol(_ run: borrowing ElementRun, _ b: Int, _ enabled: Symbology,
+                              _ sink: inout LinearHitSink) -> Int {
+        var consumed = 0
+        if enabled.contains(.ean13) || enabled.contains(.upcA) { consumed = decode13(run, b, enabled, &sink) }
+        if consumed == 0 && enabled.contains(.ean8) { consumed = decode8(run, b, enabled, &sink) }
+        if consumed == 0 && enabled.contains(.upcE) { consumed = decodeE(run, b, enabled, &sink) }
+        return consumed
+    }
+
+    /// Reads every symbol of `run`.
+    private func decodeRun(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
         let n = run.count
         var b = 1
         while b + 33 < n {
-            var consumed = 0
-            if enabled.contains(.ean13) || enabled.contains(.upcA) { consumed = decode13(run, b, enabled, &sink) }
-            if consumed == 0 && enabled.contains(.ean8) { consumed = decode8(run, b, enabled, &sink) }
-            if consumed == 0 && enabled.contains(.upcE) { consumed = decodeE(run, b, enabled, &sink) }
+            let consumed = decodeSymbol(run, b, enabled, &sink)
             b += consumed > 0 ? consumed : 2
         }
     }
@@ -226,7 +275,7 @@ final class EANReader: LinearReader {
         guard b + 33 < run.count else { return 0 }
         let m = span(run, b, 33) / 51
         guard guardOK(w, b, 3, module: m), guardOK(w, b + 27, 6, module: m),
-              quiet(run, b - 1, module: m, leading: true), quiet(run, b + 33, module: m),
+              quiet(run, b - 1, module: m, leading: true, border: false), quiet(run, b + 33, module: m, border: false),
               let chars6 = chars(w, b + 3, 6, step: 4, allowB: true, at: 20)
         else { return 0 }
         var system = -1, check = -1

@@ -338,6 +338,18 @@ struct ElementRun {
             || (i == count - 1 && closesAtFrameBorder && endsAtFrameBorder)
     }
 
+    /// Whether element `i` is a space that runs to a line's end lying on the
+    /// frame's border, with no bar cut by that end inside it: the space of
+    /// unknown width of ``framed(into:)``, or the first or last element of
+    /// a line that ends on background at the border. Beyond it nothing
+    /// could be seen, so a symbol that ends there may have its quiet zone
+    /// outside the picture (a picture cut tight around the symbol).
+    func reachesFrameBorder(_ i: Int) -> Bool {
+        if i == 0 { return startsAtFrameBorder && (opensAtFrameBorder || cutBarAtStart == 0) }
+        if i == count - 1 { return endsAtFrameBorder && (closesAtFrameBorder || cutBarAtEnd == 0) }
+        return false
+    }
+
     /// Whether the profile between run positions `from` and `to` stays on the
     /// space side of `level` (lighter, or darker for an inverted run).
     /// Without a profile, nothing is known: false.
@@ -360,8 +372,9 @@ struct ElementRun {
     /// quiet zone stay lighter than halfway between the bars and spaces of
     /// the symbol's start or stop pattern next to it (`from...to`, run
     /// positions). A space cut by the end of the scan line where it lies on
-    /// the frame's border needs a twentieth of the zone, clear: what lies
-    /// beyond is unknown, not a violation. For the same reason the space of
+    /// the frame's border needs a quarter of a pixel (less is the blur of
+    /// the bar's own edge), clear: what lies beyond is unknown, not a
+    /// violation. For the same reason the space of
     /// unknown width beyond the frame's border that ``framed(into:)`` puts
     /// before a bar the line starts inside (or after one it ends inside)
     /// counts, but only where the line's end lies on the frame's border
@@ -377,7 +390,7 @@ struct ElementRun {
         let atBorder = i == 0 ? startsAtFrameBorder && !opensAtFrameBorder
             : i == last ? endsAtFrameBorder && !closesAtFrameBorder : false
         if atBorder {
-            if w < need / 20 { return false }
+            if w < 0.25 { return false }
             return isClear(from: s, to: s + w, level: level)
         }
         let a = leading ? s + w - need : s
@@ -504,11 +517,16 @@ struct ElementRun {
         let w = widths.pointer, s = starts.pointer
         let ow = out.widths.pointer, os = out.starts.pointer
         var c = 0, from = 0
+        // Sample i covers the line from i - 1/2 to i + 1/2, so a bar cut
+        // by the line's start is half a sample wider than its edge's
+        // position and one cut by its end half a sample narrower than the
+        // line's length beyond its edge (the other way round read backwards).
+        let half: Float = isReversed ? -0.5 : 0.5
         if cutBarAtStart > 0 {
             // Forwards the bar is the start of `widths[0]`; backwards the
             // run starts after it. Either way the space ends at s[0] + w[0].
             ow[0] = 0; os[0] = 0
-            ow[1] = cutBarAtStart; os[1] = 0
+            ow[1] = cutBarAtStart + half; os[1] = 0
             ow[2] = s[0] + w[0] - cutBarAtStart; os[2] = cutBarAtStart
             c = 3; from = 1
             out.opensAtFrameBorder = true
@@ -523,6 +541,7 @@ struct ElementRun {
                 ow[c] = cutBarAtEnd; os[c] = lineLength - cutBarAtEnd
                 c += 1
             }
+            ow[c - 1] -= half
             ow[c] = 0; os[c] = lineLength
             c += 1
             out.closesAtFrameBorder = true

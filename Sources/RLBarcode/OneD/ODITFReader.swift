@@ -47,7 +47,14 @@
 /// may have ``minDigitsFillingFrame`` (four) digits: nothing else on the
 /// line could have made up its bars. The other rules hold for it too. A
 /// view that cuts a longer symbol on both sides can look the same; this
-/// is the price of reading cropped pictures.
+/// is the price of reading cropped pictures. The margin may be none, the
+/// outer bars cut by the border (``ElementRun/framed(into:)``). A symbol
+/// with one end on the frame's border and a quiet zone at the other
+/// takes the border for its quiet zone only when its last digit is the
+/// modulo-10 check digit of the others (ISO/IEC 16390, Annex "Check
+/// digit"), as ITF-14 and other GS1 keys have: the quiet zones of 10X
+/// ("Quiet zones") are what keeps a partial scan from reading as a shorter
+/// symbol, and without them only the check digit does.
 ///
 /// A line that runs off the frame inside a code gives a part: the start
 /// pattern and at least six digits up to the border, or six digits or more
@@ -72,9 +79,9 @@ final class ITFReader: LinearReader {
     var minDigitsFillingFrame = 4
     /// The quiet zone, in narrow widths, that a symbol filling the scan
     /// line from border to border needs on each side: the picture was cut
-    /// there, the margin is whatever the crop left (less the pixel the
-    /// scanner's lines keep off the frame's border).
-    var minQuietZoneFillingFrame: Float = 0.25
+    /// there, the margin is whatever the crop left (none when the border
+    /// cuts the outer bar's edge, ``ElementRun/isFrameBorder(_:)``).
+    var minQuietZoneFillingFrame: Float = 0.1
     /// The most digits read in one symbol.
     let maxDigits = 80
     /// Quiet zone required on each side, in narrow widths (the standard asks
@@ -137,10 +144,14 @@ final class ITFReader: LinearReader {
         for i in 0..<32 { table[i] = ITFReader.digitByPattern[i] }
     }
 
+    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
+    private var framed = ElementRun()
+
     deinit {
         digits.deallocate()
         text.deallocate()
         table.deallocate()
+        framed.free()
     }
 
     /// One group of five elements (the bars or the spaces of a pair).
@@ -245,6 +256,7 @@ final class ITFReader: LinearReader {
     /// ``quiet(_:_:x:leading:patternFrom:patternTo:)``).
     private func borderQuiet(_ run: borrowing ElementRun, _ i: Int, x: Float, leading: Bool,
                              patternFrom: Float, patternTo: Float) -> Bool {
+        if run.isFrameBorder(i) { return true }
         let w = run.widths[i]
         guard w >= minQuietZoneFillingFrame * x else { return false }
         guard run.profile != nil else { return true }
@@ -263,15 +275,24 @@ final class ITFReader: LinearReader {
 
     func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
         guard enabled.contains(.itf) else { return }
+        // A symbol may reach the frame's border, its outer bar cut by the
+        // line's end: the run is read again with the cut bars as elements,
+        // for the readings that reach the border.
+        run.readWithCutBars(scratch: &framed) { r, borderOnly in decodeRun(r, borderOnly: borderOnly, into: &sink) }
+    }
+
+    /// Reads every symbol of `run`; with `borderOnly`, only those that
+    /// reach the frame's border, and no parts.
+    private func decodeRun(_ run: borrowing ElementRun, borderOnly: Bool, into sink: inout LinearHitSink) {
         let n = run.count
         // Start (4) + the fewest digits / 2 pairs (10 each) + stop (3) + trailing space.
         let shortest = 4 + 5 * min(minDigits, minDigitsFillingFrame) + 3
         var b = 1
         while b + shortest < n {
-            let end = decode(run, at: b, into: &sink)
+            let end = decode(run, at: b, borderOnly: borderOnly, into: &sink)
             b = end > 0 ? end + 2 : b + 2
         }
-        if run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
+        if !borderOnly, run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
     }
 
     /// The fewest digits a part holds.
@@ -345,7 +366,7 @@ final class ITFReader: LinearReader {
 
     /// Reads a symbol whose start pattern begins at bar `b`.
     /// - Returns: the element index of its stop pattern's last bar, 0 when none.
-    private func decode(_ run: borrowing ElementRun, at b: Int, into sink: inout LinearHitSink) -> Int {
+    private func decode(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int {
         let n = run.count
         let w = UnsafePointer(run.widths.pointer)
         // Start pattern: four narrow elements of one width, and a space before
@@ -356,7 +377,8 @@ final class ITFReader: LinearReader {
         // closer to it; whether it fills the line is known at its end.
         let cutAtStart = run.cutBarAtStart
         let fromBorder = run.startsAtFrameBorder && cutAtStart == 0 && b == 1
-        guard x0 > 0, w[b - 1] >= (fromBorder ? minQuietZoneFillingFrame : 1.5) * x0 else { return 0 }
+        let opensAtBorder = run.isFrameBorder(b - 1)
+        guard x0 > 0, opensAtBorder || w[b - 1] >= (fromBorder ? minQuietZoneFillingFrame : 1.5) * x0 else { return 0 }
         for k in 0..<4 where !within(w[b + k] / x0, 0.5, 1.6) { return 0 }
 
         var count = 0
@@ -396,7 +418,7 @@ final class ITFReader: LinearReader {
                 // A quiet zone broken by a speck: the profile decides.
                 if stopShape { stopAt = i; break }
                 // The line ends inside the code, on the frame's border: a leading part.
-                if i + 13 >= n, run.endsAtFrameBorder, count >= ITFReader.minPartDigits, !unconfirmed {
+                if !borderOnly, i + 13 >= n, run.endsAtFrameBorder, count >= ITFReader.minPartDigits, !unconfirmed {
                     let x = narrowSum / Float(count)
                     let s = run.starts.pointer
                     if quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]) {
@@ -473,18 +495,27 @@ final class ITFReader: LinearReader {
         let x = min(narrowSum / (2 * pairs), span(w, b + 4, count * 5) / (16 * pairs))
         let s = run.starts.pointer
         let last = stopAt + 2
-        if fillsFrame {
-            guard borderQuiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]),
-                  borderQuiet(run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10], patternTo: s[stopAt + 3])
-            else { return 0 }
-        } else {
-            guard quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]),
-                  quiet(run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10], patternTo: s[stopAt + 3])
-            else { return 0 }
-        }
-        // The line must leave through the quiet zones, not through the bars' ends.
-        guard squareEnd(run, bar: b, outerEdge: s[b]), squareEnd(run, bar: last, outerEdge: s[last] + w[last])
+        let closesAtBorder = run.isFrameBorder(stopAt + 3)
+        if borderOnly, !opensAtBorder, !closesAtBorder { return 0 }
+        // A symbol with one end on the frame's border and a quiet zone at
+        // the other takes the border for its quiet zone only with a valid
+        // modulo-10 check digit: ITF has no structural check, and a longer
+        // symbol the border cuts between pairs reads as a shorter one.
+        let checked = !fillsFrame && ITFReader.checkDigitOK(digits, count: count)
+        let reachesStart = run.reachesFrameBorder(b - 1), reachesEnd = run.reachesFrameBorder(stopAt + 3)
+        let leadingBorder = fillsFrame || (checked && reachesStart)
+        let trailingBorder = fillsFrame || (checked && reachesEnd)
+        guard leadingBorder ? borderQuiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14])
+                : quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]),
+              trailingBorder ? borderQuiet(run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10],
+                                           patternTo: s[stopAt + 3])
+                : quiet(run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10], patternTo: s[stopAt + 3])
         else { return 0 }
+        // The line must leave through the quiet zones, not through the bars'
+        // ends (a bar the frame's border cuts has no outer edge to look at).
+        let squareStart = opensAtBorder ? true : squareEnd(run, bar: b, outerEdge: s[b])
+        let squareStop = closesAtBorder ? true : squareEnd(run, bar: last, outerEdge: s[last] + w[last])
+        guard squareStart, squareStop else { return 0 }
         // ITF-14: the GS1 check digit must hold.
         if count == 14 && !ITFReader.checkDigitOK(digits, count: 14) { return 0 }
 
