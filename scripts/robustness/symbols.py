@@ -1,6 +1,8 @@
 """Symbologies of the robustness suite: seeded payloads, zint module grids and expected texts."""
 
 import functools
+import importlib.util
+import os
 import random
 import subprocess
 from dataclasses import dataclass, field
@@ -42,25 +44,26 @@ def _digits(rng, n):
     return ''.join(rng.choice('0123456789') for _ in range(n))
 
 
+def _demo_helpers():
+    """The EAN/UPC helpers of scripts/make-demo-video.py (one copy of them)."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'make-demo-video.py')
+    spec = importlib.util.spec_from_file_location('make_demo_video', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_demo = _demo_helpers()
+
+
 def gs1_check(digits):
     """GS1 mod-10 check digit of a digit string (GS1 General Specifications 7.9.1)."""
-    total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(digits)))
-    return str((10 - total % 10) % 10)
+    return _demo.ean_check(digits)
 
 
 def upce_to_upca(d8):
     """Expands an 8-digit UPC-E (number system, 6 digits, check) to the 12-digit UPC-A."""
-    ns, d, chk = d8[0], d8[1:7], d8[7]
-    last = d[5]
-    if last in '012':
-        mid = d[0:2] + last + '0000' + d[2:5]
-    elif last == '3':
-        mid = d[0:3] + '00000' + d[3:5]
-    elif last == '4':
-        mid = d[0:4] + '00000' + d[4]
-    else:
-        mid = d[0:5] + '0000' + last
-    return ns + mid + chk
+    return _demo.upce_to_upca(d8)
 
 
 def _ean13(rng):
