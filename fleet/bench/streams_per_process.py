@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """How many live 1080p30 streams one process analyses in real time, per barcode element.
 
-Usage: pipelines/fleet-bench.py [--elements rlbarcode,zbar,zxing] [--max 8] [--seconds 10]
+Usage: fleet/bench/streams_per_process.py [--elements rlbarcode,zbar,zxing] [--max 8] [--seconds 10]
                                 [--size 1920x1080] [--frames 30]
 For N = 1, 2, ... streams it builds one pipeline of N branches
     appsrc is-live=true (I420, 30/1) ! ELEMENT ! fakesink sync=true qos=true
