@@ -17,7 +17,7 @@ let package = Package(
     products: [
         .library(name: "RLBarcode", targets: ["RLBarcode"]),
         .library(name: "gstrlbarcode", type: .dynamic, targets: ["GstRLBarcode"]),
-        .executable(name: "rlbarcode-scan", targets: ["rlbarcode-scan"]),
+        .executable(name: "rlbarcode-scan", targets: ["rlbarcode-scan"])
     ],
     targets: [
         .target(
@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(
             name: "CorpusTests",
             dependencies: []
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,6 +30,13 @@ export RLBARCODE_RELEASE_BIN="$PWD/.build/release"
 # bundle (the debug build).
 export RLBARCODE_PLUGIN_DIR="$PWD/.build/debug"
 
+# When every test is asked for: the style check first (swift format with the
+# checked-in .swift-format; `swift format -i -r Sources Tests Package.swift`
+# fixes what it finds).
+if [ $# -eq 0 ]; then
+    swift format lint --strict -r Sources Tests Package.swift
+fi
+
 # When every test is asked for: a smoke run of each fuzz target (5 s each,
 # see scripts/fuzz.sh), which fails on any crash, leak or hang.
 if [ $# -eq 0 ]; then

@@ -25,22 +25,27 @@ final class AttachedFrames: Sendable {
 
     /// A sample of `buffer` with `caps` and `segment`, counted until it is
     /// freed; nil when the limits leave no room for it.
-    func sample(_ buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>,
-                segment: UnsafeMutablePointer<GstSegment>) -> OpaquePointer? {
+    func sample(
+        _ buffer: UnsafeMutablePointer<GstBuffer>, caps: UnsafeMutablePointer<GstCaps>,
+        segment: UnsafeMutablePointer<GstSegment>
+    ) -> OpaquePointer? {
         let size = Int(gst_buffer_get_size(buffer))
         let alive = frames.wrappingAdd(1, ordering: .relaxed).oldValue
         let held = bytes.wrappingAdd(size, ordering: .relaxed).oldValue
         guard alive == 0 || (alive < Self.maxFrames && held + size <= Self.maxBytes),
-              let sample = gst_sample_new(buffer, caps, segment, nil) else {
+            let sample = gst_sample_new(buffer, caps, segment, nil)
+        else {
             release(size)
             return nil
         }
         let token = Unmanaged.passRetained(Token(owner: self, size: size)).toOpaque()
-        gst_mini_object_weak_ref(UnsafeMutablePointer<GstMiniObject>(sample), { data, _ in
-            guard let data else { return }
-            let token = Unmanaged<Token>.fromOpaque(data).takeRetainedValue()
-            token.owner.release(token.size)
-        }, token)
+        gst_mini_object_weak_ref(
+            UnsafeMutablePointer<GstMiniObject>(sample),
+            { data, _ in
+                guard let data else { return }
+                let token = Unmanaged<Token>.fromOpaque(data).takeRetainedValue()
+                token.owner.release(token.size)
+            }, token)
         return sample
     }
 

@@ -107,8 +107,10 @@ struct CodeTracker {
     ///   - width: its bounding box width in pixels.
     ///   - height: its bounding box height in pixels.
     ///   - now: the frame's running time.
-    mutating func observe(symbology: Symbology, text: String, centerX: Double, centerY: Double,
-                          width: Double, height: Double, now: UInt64) -> Sighting {
+    mutating func observe(
+        symbology: Symbology, text: String, centerX: Double, centerY: Double,
+        width: Double, height: Double, now: UInt64
+    ) -> Sighting {
         let size = (width * width + height * height).squareRoot()
         // The nearest unclaimed entry with the same content, close enough to
         // be the same code having moved a little.
@@ -139,14 +141,17 @@ struct CodeTracker {
             return Sighting(id: e.id, firstSeen: e.firstSeen, lastSeen: now, isNew: false)
         }
         if entries.count >= CodeTracker.capacity,
-           let oldest = entries.indices.min(by: { entries[$0].lastSeen < entries[$1].lastSeen }) {
+            let oldest = entries.indices.min(by: { entries[$0].lastSeen < entries[$1].lastSeen })
+        {
             entries.remove(at: oldest)
         }
         let id = nextID
         nextID = nextID == UInt32.max ? 1 : nextID + 1
-        entries.append(Entry(id: id, symbology: symbology, text: text, centerX: centerX, centerY: centerY,
-                             width: width, height: height, firstSeen: now, lastSeen: now, frames: 1,
-                             lastFrame: frameNumber))
+        entries.append(
+            Entry(
+                id: id, symbology: symbology, text: text, centerX: centerX, centerY: centerY,
+                width: width, height: height, firstSeen: now, lastSeen: now, frames: 1,
+                lastFrame: frameNumber))
         return Sighting(id: id, firstSeen: now, lastSeen: now, isNew: true)
     }
 
@@ -178,8 +183,12 @@ struct CodeTracker {
     /// Intersection over union of two codes' bounding boxes (0 when either
     /// has no area).
     static func overlap(_ a: Entry, _ b: Entry) -> Double {
-        let ix = min(a.centerX + a.width / 2, b.centerX + b.width / 2) - max(a.centerX - a.width / 2, b.centerX - b.width / 2)
-        let iy = min(a.centerY + a.height / 2, b.centerY + b.height / 2) - max(a.centerY - a.height / 2, b.centerY - b.height / 2)
+        let ix =
+            min(a.centerX + a.width / 2, b.centerX + b.width / 2)
+            - max(a.centerX - a.width / 2, b.centerX - b.width / 2)
+        let iy =
+            min(a.centerY + a.height / 2, b.centerY + b.height / 2)
+            - max(a.centerY - a.height / 2, b.centerY - b.height / 2)
         guard ix > 0, iy > 0 else { return 0 }
         let inter = ix * iy
         let union = a.width * a.height + b.width * b.height - inter

@@ -84,11 +84,14 @@ struct FrameCanvas {
             let ws = Int(withUnsafeBytes(of: f.w_sub) { $0.load(fromByteOffset: comp * 4, as: UInt32.self) })
             let hs = Int(withUnsafeBytes(of: f.h_sub) { $0.load(fromByteOffset: comp * 4, as: UInt32.self) })
             guard p >= 0, p < 4, ps >= 1, ws >= 0, ws < 8, hs >= 0, hs < 8 else { return nil }
-            let raw = withUnsafeBytes(of: data) { $0.load(fromByteOffset: p * MemoryLayout<gpointer?>.stride, as: gpointer?.self) }
+            let raw = withUnsafeBytes(of: data) {
+                $0.load(fromByteOffset: p * MemoryLayout<gpointer?>.stride, as: gpointer?.self)
+            }
             let stride = Int(withUnsafeBytes(of: strides) { $0.load(fromByteOffset: p * 4, as: Int32.self) })
             guard let raw, stride > 0 else { return nil }
-            return ComponentPlane(base: raw.assumingMemoryBound(to: UInt8.self) + off, stride: stride,
-                                  pixelStride: ps, wSub: ws, hSub: hs)
+            return ComponentPlane(
+                base: raw.assumingMemoryBound(to: UInt8.self) + off, stride: stride,
+                pixelStride: ps, wSub: ws, hSub: hs)
         }
         guard let y = plane(0) else { return nil }
         width = Int(info.width)
@@ -106,9 +109,9 @@ struct FrameCanvas {
         guard color.visible else { return }
         let xa = max(0, x0), xb = min(width, x1), ya = max(0, y0), yb = min(height, y1)
         guard xa < xb, ya < yb else { return }
-        for y in ya ..< yb {
+        for y in ya..<yb {
             let row = luma.base + y &* luma.stride
-            for x in xa ..< xb { row[x &* luma.pixelStride] = color.y }
+            for x in xa..<xb { row[x &* luma.pixelStride] = color.y }
         }
         if let cb, let cr {
             // One write per chroma sample: step over the subsampled grid.
@@ -135,7 +138,7 @@ struct FrameCanvas {
         let dx = x1 - x0, dy = y1 - y0
         let steps = max(1, Int(max(abs(dx), abs(dy)).rounded(.up)))
         let half = thickness / 2
-        for i in 0 ... steps {
+        for i in 0...steps {
             let t = Double(i) / Double(steps)
             let cx = Int((x0 + dx * t).rounded()), cy = Int((y0 + dy * t).rounded())
             if cx + half < 0 || cy + half < 0 || cx - half >= width || cy - half >= height { continue }
@@ -169,7 +172,7 @@ struct FrameCanvas {
             if gx >= width { break }
             let rows = BitmapFont.rows(of: byte)
             for (r, bits) in rows.enumerated() where bits != 0 {
-                for c in 0 ..< BitmapFont.glyphWidth where bits & (0x10 >> UInt8(c)) != 0 {
+                for c in 0..<BitmapFont.glyphWidth where bits & (0x10 >> UInt8(c)) != 0 {
                     let px = gx + c * scale, py = gy + r * scale
                     fill(x0: px, y0: py, x1: px + scale, y1: py + scale, color)
                 }

@@ -103,10 +103,14 @@ final class FramePipeline: @unchecked Sendable {
         for _ in 0..<Self.workerCount {
             let context = Unmanaged.passRetained(self).toOpaque()
             var error: UnsafeMutablePointer<GError>?
-            guard let thread = g_thread_try_new("rlbarcode-scan", { raw in
-                Unmanaged<FramePipeline>.fromOpaque(raw!).takeRetainedValue().workerMain()
-                return nil
-            }, context, &error) else {
+            guard
+                let thread = g_thread_try_new(
+                    "rlbarcode-scan",
+                    { raw in
+                        Unmanaged<FramePipeline>.fromOpaque(raw!).takeRetainedValue().workerMain()
+                        return nil
+                    }, context, &error)
+            else {
                 Unmanaged<FramePipeline>.fromOpaque(context).release()
                 if let error { g_error_free(error) }
                 shutDown()

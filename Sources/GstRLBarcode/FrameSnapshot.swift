@@ -70,18 +70,21 @@ struct FrameSnapshot {
     /// Nearest-neighbour scaling of each 8-bit component of `source` into
     /// `target`, of the same format (16.16 fixed-point steps, no division
     /// per pixel).
-    private static func scale(_ source: UnsafeMutablePointer<GstVideoFrame>,
-                              into target: UnsafeMutablePointer<GstVideoFrame>) {
+    private static func scale(
+        _ source: UnsafeMutablePointer<GstVideoFrame>,
+        into target: UnsafeMutablePointer<GstVideoFrame>
+    ) {
         guard let finfo = source.pointee.info.finfo else { return }
         let components = Int(finfo.pointee.n_components)
         withUnsafeBytes(of: finfo.pointee.plane) { planes in
             withUnsafeBytes(of: finfo.pointee.poffset) { offsets in
                 withUnsafeBytes(of: finfo.pointee.pixel_stride) { pixelStrides in
-                    for c in 0 ..< min(components, 4) {
+                    for c in 0..<min(components, 4) {
                         let component = Component(
                             plane: Int(planes.load(fromByteOffset: c * MemoryLayout<guint>.stride, as: guint.self)),
                             offset: Int(offsets.load(fromByteOffset: c * MemoryLayout<guint>.stride, as: guint.self)),
-                            pixelStride: Int(pixelStrides.load(fromByteOffset: c * MemoryLayout<gint>.stride, as: gint.self)),
+                            pixelStride: Int(
+                                pixelStrides.load(fromByteOffset: c * MemoryLayout<gint>.stride, as: gint.self)),
                             index: c)
                         scale(component, source, target)
                     }
@@ -100,19 +103,21 @@ struct FrameSnapshot {
     }
 
     /// Scales one component of `source` into `target`.
-    private static func scale(_ c: Component, _ source: UnsafeMutablePointer<GstVideoFrame>,
-                              _ target: UnsafeMutablePointer<GstVideoFrame>) {
+    private static func scale(
+        _ c: Component, _ source: UnsafeMutablePointer<GstVideoFrame>,
+        _ target: UnsafeMutablePointer<GstVideoFrame>
+    ) {
         let from = Plane(source.pointee, c), to = Plane(target.pointee, c)
         guard let src = from.data, let dst = to.data, from.width > 0, from.height > 0, to.width > 0, to.height > 0
         else { return }
         let stepX = (from.width << 16) / to.width, stepY = (from.height << 16) / to.height
         let ps = c.pixelStride
         var fy = 0
-        for y in 0 ..< to.height {
+        for y in 0..<to.height {
             let srcRow = src + (fy >> 16) * from.stride + c.offset
             let dstRow = dst + y * to.stride + c.offset
             var fx = 0
-            for x in 0 ..< to.width {
+            for x in 0..<to.width {
                 dstRow[x * ps] = srcRow[(fx >> 16) * ps]
                 fx += stepX
             }

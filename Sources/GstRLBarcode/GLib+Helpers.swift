@@ -26,8 +26,9 @@ let gstParamMutablePlaying: Int32 = 1 << (8 + 4)
 /// The flags of every property of the element: readable, writable,
 /// changeable while PLAYING.
 /// Notification is explicit: only a value that really changed notifies.
-let elementParamFlags = GParamFlags(rawValue: G_PARAM_READWRITE.rawValue | G_PARAM_EXPLICIT_NOTIFY.rawValue
-    | gstParamMutablePlaying)
+let elementParamFlags = GParamFlags(
+    rawValue: G_PARAM_READWRITE.rawValue | G_PARAM_EXPLICIT_NOTIFY.rawValue
+        | gstParamMutablePlaying)
 
 /// `GST_CLOCK_TIME_NONE`.
 let clockTimeNone = UInt(UInt64.max)

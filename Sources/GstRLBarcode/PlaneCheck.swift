@@ -17,10 +17,11 @@ enum PlaneCheck {
     /// frame in `finfo`'s format (8 bits a sample): the largest over the
     /// components stored in that plane.
     static func extent(_ finfo: UnsafePointer<GstVideoFormatInfo>, plane: Int, width: Int, height: Int)
-        -> (rows: Int, rowBytes: Int) {
+        -> (rows: Int, rowBytes: Int)
+    {
         var rows = 0, rowBytes = 0
         let info = finfo.pointee
-        for c in 0 ..< min(Int(info.n_components), 4) where Int(tuple(info.plane, c, UInt32.self)) == plane {
+        for c in 0..<min(Int(info.n_components), 4) where Int(tuple(info.plane, c, UInt32.self)) == plane {
             let wSub = Int(tuple(info.w_sub, c, UInt32.self)), hSub = Int(tuple(info.h_sub, c, UInt32.self))
             let columns = (width + (1 << wSub) - 1) >> wSub
             let pixelStride = max(1, Int(tuple(info.pixel_stride, c, Int32.self)))
@@ -41,12 +42,14 @@ enum PlaneCheck {
             if size < Int(info.pointee.size) {
                 return "buffer of \(size) bytes, the caps' frame needs \(info.pointee.size)"
             }
-            for p in 0 ..< min(planes, 4) {
+            for p in 0..<min(planes, 4) {
                 let offset = Int(tuple(info.pointee.offset, p, UInt.self))
-                if let problem = planeProblem(p, finfo: finfo, width: Int(info.pointee.width),
-                                              height: Int(info.pointee.height),
-                                              stride: Int(tuple(info.pointee.stride, p, Int32.self)),
-                                              start: offset, available: size) {
+                if let problem = planeProblem(
+                    p, finfo: finfo, width: Int(info.pointee.width),
+                    height: Int(info.pointee.height),
+                    stride: Int(tuple(info.pointee.stride, p, Int32.self)),
+                    start: offset, available: size)
+                {
                     return problem
                 }
             }
@@ -56,22 +59,27 @@ enum PlaneCheck {
         guard m.format == finfo.pointee.format else {
             return "video meta format \(m.format.rawValue), caps format \(finfo.pointee.format.rawValue)"
         }
-        guard Int(m.n_planes) == planes, planes <= 4 else { return "video meta with \(m.n_planes) planes, caps \(planes)" }
+        guard Int(m.n_planes) == planes, planes <= 4 else {
+            return "video meta with \(m.n_planes) planes, caps \(planes)"
+        }
         // gst_video_frame_map refuses (with a critical) a meta smaller than the caps.
         guard m.width >= info.pointee.width, m.height >= info.pointee.height, m.width > 0, m.height > 0 else {
             return "video meta of \(m.width)x\(m.height), caps \(info.pointee.width)x\(info.pointee.height)"
         }
-        for p in 0 ..< planes {
+        for p in 0..<planes {
             let offset = tuple(m.offset, p, UInt.self)
             var index: guint = 0, length: guint = 0
             var skip: gsize = 0
             guard gst_buffer_find_memory(buffer, offset, 1, &index, &length, &skip) != 0,
-                  let memory = gst_buffer_peek_memory(buffer, index) else {
+                let memory = gst_buffer_peek_memory(buffer, index)
+            else {
                 return "plane \(p): offset \(offset) past the buffer's \(gst_buffer_get_size(buffer)) bytes"
             }
-            if let problem = planeProblem(p, finfo: finfo, width: Int(m.width), height: Int(m.height),
-                                          stride: Int(tuple(m.stride, p, Int32.self)), start: Int(skip),
-                                          available: Int(memory.pointee.size)) {
+            if let problem = planeProblem(
+                p, finfo: finfo, width: Int(m.width), height: Int(m.height),
+                stride: Int(tuple(m.stride, p, Int32.self)), start: Int(skip),
+                available: Int(memory.pointee.size))
+            {
                 return problem
             }
         }
@@ -80,8 +88,10 @@ enum PlaneCheck {
 
     /// Why plane `p`, starting `start` bytes into `available` bytes, cannot
     /// hold its rows at `stride`, or nil.
-    private static func planeProblem(_ p: Int, finfo: UnsafePointer<GstVideoFormatInfo>, width: Int, height: Int,
-                                     stride: Int, start: Int, available: Int) -> String? {
+    private static func planeProblem(
+        _ p: Int, finfo: UnsafePointer<GstVideoFormatInfo>, width: Int, height: Int,
+        stride: Int, start: Int, available: Int
+    ) -> String? {
         let (rows, rowBytes) = extent(finfo, plane: p, width: width, height: height)
         guard rows > 0 else { return nil }
         if stride < rowBytes { return "plane \(p): stride \(stride) under its row's \(rowBytes) bytes" }

@@ -48,8 +48,9 @@ extension RLBarcodeElement {
         log(GST_LEVEL_DEBUG, instance, "buffer passed on unread (\(count) so far): \(problem)")
         if !warnedRejected {
             warnedRejected = true
-            postWarning("Buffer layout does not fit its memory: frames passed on unanalysed",
-                        debug: "\(problem) (warned once per stream; the property frames-rejected counts them)")
+            postWarning(
+                "Buffer layout does not fit its memory: frames passed on unanalysed",
+                debug: "\(problem) (warned once per stream; the property frames-rejected counts them)")
         }
         return false
     }
@@ -57,9 +58,10 @@ extension RLBarcodeElement {
     /// Posts a `GST_ELEMENT_WARNING` (stream domain, format code).
     func postWarning(_ text: String, debug: String, function: StaticString = #function, line: Int32 = #line) {
         log(GST_LEVEL_WARNING, instance, "\(text): \(debug)")
-        gst_element_message_full(element, GST_MESSAGE_WARNING, gst_stream_error_quark(),
-                                 gint(GST_STREAM_ERROR_FORMAT.rawValue), g_strdup(text), g_strdup(debug),
-                                 "RLBarcodeElement+Limits.swift", "\(function)", line)
+        gst_element_message_full(
+            element, GST_MESSAGE_WARNING, gst_stream_error_quark(),
+            gint(GST_STREAM_ERROR_FORMAT.rawValue), g_strdup(text), g_strdup(debug),
+            "RLBarcodeElement+Limits.swift", "\(function)", line)
     }
 
     /// Nanoseconds left before a frame at `runningTime` is due at the sink
@@ -69,7 +71,8 @@ extension RLBarcodeElement {
     /// those that do add their processing deadline, 20 ms by default).
     func timeLeft(runningTime: GstClockTime) -> Int64? {
         guard runningTime != clockTimeNone, let latency = pipelineLatency.withLock({ $0 }), latency > 0,
-              let clock = gst_element_get_clock(element) else { return nil }
+            let clock = gst_element_get_clock(element)
+        else { return nil }
         defer { gst_object_unref(clock) }
         let due = UInt64(gst_element_get_base_time(element)) &+ UInt64(runningTime) &+ latency
         return Int64(bitPattern: due &- UInt64(gst_clock_get_time(clock)))
@@ -84,14 +87,18 @@ extension RLBarcodeElement {
         case .analyse(let limit):
             return limit
         case .look(let limit):
-            log(GST_LEVEL_DEBUG, instance, "live frame \(Double(-left) / 1e6) ms late: analysed anyway "
-                + "(none for \(LivePacing.lookEvery / 1_000_000) ms), limit \(Int(limit * 1000)) ms")
+            log(
+                GST_LEVEL_DEBUG, instance,
+                "live frame \(Double(-left) / 1e6) ms late: analysed anyway "
+                    + "(none for \(LivePacing.lookEvery / 1_000_000) ms), limit \(Int(limit * 1000)) ms")
             return limit
         case .skip:
             let count = counters.bump(.skipped)
             if count == 1 || count % 100 == 0 {
-                log(GST_LEVEL_INFO, instance, "live frames late (this one by \(Double(-left) / 1e6) ms): "
-                    + "analysis skipped for \(count) so far")
+                log(
+                    GST_LEVEL_INFO, instance,
+                    "live frames late (this one by \(Double(-left) / 1e6) ms): "
+                        + "analysis skipped for \(count) so far")
             }
             return nil
         }

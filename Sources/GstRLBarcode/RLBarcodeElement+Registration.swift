@@ -78,8 +78,12 @@ nonisolated(unsafe) private var parentTransformIP:
 /// The base class's `generate_output` (the buffer made writable, then
 /// `transform_ip`), which ours wraps to analyse frames ahead.
 nonisolated(unsafe) private var parentGenerateOutput:
-    (@convention(c) (UnsafeMutablePointer<GstBaseTransform>?,
-                     UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>?) -> GstFlowReturn)?
+    (
+        @convention(c) (
+            UnsafeMutablePointer<GstBaseTransform>?,
+            UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>?
+        ) -> GstFlowReturn
+    )?
 
 /// `GstElement`'s `change_state` as the base class has it, which ours
 /// wraps to stop scans in progress before a stop waits for them.
@@ -89,8 +93,12 @@ nonisolated(unsafe) private var parentChangeState:
 /// The base class's `query`, which ours wraps to let held frames leave
 /// before a serialized sink query.
 nonisolated(unsafe) private var parentQuery:
-    (@convention(c) (UnsafeMutablePointer<GstBaseTransform>?, GstPadDirection,
-                     UnsafeMutablePointer<GstQuery>?) -> gboolean)?
+    (
+        @convention(c) (
+            UnsafeMutablePointer<GstBaseTransform>?, GstPadDirection,
+            UnsafeMutablePointer<GstQuery>?
+        ) -> gboolean
+    )?
 
 // MARK: GType registration of the property value types
 
@@ -98,8 +106,9 @@ nonisolated(unsafe) private var parentQuery:
 private func enumValues(_ items: [(Int32, String, String)]) -> UnsafeMutablePointer<GEnumValue> {
     let p = UnsafeMutablePointer<GEnumValue>.allocate(capacity: items.count + 1)
     for (i, item) in items.enumerated() {
-        p[i] = GEnumValue(value: item.0, value_name: UnsafePointer(g_strdup(item.1)),
-                          value_nick: UnsafePointer(g_strdup(item.2)))
+        p[i] = GEnumValue(
+            value: item.0, value_name: UnsafePointer(g_strdup(item.1)),
+            value_nick: UnsafePointer(g_strdup(item.2)))
     }
     p[items.count] = GEnumValue(value: 0, value_name: nil, value_nick: nil)
     return p
@@ -111,34 +120,41 @@ let symbologiesFlagsType: GType = {
     let all = Symbology.allCases
     let p = UnsafeMutablePointer<GFlagsValue>.allocate(capacity: all.count + 1)
     for (i, s) in all.enumerated() {
-        p[i] = GFlagsValue(value: guint(s.rawValue), value_name: UnsafePointer(g_strdup(s.name ?? "?")),
-                           value_nick: UnsafePointer(g_strdup(s.nick ?? "?")))
+        p[i] = GFlagsValue(
+            value: guint(s.rawValue), value_name: UnsafePointer(g_strdup(s.name ?? "?")),
+            value_nick: UnsafePointer(g_strdup(s.nick ?? "?")))
     }
     p[all.count] = GFlagsValue(value: 0, value_name: nil, value_nick: nil)
     return g_flags_register_static("GstRLBarcodeSymbologies", p)
 }()
 
 /// `GstRLBarcodeOrientation`: the `orientation` property's values.
-let orientationEnumType: GType = g_enum_register_static("GstRLBarcodeOrientation", enumValues([
-    (Int32(Orientation.any.rawValue), "Any orientation", Orientation.any.nick),
-    (Int32(Orientation.up.rawValue), "Top edge up", Orientation.up.nick),
-    (Int32(Orientation.right.rawValue), "Top edge right (turned clockwise)", Orientation.right.nick),
-    (Int32(Orientation.down.rawValue), "Top edge down (upside down)", Orientation.down.nick),
-    (Int32(Orientation.left.rawValue), "Top edge left (turned counter-clockwise)", Orientation.left.nick),
-]))
+let orientationEnumType: GType = g_enum_register_static(
+    "GstRLBarcodeOrientation",
+    enumValues([
+        (Int32(Orientation.any.rawValue), "Any orientation", Orientation.any.nick),
+        (Int32(Orientation.up.rawValue), "Top edge up", Orientation.up.nick),
+        (Int32(Orientation.right.rawValue), "Top edge right (turned clockwise)", Orientation.right.nick),
+        (Int32(Orientation.down.rawValue), "Top edge down (upside down)", Orientation.down.nick),
+        (Int32(Orientation.left.rawValue), "Top edge left (turned counter-clockwise)", Orientation.left.nick)
+    ]))
 
 /// `GstRLBarcodeEffort`: the `effort` property's values.
-let effortEnumType: GType = g_enum_register_static("GstRLBarcodeEffort", enumValues([
-    (Int32(Effort.fast.rawValue), "Fast: candidate regions, few scan lines", Effort.fast.nick),
-    (Int32(Effort.balanced.rawValue), "Balanced: enough for camera frames", Effort.balanced.nick),
-    (Int32(Effort.thorough.rawValue), "Thorough: still-picture depth", Effort.thorough.nick),
-]))
+let effortEnumType: GType = g_enum_register_static(
+    "GstRLBarcodeEffort",
+    enumValues([
+        (Int32(Effort.fast.rawValue), "Fast: candidate regions, few scan lines", Effort.fast.nick),
+        (Int32(Effort.balanced.rawValue), "Balanced: enough for camera frames", Effort.balanced.nick),
+        (Int32(Effort.thorough.rawValue), "Thorough: still-picture depth", Effort.thorough.nick)
+    ]))
 
 /// `GstRLBarcodeReport`: the `report` property's values.
-let reportEnumType: GType = g_enum_register_static("GstRLBarcodeReport", enumValues([
-    (Int32(ReportMode.new.rawValue), "When first seen and after it was lost", ReportMode.new.nick),
-    (Int32(ReportMode.everyFrame.rawValue), "Every code in every frame", ReportMode.everyFrame.nick),
-]))
+let reportEnumType: GType = g_enum_register_static(
+    "GstRLBarcodeReport",
+    enumValues([
+        (Int32(ReportMode.new.rawValue), "When first seen and after it was lost", ReportMode.new.nick),
+        (Int32(ReportMode.everyFrame.rawValue), "Every code in every frame", ReportMode.everyFrame.nick)
+    ]))
 
 // MARK: Class and instance
 
@@ -153,8 +169,9 @@ private func elementInstanceInit(_ instance: UnsafeMutablePointer<GTypeInstance>
     guard let instance else { return }
     let raw = UnsafeMutableRawPointer(instance)
     let object = RLBarcodeElement(instance: raw)
-    raw.storeBytes(of: Unmanaged.passRetained(object).toOpaque(), toByteOffset: swiftSlotOffset,
-                   as: UnsafeMutableRawPointer.self)
+    raw.storeBytes(
+        of: Unmanaged.passRetained(object).toOpaque(), toByteOffset: swiftSlotOffset,
+        as: UnsafeMutableRawPointer.self)
     // Late frames are not dropped by the base class (its QoS handling):
     // they pass through, unanalysed (RLBarcodeElement.srcEvent). The `qos`
     // property turns dropping back on for pipelines that prefer it.
@@ -190,7 +207,9 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
     elementClass.pointee.change_state = { element, transition in
         guard let element else { return GST_STATE_CHANGE_FAILURE }
         // Deactivating the pads waits for the streaming thread: its scan stops first.
-        if transition == GST_STATE_CHANGE_PAUSED_TO_READY { swiftElement(UnsafeMutableRawPointer(element)).cancelScans() }
+        if transition == GST_STATE_CHANGE_PAUSED_TO_READY {
+            swiftElement(UnsafeMutableRawPointer(element)).cancelScans()
+        }
         return parentChangeState?(element, transition) ?? GST_STATE_CHANGE_FAILURE
     }
     gst_element_class_set_metadata(
@@ -290,86 +309,106 @@ private func installProperties(_ objectClass: UnsafeMutablePointer<GObjectClass>
         let spec: UnsafeMutablePointer<GParamSpec>?
         switch property {
         case .symbologies:
-            spec = g_param_spec_flags(name, "Symbologies",
-                                      "The barcode symbologies to look for (e.g. ean-13+qr-code)",
-                                      symbologiesFlagsType, guint(Settings.defaultSymbologies.rawValue), flags)
+            spec = g_param_spec_flags(
+                name, "Symbologies",
+                "The barcode symbologies to look for (e.g. ean-13+qr-code)",
+                symbologiesFlagsType, guint(Settings.defaultSymbologies.rawValue), flags)
         case .activeRegion:
-            spec = g_param_spec_string(name, "Active region",
-                                       "Where codes are expected, \"x,y,w,h\" in fractions of the frame (0..1); "
-                                           + "empty for the whole frame",
-                                       "", flags)
+            spec = g_param_spec_string(
+                name, "Active region",
+                "Where codes are expected, \"x,y,w,h\" in fractions of the frame (0..1); "
+                    + "empty for the whole frame",
+                "", flags)
         case .regionOnly:
-            spec = g_param_spec_boolean(name, "Region only",
-                                        "Look for codes only inside active-region (no effect while it is empty)",
-                                        0, flags)
+            spec = g_param_spec_boolean(
+                name, "Region only",
+                "Look for codes only inside active-region (no effect while it is empty)",
+                0, flags)
         case .orientation:
-            spec = g_param_spec_enum(name, "Orientation",
-                                     "Where the top edge of the expected codes points; tried first",
-                                     orientationEnumType, gint(Orientation.any.rawValue), flags)
+            spec = g_param_spec_enum(
+                name, "Orientation",
+                "Where the top edge of the expected codes points; tried first",
+                orientationEnumType, gint(Orientation.any.rawValue), flags)
         case .effort:
-            spec = g_param_spec_enum(name, "Effort",
-                                     "How much work to spend per frame; still pictures (framerate 0/1) "
-                                         + "get thorough depth at balanced",
-                                     effortEnumType, gint(Effort.balanced.rawValue), flags)
+            spec = g_param_spec_enum(
+                name, "Effort",
+                "How much work to spend per frame; still pictures (framerate 0/1) "
+                    + "get thorough depth at balanced",
+                effortEnumType, gint(Effort.balanced.rawValue), flags)
         case .message:
-            spec = g_param_spec_boolean(name, "Message", "Post a \"barcode\" element message per reported code",
-                                        1, flags)
+            spec = g_param_spec_boolean(
+                name, "Message", "Post a \"barcode\" element message per reported code",
+                1, flags)
         case .report:
-            spec = g_param_spec_enum(name, "Report", "When a code is reported",
-                                     reportEnumType, gint(ReportMode.new.rawValue), flags)
+            spec = g_param_spec_enum(
+                name, "Report", "When a code is reported",
+                reportEnumType, gint(ReportMode.new.rawValue), flags)
         case .lostAfter:
-            spec = g_param_spec_uint64(name, "Lost after",
-                                       "Time (ns) a code must go unseen before it counts as lost "
-                                           + "(and is new when seen again)",
-                                       0, UInt(UInt64.max), UInt(Settings.defaultLostAfter), flags)
+            spec = g_param_spec_uint64(
+                name, "Lost after",
+                "Time (ns) a code must go unseen before it counts as lost "
+                    + "(and is new when seen again)",
+                0, UInt(UInt64.max), UInt(Settings.defaultLostAfter), flags)
         case .attachMeta:
-            spec = g_param_spec_boolean(name, "Attach meta",
-                                        "Attach a GstVideoRegionOfInterestMeta of type \"barcode\" per code",
-                                        1, flags)
+            spec = g_param_spec_boolean(
+                name, "Attach meta",
+                "Attach a GstVideoRegionOfInterestMeta of type \"barcode\" per code",
+                1, flags)
         case .attachFrame:
-            spec = g_param_spec_boolean(name, "Attach frame",
-                                        "Add the frame as a GstSample (field \"frame\") to barcode messages",
-                                        0, flags)
+            spec = g_param_spec_boolean(
+                name, "Attach frame",
+                "Add the frame as a GstSample (field \"frame\") to barcode messages",
+                0, flags)
         case .frameClean:
-            spec = g_param_spec_boolean(name, "Frame clean",
-                                        "With attach-frame, the frame as it came in, before draw drew on it",
-                                        0, flags)
+            spec = g_param_spec_boolean(
+                name, "Frame clean",
+                "With attach-frame, the frame as it came in, before draw drew on it",
+                0, flags)
         case .frameMaxSize:
-            spec = g_param_spec_uint(name, "Frame max size",
-                                     "With attach-frame, scale the frame down so that its longest side is at "
-                                         + "most this many pixels (0 = full size)",
-                                     0, guint(Int32.max), 0, flags)
+            spec = g_param_spec_uint(
+                name, "Frame max size",
+                "With attach-frame, scale the frame down so that its longest side is at "
+                    + "most this many pixels (0 = full size)",
+                0, guint(Int32.max), 0, flags)
         case .draw:
             spec = g_param_spec_boolean(name, "Draw", "Draw code outlines into the frames", 0, flags)
         case .drawLabels:
-            spec = g_param_spec_boolean(name, "Draw labels",
-                                        "With draw, also write the decoded text next to each code", 1, flags)
+            spec = g_param_spec_boolean(
+                name, "Draw labels",
+                "With draw, also write the decoded text next to each code", 1, flags)
         case .outlineColor:
-            spec = g_param_spec_uint(name, "Outline color", "Color of code outlines, ARGB (alpha 0 hides them)",
-                                     0, guint.max, Settings.defaultOutlineColor, flags)
+            spec = g_param_spec_uint(
+                name, "Outline color", "Color of code outlines, ARGB (alpha 0 hides them)",
+                0, guint.max, Settings.defaultOutlineColor, flags)
         case .unwantedColor:
-            spec = g_param_spec_uint(name, "Unwanted color",
-                                     "Color of codes marked with report-unwanted, ARGB (alpha 0 hides them)",
-                                     0, guint.max, Settings.defaultUnwantedColor, flags)
+            spec = g_param_spec_uint(
+                name, "Unwanted color",
+                "Color of codes marked with report-unwanted, ARGB (alpha 0 hides them)",
+                0, guint.max, Settings.defaultUnwantedColor, flags)
         case .paused:
             spec = g_param_spec_boolean(name, "Paused", "Pass frames through without analysis", 0, flags)
         case .framesAnalysed, .framesSkipped, .framesRejected:
             continue
         case .nThreads:
-            spec = g_param_spec_uint(name, "Threads",
-                                     "Threads one frame's analysis may use: 0 = one per processor, at most 2 "
-                                         + "(the matrix codes' searches beside the linear ones); 1 = the streaming "
-                                         + "thread only; more than 2 counts as 2",
-                                     0, guint(Int32.max), 0, flags)
+            spec = g_param_spec_uint(
+                name, "Threads",
+                "Threads one frame's analysis may use: 0 = one per processor, at most 2 "
+                    + "(the matrix codes' searches beside the linear ones); 1 = the streaming "
+                    + "thread only; more than 2 counts as 2",
+                0, guint(Int32.max), 0, flags)
         }
         if let spec { g_object_class_install_property(objectClass, property.rawValue, spec) }
     }
     let counters: [(Property, String, String)] = [
         (.framesAnalysed, "Frames analysed", "Frames given to analysis since the element started"),
-        (.framesSkipped, "Frames skipped",
-         "Frames passed on unanalysed because they were late (QoS events, or live frames due at the sink)"),
-        (.framesRejected, "Frames rejected",
-         "Buffers passed on unread because their planes (offset, stride, rows) do not fit their memory"),
+        (
+            .framesSkipped, "Frames skipped",
+            "Frames passed on unanalysed because they were late (QoS events, or live frames due at the sink)"
+        ),
+        (
+            .framesRejected, "Frames rejected",
+            "Buffers passed on unread because their planes (offset, stride, rows) do not fit their memory"
+        )
     ]
     let readOnly = GParamFlags(rawValue: G_PARAM_READABLE.rawValue)
     for (property, nick, blurb) in counters {
@@ -390,19 +429,22 @@ private func installSignals(rlbarcodeType: GType) {
         swiftElement(instance).clearResults()
     }
     let clearClosure = g_cclosure_new(unsafeBitCast(clear, to: GCallback.self), nil, nil)
-    _ = g_signal_newv("clear-results", rlbarcodeType, actionFlags, clearClosure, nil, nil, nil,
-                      GTypes.none, 0, nil)
+    _ = g_signal_newv(
+        "clear-results", rlbarcodeType, actionFlags, clearClosure, nil, nil, nil,
+        GTypes.none, 0, nil)
 
     let unwanted: @convention(c) (gpointer?, UnsafePointer<gchar>?, UnsafePointer<gchar>?, gpointer?) -> Void = {
         instance, symbology, text, _ in
         guard let instance else { return }
-        swiftElement(instance).reportUnwanted(symbology: symbology.map { String(cString: $0) },
-                                              text: text.map { String(cString: $0) })
+        swiftElement(instance).reportUnwanted(
+            symbology: symbology.map { String(cString: $0) },
+            text: text.map { String(cString: $0) })
     }
     let unwantedClosure = g_cclosure_new(unsafeBitCast(unwanted, to: GCallback.self), nil, nil)
     var params: [GType] = [GTypes.string, GTypes.string]
     _ = params.withUnsafeMutableBufferPointer { p in
-        g_signal_newv("report-unwanted", rlbarcodeType, actionFlags, unwantedClosure, nil, nil, nil,
-                      GTypes.none, 2, p.baseAddress)
+        g_signal_newv(
+            "report-unwanted", rlbarcodeType, actionFlags, unwantedClosure, nil, nil, nil,
+            GTypes.none, 2, p.baseAddress)
     }
 }

@@ -63,8 +63,10 @@ final class RLBarcodeElement {
         var now: UInt64 = 0
 
         /// Creates the state; `caps` is a reference the state now owns.
-        init(scanner: Scanner, caps: UnsafeMutablePointer<GstCaps>, width: Int, height: Int,
-             tracker: CodeTracker, session: ScanSession, clearGeneration: UInt64) {
+        init(
+            scanner: Scanner, caps: UnsafeMutablePointer<GstCaps>, width: Int, height: Int,
+            tracker: CodeTracker, session: ScanSession, clearGeneration: UInt64
+        ) {
             self.scanner = scanner
             self.caps = caps
             self.width = width
@@ -126,9 +128,9 @@ final class RLBarcodeElement {
     /// The limits are for an optimised build; an unoptimised (debug) build
     /// runs the engine about ten times slower and gets ten times the time.
     #if DEBUG
-    static let timeLimitScale = 10.0
+        static let timeLimitScale = 10.0
     #else
-    static let timeLimitScale = 1.0
+        static let timeLimitScale = 1.0
     #endif
 
     /// Creates the Swift side of a new GObject instance.
@@ -229,8 +231,10 @@ final class RLBarcodeElement {
     }
 
     /// Stores a new value and logs old -> new at debug level.
-    private func update<T: Equatable & Sendable>(_ property: Property, _ keyPath: WritableKeyPath<Settings, T>,
-                                                 _ new: T, _ text: (T) -> String) {
+    private func update<T: Equatable & Sendable>(
+        _ property: Property, _ keyPath: WritableKeyPath<Settings, T>,
+        _ new: T, _ text: (T) -> String
+    ) {
         let old = settings.withLock { s -> T in
             let old = s[keyPath: keyPath]
             s[keyPath: keyPath] = new
@@ -327,9 +331,10 @@ final class RLBarcodeElement {
         }
         let s = settings.withLock { $0 }
         let previous = state
-        state = State(scanner: Scanner(options: s.scanOptions), caps: gst_caps_ref(caps), width: width, height: height,
-                      tracker: previous?.tracker ?? CodeTracker(), session: previous?.session ?? ScanSession(),
-                      clearGeneration: previous?.clearGeneration ?? s.clearGeneration)
+        state = State(
+            scanner: Scanner(options: s.scanOptions), caps: gst_caps_ref(caps), width: width, height: height,
+            tracker: previous?.tracker ?? CodeTracker(), session: previous?.session ?? ScanSession(),
+            clearGeneration: previous?.clearGeneration ?? s.clearGeneration)
         state?.isStillPicture = info.pointee.fps_n == 0
         state?.info = info.pointee
         let live = upstreamIsLive()
@@ -337,8 +342,10 @@ final class RLBarcodeElement {
         state?.aheadAllowed = info.pointee.fps_n != 0 && live == false
         state?.isLive = live == true
         if let previous { state?.pacing = previous.pacing }
-        log(GST_LEVEL_DEBUG, instance, "streaming \(width)x\(height) in \(String(cString: finfo.pointee.name))"
-            + (info.pointee.fps_n == 0 ? " (still picture: thorough scan unless effort=fast)" : ""))
+        log(
+            GST_LEVEL_DEBUG, instance,
+            "streaming \(width)x\(height) in \(String(cString: finfo.pointee.name))"
+                + (info.pointee.fps_n == 0 ? " (still picture: thorough scan unless effort=fast)" : ""))
         return true
     }
 
@@ -424,7 +431,8 @@ final class RLBarcodeElement {
     /// frame waits for another.
     private func upstreamIsLive() -> Bool? {
         guard let pad = instance.assumingMemoryBound(to: GstBaseTransform.self).pointee.sinkpad,
-              let query = gst_query_new_latency() else { return nil }
+            let query = gst_query_new_latency()
+        else { return nil }
         defer { gst_query_unref(query) }
         guard gst_pad_peer_query(pad, query) != 0 else { return nil }
         var live: gboolean = 1
@@ -443,8 +451,10 @@ final class RLBarcodeElement {
             pipelineFailed = pipeline == nil
             flushTarget.withLock { $0 = pipeline }
             if pipeline != nil {
-                log(GST_LEVEL_DEBUG, instance, "stream not live: frames analysed ahead on "
-                    + "\(FramePipeline.workerCount) threads, up to \(FramePipeline.maxInFlight) held")
+                log(
+                    GST_LEVEL_DEBUG, instance,
+                    "stream not live: frames analysed ahead on "
+                        + "\(FramePipeline.workerCount) threads, up to \(FramePipeline.maxInFlight) held")
             }
         }
         return pipeline
@@ -454,11 +464,16 @@ final class RLBarcodeElement {
     /// step (`parent`: the buffer made writable, ``transformFrame(_:)``
     /// preparing it) hands the frame to the analysis threads; what leaves is
     /// the oldest frame once it is done. Otherwise the base class's step alone.
-    func generateOutput(_ trans: UnsafeMutablePointer<GstBaseTransform>,
-                        _ out: UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>,
-                        parent: (UnsafeMutablePointer<GstBaseTransform>,
-                                 UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>) -> GstFlowReturn)
-        -> GstFlowReturn {
+    func generateOutput(
+        _ trans: UnsafeMutablePointer<GstBaseTransform>,
+        _ out: UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>,
+        parent: (
+            UnsafeMutablePointer<GstBaseTransform>,
+            UnsafeMutablePointer<UnsafeMutablePointer<GstBuffer>?>
+        ) -> GstFlowReturn
+    )
+        -> GstFlowReturn
+    {
         guard let state else { return parent(trans, out) }
         let pipeline: FramePipeline
         if trans.pointee.queued_buf != nil {
@@ -487,9 +502,12 @@ final class RLBarcodeElement {
                 return flow
             }
             if let buffer {
-                let prep = handoff ?? FramePrep(settings: settings.withLock { $0 }, options: ScanOptions(),
-                                                pts: clockTimeNone, duration: clockTimeNone,
-                                                now: state.lastNow ?? 0, analyse: false)
+                let prep =
+                    handoff
+                    ?? FramePrep(
+                        settings: settings.withLock { $0 }, options: ScanOptions(),
+                        pts: clockTimeNone, duration: clockTimeNone,
+                        now: state.lastNow ?? 0, analyse: false)
                 pipeline.submit(buffer, info: state.info, prep: prep)
             }
             handoff = nil
@@ -526,10 +544,12 @@ final class RLBarcodeElement {
         if let prep = job.prep {
             state?.pending.removeAll(keepingCapacity: true)
             var frame = GstVideoFrame()
-            let draws = prep.analyse && prep.settings.draw && !job.scan.results.isEmpty
+            let draws =
+                prep.analyse && prep.settings.draw && !job.scan.results.isEmpty
                 && gst_mini_object_is_writable(UnsafePointer(OpaquePointer(buffer))) != 0
-                && gst_video_frame_map(&frame, &job.info, buffer,
-                                       GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0
+                && gst_video_frame_map(
+                    &frame, &job.info, buffer,
+                    GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0
             if draws {
                 withUnsafeMutablePointer(to: &frame) { conclude(prep, job.scan, frame: $0) }
                 gst_video_frame_unmap(&frame)
@@ -618,13 +638,16 @@ final class RLBarcodeElement {
     /// Scans the luma plane of a mapped frame, zero-copy (one frame at a
     /// time, or on an analysis thread); nothing for a frame without a
     /// usable luma plane.
-    static func scan(_ frame: UnsafePointer<GstVideoFrame>, with scanner: Scanner,
-                     options: ScanOptions, frameNumber: Int) -> FrameScan {
+    static func scan(
+        _ frame: UnsafePointer<GstVideoFrame>, with scanner: Scanner,
+        options: ScanOptions, frameNumber: Int
+    ) -> FrameScan {
         let info = frame.pointee.info
         let width = Int(info.width), height = Int(info.height), stride = Int(info.stride.0)
         guard width > 0, height > 0, stride >= width, let data = frame.pointee.data.0 else { return FrameScan() }
-        let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
-                            width: width, height: height, stride: stride)
+        let luma = LumaView(
+            base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
+            width: width, height: height, stride: stride)
         if scanner.options != options { scanner.options = options }
         var scan = FrameScan()
         scan.results = scanner.scan(luma, frameNumber: frameNumber)
@@ -645,8 +668,9 @@ final class RLBarcodeElement {
     /// Works out what a frame's analysis is given (streaming thread).
     private func prepare(_ frame: UnsafeMutablePointer<GstVideoFrame>, _ state: State) -> FramePrep {
         let s = settings.withLock { $0 }
-        var prep = FramePrep(settings: s, options: s.scanOptions, pts: clockTimeNone, duration: clockTimeNone,
-                             now: state.lastNow ?? 0, analyse: false)
+        var prep = FramePrep(
+            settings: s, options: s.scanOptions, pts: clockTimeNone, duration: clockTimeNone,
+            now: state.lastNow ?? 0, analyse: false)
         if s.paused { return prep }
 
         // Luma plane, zero-copy.
@@ -696,9 +720,11 @@ final class RLBarcodeElement {
         // texture cannot hold the stream up for longer. Still pictures have
         // no limit.
         if !state.isStillPicture {
-            let interval = prep.duration != clockTimeNone && prep.duration > 0
+            let interval =
+                prep.duration != clockTimeNone && prep.duration > 0
                 ? Double(UInt64(prep.duration)) / 1e9 : 1.0 / 30
-            options.timeLimit = (options.effort == .thorough ? 1.0 : min(0.5, max(0.1, 4 * interval)))
+            options.timeLimit =
+                (options.effort == .thorough ? 1.0 : min(0.5, max(0.1, 4 * interval)))
                 * Self.timeLimitScale
             // Live: no later than the frame is due at the sink.
             if state.isLive, let limit = options.timeLimit {
@@ -737,17 +763,20 @@ final class RLBarcodeElement {
         if scan.timedOut {
             timedOutFrames += 1
             if timedOutFrames == 1 || timedOutFrames % 100 == 0 {
-                log(GST_LEVEL_INFO, instance, "analysis stopped at its time limit of "
-                    + "\(Int((prep.options.timeLimit ?? 0) * 1000)) ms in \(timedOutFrames) frames so far")
+                log(
+                    GST_LEVEL_INFO, instance,
+                    "analysis stopped at its time limit of "
+                        + "\(Int((prep.options.timeLimit ?? 0) * 1000)) ms in \(timedOutFrames) frames so far")
             }
         }
         state.tracker.beginFrame(now: state.now, lostAfter: s.lostAfter, scanned: scan.scanned)
         var read = 0, new = 0
         defer {
             if s.postMessages {
-                let status = state.session.status(now: state.now, read: read, new: new,
-                                                  candidates: scan.candidates, partial: scan.partial,
-                                                  lostAfter: s.lostAfter)
+                let status = state.session.status(
+                    now: state.now, read: read, new: new,
+                    candidates: scan.candidates, partial: scan.partial,
+                    lostAfter: s.lostAfter)
                 if status.differs(from: state.session.posted) {
                     postStatus(status, state: state)
                     state.session.didPost(status)
@@ -760,10 +789,13 @@ final class RLBarcodeElement {
         for result in results {
             guard s.symbologies.contains(result.symbology.flag) else {
                 // Read only to be drawn as unwanted: no tracking, no metadata, no message.
-                state.pending.append(PendingCode(result: result,
-                                                 sighting: CodeTracker.Sighting(id: 0, firstSeen: state.now,
-                                                                                lastSeen: state.now, isNew: false),
-                                                 report: false, unwanted: true, box: nil, disabled: true))
+                state.pending.append(
+                    PendingCode(
+                        result: result,
+                        sighting: CodeTracker.Sighting(
+                            id: 0, firstSeen: state.now,
+                            lastSeen: state.now, isNew: false),
+                        report: false, unwanted: true, box: nil, disabled: true))
                 continue
             }
             let box = result.boundingBox(clippedTo: width, height)
@@ -774,13 +806,17 @@ final class RLBarcodeElement {
                 w = Double(b.width)
                 h = Double(b.height)
             }
-            let sighting = state.tracker.observe(symbology: result.symbology, text: result.text,
-                                                 centerX: cx, centerY: cy, width: w, height: h, now: state.now)
-            let unwanted = !s.unwanted.isEmpty
+            let sighting = state.tracker.observe(
+                symbology: result.symbology, text: result.text,
+                centerX: cx, centerY: cy, width: w, height: h, now: state.now)
+            let unwanted =
+                !s.unwanted.isEmpty
                 && s.unwanted.contains(UnwantedCode(symbology: result.symbology, text: result.text))
             let report = !unwanted && s.postMessages && (s.report == .everyFrame || sighting.isNew)
-            state.pending.append(PendingCode(result: result, sighting: sighting, report: report,
-                                             unwanted: unwanted, box: box, disabled: false))
+            state.pending.append(
+                PendingCode(
+                    result: result, sighting: sighting, report: report,
+                    unwanted: unwanted, box: box, disabled: false))
             if !unwanted {
                 state.session.record(result, sighting)
                 read += 1
@@ -831,8 +867,10 @@ final class RLBarcodeElement {
     /// A copy of `buffer` scaled down to `maxSize` for `attach-frame`; nil
     /// when it is small enough already (the buffer itself is attached) or
     /// cannot be mapped.
-    private func scaledSnapshot(of buffer: UnsafeMutablePointer<GstBuffer>, state: State,
-                                maxSize: Int) -> FrameSnapshot? {
+    private func scaledSnapshot(
+        of buffer: UnsafeMutablePointer<GstBuffer>, state: State,
+        maxSize: Int
+    ) -> FrameSnapshot? {
         guard max(state.width, state.height) > maxSize else { return nil }
         var frame = GstVideoFrame()
         guard gst_video_frame_map(&frame, &state.info, buffer, GST_MAP_READ) != 0 else { return nil }
@@ -852,8 +890,8 @@ final class RLBarcodeElement {
     /// id = tracking id) with its `barcode` params structure.
     private func attachMeta(_ code: PendingCode, to buffer: UnsafeMutablePointer<GstBuffer>) {
         guard let box = code.box,
-              let meta = gst_buffer_add_video_region_of_interest_meta(
-                  buffer, "barcode", guint(box.x), guint(box.y), guint(box.width), guint(box.height))
+            let meta = gst_buffer_add_video_region_of_interest_meta(
+                buffer, "barcode", guint(box.x), guint(box.y), guint(box.width), guint(box.height))
         else { return }
         meta.pointee.id = gint(truncatingIfNeeded: code.sighting.id)
         let r = code.result
@@ -870,8 +908,10 @@ final class RLBarcodeElement {
     }
 
     /// Posts the code's `barcode` element message (fields as in the element spec).
-    private func postMessage(_ code: PendingCode, buffer: UnsafeMutablePointer<GstBuffer>, state: State,
-                             attachFrame: Bool) {
+    private func postMessage(
+        _ code: PendingCode, buffer: UnsafeMutablePointer<GstBuffer>, state: State,
+        attachFrame: Bool
+    ) {
         guard let st = gst_structure_new_empty("barcode") else { return }
         var segment = instance.assumingMemoryBound(to: GstBaseTransform.self).pointee.segment
         let pts = state.pts
@@ -906,14 +946,18 @@ final class RLBarcodeElement {
             st.set("sequence-id", string: sa.id)
         }
         if attachFrame {
-            if let sample = attachedFrames.sample(state.snapshot?.buffer ?? buffer, caps: state.snapshot?.caps ?? state.caps,
-                                                 segment: &segment) {
+            if let sample = attachedFrames.sample(
+                state.snapshot?.buffer ?? buffer, caps: state.snapshot?.caps ?? state.caps,
+                segment: &segment)
+            {
                 st.set("frame", takingBoxed: UnsafeMutableRawPointer(sample), type: gst_sample_get_type())
             } else {
                 framesNotAttached += 1
                 if framesNotAttached == 1 || framesNotAttached % 100 == 0 {
-                    log(GST_LEVEL_INFO, instance, "\(attachedFrames.count) frames of messages not yet read: "
-                        + "message posted without its frame (\(framesNotAttached) so far)")
+                    log(
+                        GST_LEVEL_INFO, instance,
+                        "\(attachedFrames.count) frames of messages not yet read: "
+                            + "message posted without its frame (\(framesNotAttached) so far)")
                 }
             }
         }
@@ -933,15 +977,19 @@ final class RLBarcodeElement {
         st.set("new-found", uint: status.newFound)
         let message = gst_message_new_element(instance.assumingMemoryBound(to: GstObject.self), st)
         _ = gst_element_post_message(element, message)
-        log(GST_LEVEL_DEBUG, instance, "status: in-range=\(status.inRange) guidance=\(status.guidance) "
-            + "found=\(status.found) new-found=\(status.newFound)")
+        log(
+            GST_LEVEL_DEBUG, instance,
+            "status: in-range=\(status.inRange) guidance=\(status.guidance) "
+                + "found=\(status.found) new-found=\(status.newFound)")
     }
 
     /// Posts the `barcode-session` element message: every code of the
     /// session with its counts and times. `reason` is `eos`, `clear-results`
     /// or `stop`.
     private func postSession(_ state: State, reason: String) {
-        guard settings.withLock({ $0.postMessages }), let st = gst_structure_new_empty("barcode-session") else { return }
+        guard settings.withLock({ $0.postMessages }), let st = gst_structure_new_empty("barcode-session") else {
+            return
+        }
         var codes: [UnsafeMutablePointer<GstStructure>] = []
         codes.reserveCapacity(state.session.codes.count)
         for c in state.session.codes {

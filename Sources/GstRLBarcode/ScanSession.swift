@@ -92,9 +92,11 @@ struct ScanSession {
             codes[i].lastSeen = max(codes[i].lastSeen, sighting.lastSeen)
             if sighting.isNew { codes[i].appearances &+= 1 }
         } else {
-            codes.append(Code(symbology: result.symbology, text: result.text,
-                              symbologyIdentifier: result.symbologyIdentifier, lastID: sighting.id,
-                              appearances: 1, frames: 1, firstSeen: sighting.firstSeen, lastSeen: sighting.lastSeen))
+            codes.append(
+                Code(
+                    symbology: result.symbology, text: result.text,
+                    symbologyIdentifier: result.symbologyIdentifier, lastID: sighting.id,
+                    appearances: 1, frames: 1, firstSeen: sighting.firstSeen, lastSeen: sighting.lastSeen))
         }
     }
 
@@ -107,8 +109,10 @@ struct ScanSession {
     /// read within `lostAfter` (its end leaving the view) is no partial
     /// code. While a partial text holds, guidance is 2 and the wait for
     /// guidance 1 starts over.
-    mutating func status(now: UInt64, read: Int, new: Int, candidates: Int, partial: String,
-                         lostAfter: UInt64) -> Status {
+    mutating func status(
+        now: UInt64, read: Int, new: Int, candidates: Int, partial: String,
+        lostAfter: UInt64
+    ) -> Status {
         ended = false
         if read > 0 { lastRead = now }
         let unread = candidates > 0 && read == 0
@@ -139,9 +143,11 @@ struct ScanSession {
     /// Holds `partial` when it is new text, drops the held text once it
     /// went unread for `lostAfter`.
     private mutating func updatePartial(_ partial: String, now: UInt64, lostAfter: UInt64) {
-        let recentlyRead = !partial.isEmpty && codes.contains { c in
-            now >= c.lastSeen && now - c.lastSeen <= lostAfter && ScanSession.isPart(partial, of: c.text)
-        }
+        let recentlyRead =
+            !partial.isEmpty
+            && codes.contains { c in
+                now >= c.lastSeen && now - c.lastSeen <= lostAfter && ScanSession.isPart(partial, of: c.text)
+            }
         if !partial.isEmpty && !recentlyRead {
             heldPartial = partial
             partialSeen = now

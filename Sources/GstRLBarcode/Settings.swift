@@ -84,7 +84,8 @@ struct Settings: Sendable {
 
     /// The scanner options these settings ask for.
     var scanOptions: ScanOptions {
-        ScanOptions(symbologies: symbologies, activeRegion: activeRegion, regionOnly: regionOnly,
-                    orientation: orientation, effort: effort, threads: threads)
+        ScanOptions(
+            symbologies: symbologies, activeRegion: activeRegion, regionOnly: regionOnly,
+            orientation: orientation, effort: effort, threads: threads)
     }
 }

@@ -166,8 +166,9 @@ package enum FuzzEntryPoints {
         for k in 1...5 { modeBits = modeBits << 8 | UInt64(d[k]) }
         let compact = d[0] & 1 == 1
         // The mode message: 28 bits compact, 40 full-range.
-        let mode = AztecModeMessage.decode(bits: compact ? modeBits >> 12 : modeBits, compact: compact,
-                                           runeAllowed: compact)
+        let mode = AztecModeMessage.decode(
+            bits: compact ? modeBits >> 12 : modeBits, compact: compact,
+            runeAllowed: compact)
         var bits: [UInt8] = []
         bits.reserveCapacity((d.count - 6) * 8)
         for byte in d[6...] {
@@ -248,8 +249,9 @@ package enum FuzzEntryPoints {
             edges.extract(base, count: p.count, relative: 0.1, floor: 2)
             if flags & 8 != 0 { edges.prune(base, count: p.count, fraction: 0.15) }
             for inverted in [false, true] {
-                run.fill(from: edges, lineLength: p.count, inverted: inverted,
-                         startsAtFrameBorder: flags & 2 != 0, endsAtFrameBorder: flags & 4 != 0)
+                run.fill(
+                    from: edges, lineLength: p.count, inverted: inverted,
+                    startsAtFrameBorder: flags & 2 != 0, endsAtFrameBorder: flags & 4 != 0)
                 run.profile = base
                 for reverse in [false, true] {
                     if reverse { run.reverse() }

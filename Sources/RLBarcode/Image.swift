@@ -106,8 +106,8 @@ public struct RegionParseError: Error, Sendable {
 /// in its byte `k`. Elsewhere those loops take a pixel at a time.
 enum ByteOrder {
     #if _endian(little)
-    static let isLittleEndian = true
+        static let isLittleEndian = true
     #else
-    static let isLittleEndian = false
+        static let isLittleEndian = false
     #endif
 }

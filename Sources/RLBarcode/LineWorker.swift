@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a frame's scan lines need to know of the frame, the same for every
@@ -129,14 +129,17 @@ final class LineWorker {
         votes.absorb(other.votes)
         rows.absorb(other.rows)
         for p in other.heldParts {
-            p.values.withUnsafeBufferPointer { partials.add(p.part, values: $0, p0: p.p0, p1: p.p1, inverted: p.inverted) }
+            p.values.withUnsafeBufferPointer {
+                partials.add(p.part, values: $0, p0: p.p0, p1: p.p1, inverted: p.inverted)
+            }
         }
         outOfTime = outOfTime || other.outOfTime
     }
 
     /// Keeps a part of a code cut by the frame's border: in ``partials``,
     /// or held for the scanner's thread.
-    private func keepPart(_ part: LinearPart, values: UnsafeBufferPointer<Int32>, p0: Point, p1: Point, inverted: Bool) {
+    private func keepPart(_ part: LinearPart, values: UnsafeBufferPointer<Int32>, p0: Point, p1: Point, inverted: Bool)
+    {
         if let partials {
             partials.add(part, values: values, p0: p0, p1: p1, inverted: inverted)
         } else {
@@ -156,7 +159,8 @@ final class LineWorker {
         let plan = pass.plan
         // The frame's strongest candidates get more lines before they are
         // given up than the rest (the same whichever thread reads them).
-        let giveUpLines = rank < plan.fullLinesCandidates ? plan.giveUpLines : min(plan.giveUpLines, plan.laterGiveUpLines)
+        let giveUpLines =
+            rank < plan.fullLinesCandidates ? plan.giveUpLines : min(plan.giveUpLines, plan.laterGiveUpLines)
         candidatesRead += 1
         let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
         // Long enough for quiet zones and an add-on on either side (an EAN-5
@@ -175,12 +179,14 @@ final class LineWorker {
             let middle = Point(x: c.cx, y: c.cy)
             let limit = Double(max(pass.image.width, pass.image.height))
             let from = 0.5 * c.lengthU
-            let ahead = cells.barsReach(from: middle, ux: c.ux, uy: c.uy, start: from,
-                                        minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
-                                        maxGap: 6, limit: limit)
-            let behind = cells.barsReach(from: middle, ux: -c.ux, uy: -c.uy, start: from,
-                                         minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
-                                         maxGap: 6, limit: limit)
+            let ahead = cells.barsReach(
+                from: middle, ux: c.ux, uy: c.uy, start: from,
+                minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
+                maxGap: 6, limit: limit)
+            let behind = cells.barsReach(
+                from: middle, ux: -c.ux, uy: -c.uy, start: from,
+                minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
+                maxGap: 6, limit: limit)
             if ahead > from || behind > from {
                 let quiet = max(3 * Double(pass.detector.cellSize), 0.15 * (ahead + behind))
                 let toEnd = max(half, ahead + quiet), toStart = max(half, behind + quiet)
@@ -205,8 +211,11 @@ final class LineWorker {
             // The bars around this line: to the candidate's ends.
             barReach = max(0, spread / 2 - abs(t))
             let center = Point(x: c.cx + t * vx + shift * c.ux, y: c.cy + t * vy + shift * c.uy)
-            guard let line = ScanLine.clipped(center: center, dx: c.ux, dy: c.uy, halfLength: half,
-                                              bounds: pass.frame) else { continue }
+            guard
+                let line = ScanLine.clipped(
+                    center: center, dx: c.ux, dy: c.uy, halfLength: half,
+                    bounds: pass.frame)
+            else { continue }
             // The costlier retries only on the middle lines, or once the
             // candidate has proven to hold a code; on a middle line
             // only where it crosses four cells of bars or more, as
@@ -214,8 +223,11 @@ final class LineWorker {
             // candidates that read nothing hold, seldom are).
             var retries = j < plan.retryLines || reading > 0
             if retries && reading == 0, let cells = pass.detector.tensors {
-                retries = cells.barsCrossed(by: line, minEnergy: 0.25 * plan.minEnergy,
-                                            dominance: Scanner.sweepDominance).cells >= 4
+                retries =
+                    cells.barsCrossed(
+                        by: line, minEnergy: 0.25 * plan.minEnergy,
+                        dominance: Scanner.sweepDominance
+                    ).cells >= 4
             }
             lineEdges = 0
             if scanLine(line, pass, retries: retries) > 0 {
@@ -225,12 +237,16 @@ final class LineWorker {
                 // undecided, or read it too weakly to report (then up to
                 // twice as many lines in all).
                 if reading >= plan.enoughReadings && !votes.latestWantsMoreLines
-                    && !(votes.latestIsWeak && j + 1 < 2 * plan.enoughReadings) { break }
+                    && !(votes.latestIsWeak && j + 1 < 2 * plan.enoughReadings)
+                {
+                    break
+                }
             } else {
                 if lineEdges < Scanner.minLineEdges { sparseLines += 1 }
                 if reading == 0 && rows.count == rowsBefore
                     && (j + 1 >= giveUpLines
-                        || (sparseLines == j + 1 && sparseLines >= plan.sparseLinesToGiveUp)) {
+                        || (sparseLines == j + 1 && sparseLines >= plan.sparseLinesToGiveUp))
+                {
                     // The middle lines read nothing, not even a row of a
                     // stacked symbol: not a code we can read. Lines that
                     // cross fewer than minLineEdges edges, too few for any
@@ -238,7 +254,8 @@ final class LineWorker {
                     break
                 }
                 if reading == 0 && plan.giveUpLines < lines && j + 1 >= 2 * plan.giveUpLines && rows.count != rowsBefore
-                    && rows.mostSupport(since: rowsBefore) < 2 && 2 * (fragmentsRead - fragmentsBefore) <= j + 1 {
+                    && rows.mostSupport(since: rowsBefore) < 2 && 2 * (fragmentsRead - fragmentsBefore) <= j + 1
+                {
                     // Rows of a stacked symbol only by chance: none read
                     // alike by two lines, and on half of the lines or
                     // fewer (the codewords of PDF417 and the characters of
@@ -271,7 +288,8 @@ final class LineWorker {
         let support = fragments >= 2 ? rows.mostSupport(since: rowsBefore) : 0
         let repeated = support >= 2
         if fragments >= 2 && reading < plan.enoughReadings && (repeated || 2 * fragments > lines)
-            && support < lines - 1 {
+            && support < lines - 1
+        {
             // Turned lines only once a row was read alike twice:
             // stray fragments of other codes or text are common. And not
             // once a row was read alike four times or more: the rows lie
@@ -294,8 +312,11 @@ final class LineWorker {
                     let turn = Double((variant + 1) / 2) * (variant % 2 == 0 ? 0.04 : -0.04)
                     let dx = c.ux - turn * c.uy, dy = c.uy + turn * c.ux
                     let norm = (dx * dx + dy * dy).squareRoot()
-                    guard let line = ScanLine.clipped(center: center, dx: dx / norm, dy: dy / norm,
-                                                      halfLength: half, bounds: pass.frame) else { continue }
+                    guard
+                        let line = ScanLine.clipped(
+                            center: center, dx: dx / norm, dy: dy / norm,
+                            halfLength: half, bounds: pass.frame)
+                    else { continue }
                     // Only the stacked symbologies read these lines,
                     // each once: up to five times as many lines as the
                     // candidate's own, whose retries found the rows.
@@ -311,8 +332,10 @@ final class LineWorker {
     /// on its edges found or measured other ways.
     /// - Returns: how many readings the line gave.
     @discardableResult
-    func scanLine(_ line: ScanLine, _ pass: LinePass, enabled: Symbology? = nil, thickness: Int? = nil,
-                  retries: Bool = true) -> Int {
+    func scanLine(
+        _ line: ScanLine, _ pass: LinePass, enabled: Symbology? = nil, thickness: Int? = nil,
+        retries: Bool = true
+    ) -> Int {
         let image = pass.image, plan = pass.plan, enabled = enabled ?? pass.enabled
         let n = line.length
         guard n >= 16 else { return 0 }
@@ -348,7 +371,9 @@ final class LineWorker {
             // Without the weak bumps that texture leaves inside wide elements.
             let before = edges.edgeCount
             edges.prune(profile.pointer, count: n, fraction: plan.prune)
-            if edges.edgeCount != before && edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, pass, enabled: enabled) }
+            if edges.edgeCount != before && edges.edgeCount >= Scanner.minLineEdges {
+                hits += readRuns(line, pass, enabled: enabled)
+            }
         }
         if !retries { return hits }
         if plan.area && hits == 0 && edges.edgeCount >= Scanner.minLineEdges {
@@ -360,7 +385,9 @@ final class LineWorker {
             // Broad, shallow dips (uneven print or light) inside wide spaces.
             let before = edges.edgeCount
             edges.prune(profile.pointer, count: n, fraction: 2 * plan.prune)
-            if edges.edgeCount != before && edges.edgeCount >= Scanner.minLineEdges { hits += readRuns(line, pass, enabled: enabled) }
+            if edges.edgeCount != before && edges.edgeCount >= Scanner.minLineEdges {
+                hits += readRuns(line, pass, enabled: enabled)
+            }
         }
         if wide && hits == 0 {
             // Wide elements with ripples beside their edges (the halos of
@@ -404,9 +431,12 @@ final class LineWorker {
         let startsAtBorder = pass.isOnFrameBorder(first), endsAtBorder = pass.isOnFrameBorder(last)
         for polarity in 0..<2 {
             let inverted = polarity == 1
-            if inverted && (!plan.lightOnDark || (!plan.bothPolaritiesEveryFrame && pass.frameNumber % 2 == 0)) { continue }
-            run.fill(from: edges, lineLength: n, inverted: inverted,
-                     startsAtFrameBorder: startsAtBorder, endsAtFrameBorder: endsAtBorder)
+            if inverted && (!plan.lightOnDark || (!plan.bothPolaritiesEveryFrame && pass.frameNumber % 2 == 0)) {
+                continue
+            }
+            run.fill(
+                from: edges, lineLength: n, inverted: inverted,
+                startsAtFrameBorder: startsAtBorder, endsAtFrameBorder: endsAtBorder)
             run.profile = UnsafePointer(profile.pointer)
             for direction in 0..<2 {
                 let reverse = direction == 1
@@ -435,10 +465,14 @@ final class LineWorker {
                     // (whose stop pattern also occurs as data). Those must
                     // be crossed nearly square.
                     let maxAngle = hit.symbology == .upcE || hit.symbology == .itf ? 0.2 : 0.45
-                    guard pass.detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
-                                               dx: line.dx, dy: line.dy, maxAngle: maxAngle) else { continue }
-                    votes.add(hit, from: sink, p0: p0, p1: p1, inverted: inverted, line: lineSerial,
-                              barReach: barReach)
+                    guard
+                        pass.detector.crossesBars(
+                            x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
+                            dx: line.dx, dy: line.dy, maxAngle: maxAngle)
+                    else { continue }
+                    votes.add(
+                        hit, from: sink, p0: p0, p1: p1, inverted: inverted, line: lineSerial,
+                        barReach: barReach)
                     total += 1
                 }
                 // Parts of codes cut by the frame's border, for later frames.
@@ -447,8 +481,9 @@ final class LineWorker {
                         let part = sink.parts[k]
                         let a = reverse ? Double(run.lineLength - part.start) : Double(part.start)
                         let b = reverse ? Double(run.lineLength - part.end) : Double(part.end)
-                        keepPart(part, values: sink.values(of: part), p0: line.point(at: a), p1: line.point(at: b),
-                                 inverted: inverted)
+                        keepPart(
+                            part, values: sink.values(of: part), p0: line.point(at: a), p1: line.point(at: b),
+                            inverted: inverted)
                     }
                 }
                 // Rows of stacked symbols wait for the end of the frame.
@@ -457,8 +492,11 @@ final class LineWorker {
                     let a = reverse ? Double(run.lineLength - f.start) : Double(f.start)
                     let b = reverse ? Double(run.lineLength - f.end) : Double(f.end)
                     let p0 = line.point(at: a), p1 = line.point(at: b)
-                    guard !rowsCrossBars || pass.detector.crossesBars(x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
-                                                                     dx: line.dx, dy: line.dy, maxAngle: 0.45)
+                    guard
+                        !rowsCrossBars
+                            || pass.detector.crossesBars(
+                                x: (p0.x + p1.x) / 2, y: (p0.y + p1.y) / 2,
+                                dx: line.dx, dy: line.dy, maxAngle: 0.45)
                     else { continue }
                     rows.add(f, values: sink.values(of: f), p0: p0, p1: p1, inverted: inverted, line: lineSerial)
                     fragmentsRead += 1

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A region of bars found by the linear stage: its box and the direction
@@ -119,13 +119,17 @@ final class MatrixReaders {
     /// ``readPDF417(_:bounds:enabled:thorough:everySearch:barAreas:into:)``, then
     /// ``prepareSquare(_:bounds:enabled:thorough:everySearch:cells:)``, every
     /// ``SquareTask`` and ``finishSquare(into:)``.
-    func read(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool = true,
-              everySearch: Bool = false, cells: CellTensors? = nil, barAreas: [BarArea] = [],
-              into out: inout [BarcodeResult]) {
-        readPDF417(image, bounds: bounds, enabled: enabled, thorough: thorough, everySearch: everySearch,
-                   barAreas: barAreas, into: &out)
-        prepareSquare(image, bounds: bounds, enabled: enabled, thorough: thorough, everySearch: everySearch,
-                      cells: cells)
+    func read(
+        _ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool = true,
+        everySearch: Bool = false, cells: CellTensors? = nil, barAreas: [BarArea] = [],
+        into out: inout [BarcodeResult]
+    ) {
+        readPDF417(
+            image, bounds: bounds, enabled: enabled, thorough: thorough, everySearch: everySearch,
+            barAreas: barAreas, into: &out)
+        prepareSquare(
+            image, bounds: bounds, enabled: enabled, thorough: thorough, everySearch: everySearch,
+            cells: cells)
         for task in SquareTask.allCases { run(task) }
         finishSquare(into: &out)
     }
@@ -143,8 +147,10 @@ final class MatrixReaders {
     /// lines (a code in view stays there for many frames); a scanner's
     /// first frame, and with `everySearch` (the seldom tiles of the rest of
     /// a frame with an active region), every time.
-    func readPDF417(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
-                    everySearch: Bool = false, barAreas: [BarArea], into out: inout [BarcodeResult]) {
+    func readPDF417(
+        _ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
+        everySearch: Bool = false, barAreas: [BarArea], into out: inout [BarcodeResult]
+    ) {
         guard !thorough else { return }
         pdf417CandidateCount = 0
         pdf417TimedOut = false
@@ -158,8 +164,9 @@ final class MatrixReaders {
         // crossed no start or stop pattern (most often a linear code) gets
         // a third of the search lines.
         for area in barAreas where pdf417Turn || area.crossesPattern {
-            pdf417Reader.read(image, bounds: area.box, thorough: false, across: (area.ux, area.uy),
-                              lines: area.crossesPattern || firstFrame ? 24 : 8, into: &out)
+            pdf417Reader.read(
+                image, bounds: area.box, thorough: false, across: (area.ux, area.uy),
+                lines: area.crossesPattern || firstFrame ? 24 : 8, into: &out)
             pdf417CandidateCount += pdf417Reader.lastCandidateCount
         }
     }
@@ -233,8 +240,10 @@ final class MatrixReaders {
     /// stage after another): their insides are taken out of the areas
     /// searched (``MatrixRegionDetector/carve(_:)``), as no other code can
     /// lie there (a PDF417 symbol's codewords look like 2D texture).
-    func prepareSquare(_ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
-                       everySearch: Bool = false, cells: CellTensors?, read: [BarcodeResult] = []) {
+    func prepareSquare(
+        _ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
+        everySearch: Bool = false, cells: CellTensors?, read: [BarcodeResult] = []
+    ) {
         qrCandidateCount = 0
         aztecCandidateCount = 0
         dataMatrixCandidateCount = 0
@@ -251,7 +260,8 @@ final class MatrixReaders {
         microPDF417Results.removeAll(keepingCapacity: true)
         pdf417Results.removeAll(keepingCapacity: true)
         squarePlan = nil
-        let wanted = enabled.intersection(thorough ? [.qrCode, .dataMatrix, .aztec, .pdf417] : [.qrCode, .dataMatrix, .aztec])
+        let wanted = enabled.intersection(
+            thorough ? [.qrCode, .dataMatrix, .aztec, .pdf417] : [.qrCode, .dataMatrix, .aztec])
         guard !wanted.isEmpty, image.width >= 10, image.height >= 10 else { return }
         qrDetector.options.rescueFailedSymbols = thorough
         // Video frames: every third row (every fourth in HD frames, whose
@@ -275,13 +285,15 @@ final class MatrixReaders {
         // itself read the symbols whose modules the copy blurs together.
         let halfScale = !thorough && min(image.width, image.height) >= 720
         let everything = thorough || firstFrame || everySearch
-        let plan = SquarePlan(image: image, bounds: bounds, wanted: wanted, thorough: thorough,
-                              aztecTurn: everything || videoTurn == 0,
-                              dataMatrixTurn: everything || videoTurn == 1,
-                              dataMatrixBudget: MatrixReaders.dataMatrixBudget(bounds, of: image),
-                              half: halfScale ? halve(image, bounds: bounds, wanted: wanted) : nil, cells: cells)
+        let plan = SquarePlan(
+            image: image, bounds: bounds, wanted: wanted, thorough: thorough,
+            aztecTurn: everything || videoTurn == 0,
+            dataMatrixTurn: everything || videoTurn == 1,
+            dataMatrixBudget: MatrixReaders.dataMatrixBudget(bounds, of: image),
+            half: halfScale ? halve(image, bounds: bounds, wanted: wanted) : nil, cells: cells)
         // The areas' thresholds, once, where two readers or more search them.
-        let fullReaders = (wanted.contains(.qrCode) && image.width >= 21 && image.height >= 21 ? 1 : 0)
+        let fullReaders =
+            (wanted.contains(.qrCode) && image.width >= 21 && image.height >= 21 ? 1 : 0)
             + (plan.dataMatrixTurn && wanted.contains(.dataMatrix) ? 1 : 0)
             + (plan.aztecTurn && wanted.contains(.aztec) && image.width >= 11 && image.height >= 11 ? 1 : 0)
         // The half-size copy's areas are the frame's, halved and merged
@@ -312,9 +324,11 @@ final class MatrixReaders {
         let (x0, x1) = middle(corners[0].x, corners[1].x, corners[2].x, corners[3].x)
         let (y0, y1) = middle(corners[0].y, corners[1].y, corners[2].y, corners[3].y)
         guard x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite, x1 - x0 > 2, y1 - y0 > 2,
-              abs(x0) < 1e9, abs(x1) < 1e9, abs(y0) < 1e9, abs(y1) < 1e9 else { return nil }
-        let box = PixelRect(x0: Int(x0.rounded(.up)) + 1, y0: Int(y0.rounded(.up)) + 1,
-                            x1: Int(x1.rounded(.down)) - 1, y1: Int(y1.rounded(.down)) - 1)
+            abs(x0) < 1e9, abs(x1) < 1e9, abs(y0) < 1e9, abs(y1) < 1e9
+        else { return nil }
+        let box = PixelRect(
+            x0: Int(x0.rounded(.up)) + 1, y0: Int(y0.rounded(.up)) + 1,
+            x1: Int(x1.rounded(.down)) - 1, y1: Int(y1.rounded(.down)) - 1)
         return box.width > 0 && box.height > 0 ? box : nil
     }
 
@@ -355,7 +369,11 @@ final class MatrixReaders {
     private static func dropRepeats(_ results: inout [BarcodeResult]) {
         var k = 1
         while k < results.count {
-            if results[..<k].contains(where: { $0.isSameCode(as: results[k]) }) { results.remove(at: k) } else { k += 1 }
+            if results[..<k].contains(where: { $0.isSameCode(as: results[k]) }) {
+                results.remove(at: k)
+            } else {
+                k += 1
+            }
         }
     }
 
@@ -363,8 +381,10 @@ final class MatrixReaders {
     /// the frame, and in its half-size copy with that copy's rectangle of
     /// the frame).
     var searchAreas: (frame: [PixelRect], half: [PixelRect], halfRect: PixelRect?) {
-        ((0..<regionFinder.regionCount).map { regionFinder.regions[$0] },
-         (0..<halfRegions.regionCount).map { halfRegions.regions[$0] }, squarePlan?.half?.rect)
+        (
+            (0..<regionFinder.regionCount).map { regionFinder.regions[$0] },
+            (0..<halfRegions.regionCount).map { halfRegions.regions[$0] }, squarePlan?.half?.rect
+        )
     }
 
     /// Takes the insides of `codes` (read in this frame, corners in frame
@@ -381,8 +401,9 @@ final class MatrixReaders {
             }
             if let r {
                 // The copy's pixel k covers the frame's 2k and 2k + 1 from the rectangle's corner.
-                let box = PixelRect(x0: (inside.x0 - r.x0 + 1) >> 1, y0: (inside.y0 - r.y0 + 1) >> 1,
-                                    x1: (inside.x1 - r.x0) >> 1, y1: (inside.y1 - r.y0) >> 1)
+                let box = PixelRect(
+                    x0: (inside.x0 - r.x0 + 1) >> 1, y0: (inside.y0 - r.y0 + 1) >> 1,
+                    x1: (inside.x1 - r.x0) >> 1, y1: (inside.y1 - r.y0) >> 1)
                 halfRegions.carve(box)
                 halfCarved.append(box)
             }
@@ -416,9 +437,12 @@ final class MatrixReaders {
     /// Aztec Code (``SquareTask/aztec``).
     private func readAztec(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
         guard plan.wanted.contains(.aztec) else { return }
-        readFullAndHalf(plan, turn: plan.aztecTurn, timedOut: &aztecTimedOut, candidates: &aztecCandidateCount,
-                        into: &out) { image, bounds, thorough, regions, prepared, _, out in
-            aztecReader.read(image, bounds: bounds, thorough: thorough, regions: regions, prepared: prepared, into: &out)
+        readFullAndHalf(
+            plan, turn: plan.aztecTurn, timedOut: &aztecTimedOut, candidates: &aztecCandidateCount,
+            into: &out
+        ) { image, bounds, thorough, regions, prepared, _, out in
+            aztecReader.read(
+                image, bounds: bounds, thorough: thorough, regions: regions, prepared: prepared, into: &out)
             return aztecReader.lastCandidateCount
         }
     }
@@ -426,11 +450,14 @@ final class MatrixReaders {
     /// Data Matrix (``SquareTask/dataMatrix``).
     private func readDataMatrix(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
         guard plan.wanted.contains(.dataMatrix) else { return }
-        readFullAndHalf(plan, turn: plan.dataMatrixTurn, timedOut: &dataMatrixTimedOut,
-                        candidates: &dataMatrixCandidateCount,
-                        into: &out) { image, bounds, thorough, regions, prepared, avoiding, out in
-            dataMatrixReader.read(image, bounds: bounds, thorough: thorough, regions: regions, prepared: prepared,
-                                  examineBudget: plan.dataMatrixBudget, avoiding: avoiding, into: &out)
+        readFullAndHalf(
+            plan, turn: plan.dataMatrixTurn, timedOut: &dataMatrixTimedOut,
+            candidates: &dataMatrixCandidateCount,
+            into: &out
+        ) { image, bounds, thorough, regions, prepared, avoiding, out in
+            dataMatrixReader.read(
+                image, bounds: bounds, thorough: thorough, regions: regions, prepared: prepared,
+                examineBudget: plan.dataMatrixBudget, avoiding: avoiding, into: &out)
             return dataMatrixReader.lastCandidateCount
         }
     }
@@ -449,10 +476,14 @@ final class MatrixReaders {
     /// when it is the frame's `turn`, and the half-size copy of HD video
     /// frames (each with its areas, their thresholds and the insides of the
     /// codes carved out of them); it returns its candidate count.
-    private func readFullAndHalf(_ plan: SquarePlan, turn: Bool, timedOut: inout Bool, candidates: inout Int,
-                                 into out: inout [BarcodeResult],
-                                 read: (LumaView, PixelRect?, Bool, MatrixRegionDetector, AreaThresholds,
-                                        [PixelRect], inout [BarcodeResult]) -> Int) {
+    private func readFullAndHalf(
+        _ plan: SquarePlan, turn: Bool, timedOut: inout Bool, candidates: inout Int,
+        into out: inout [BarcodeResult],
+        read: (
+            LumaView, PixelRect?, Bool, MatrixRegionDetector, AreaThresholds,
+            [PixelRect], inout [BarcodeResult]
+        ) -> Int
+    ) {
         if turn && !late(&timedOut) {
             candidates += read(plan.image, plan.bounds, plan.thorough, regionFinder, regionThresholds, carved, &out)
         }
@@ -514,8 +545,9 @@ final class MatrixReaders {
     private func halve(_ image: LumaView, bounds: PixelRect?, wanted: Symbology) -> (view: LumaView, rect: PixelRect)? {
         guard !wanted.isDisjoint(with: [.dataMatrix, .aztec]), let box = regionFinder.extent else { return nil }
         let limit = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
-        let rect = PixelRect(x0: max(limit.x0, box.x0 - 16) & ~1, y0: max(limit.y0, box.y0 - 16) & ~1,
-                             x1: min(limit.x1, box.x1 + 16), y1: min(limit.y1, box.y1 + 16))
+        let rect = PixelRect(
+            x0: max(limit.x0, box.x0 - 16) & ~1, y0: max(limit.y0, box.y0 - 16) & ~1,
+            x1: min(limit.x1, box.x1 + 16), y1: min(limit.y1, box.y1 + 16))
         guard rect.width >= 40, rect.height >= 40 else { return nil }
         let half = image.halved(rect, into: &halfPixels)
         halfRegions.halve(regionFinder, rect: rect, width: half.width, height: half.height)
@@ -528,11 +560,12 @@ final class MatrixReaders {
         // top-right is the sampled bottom-left.
         let corners = d.mirrored ? [c.topLeft, c.bottomLeft, c.bottomRight, c.topRight] : c.corners
         let deg = BarcodeResult.degrees(dx: corners[1].x - corners[0].x, dy: corners[1].y - corners[0].y)
-        var r = BarcodeResult(symbology: .qrCode, text: d.text, bytes: d.bytes,
-                              symbologyIdentifier: d.symbologyIdentifier,
-                              extendedText: d.gs1HumanReadable ?? "", corners: corners, orientation: deg,
-                              isInverted: c.isInverted, isMirrored: d.mirrored,
-                              quality: max(0, 100 - 5 * d.correctedErrors))
+        var r = BarcodeResult(
+            symbology: .qrCode, text: d.text, bytes: d.bytes,
+            symbologyIdentifier: d.symbologyIdentifier,
+            extendedText: d.gs1HumanReadable ?? "", corners: corners, orientation: deg,
+            isInverted: c.isInverted, isMirrored: d.mirrored,
+            quality: max(0, 100 - 5 * d.correctedErrors))
         if let sa = d.structuredAppend {
             r.structuredAppend = StructuredAppend(index: sa.index, total: sa.total, id: String(sa.parity))
         }

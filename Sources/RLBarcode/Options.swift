@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the top edge of the expected codes points. The hinted direction
@@ -104,9 +104,11 @@ public struct ScanOptions: Sendable, Hashable {
     public init() {}
 
     /// Options with the given values; the others take their defaults.
-    public init(symbologies: Symbology = .all, activeRegion: NormalizedRect? = nil, regionOnly: Bool = false,
-                orientation: Orientation = .any, effort: Effort = .balanced, timeLimit: Double? = nil,
-                threads: Int = 1, exhaustive: Bool = false) {
+    public init(
+        symbologies: Symbology = .all, activeRegion: NormalizedRect? = nil, regionOnly: Bool = false,
+        orientation: Orientation = .any, effort: Effort = .balanced, timeLimit: Double? = nil,
+        threads: Int = 1, exhaustive: Bool = false
+    ) {
         self.symbologies = symbologies
         self.exhaustive = exhaustive
         self.threads = threads

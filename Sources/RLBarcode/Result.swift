@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A symbol's place in a structured-append sequence: one message split
@@ -59,9 +59,11 @@ public struct BarcodeResult: Sendable, Hashable {
     public var structuredAppend: StructuredAppend? = nil
 
     /// Creates a result.
-    public init(symbology: Symbology, text: String, bytes: [UInt8], symbologyIdentifier: String,
-                extendedText: String = "", addOn: String = "", corners: [Point], orientation: Int,
-                isInverted: Bool = false, isMirrored: Bool = false, quality: Int = 100) {
+    public init(
+        symbology: Symbology, text: String, bytes: [UInt8], symbologyIdentifier: String,
+        extendedText: String = "", addOn: String = "", corners: [Point], orientation: Int,
+        isInverted: Bool = false, isMirrored: Bool = false, quality: Int = 100
+    ) {
         self.symbology = symbology
         self.text = text
         self.bytes = bytes
@@ -91,7 +93,8 @@ public struct BarcodeResult: Sendable, Hashable {
         }
         guard maxX >= 0, maxY >= 0, minX < Double(width), minY < Double(height) else { return nil }
         let x0 = Int(Swift.max(0, minX.rounded(.down))), y0 = Int(Swift.max(0, minY.rounded(.down)))
-        let x1 = Int(Swift.min(Double(width), maxX.rounded(.up))), y1 = Int(Swift.min(Double(height), maxY.rounded(.up)))
+        let x1 = Int(Swift.min(Double(width), maxX.rounded(.up))),
+            y1 = Int(Swift.min(Double(height), maxY.rounded(.up)))
         let x = Swift.min(x0, width - 1), y = Swift.min(y0, height - 1)
         return (x, y, Swift.max(1, x1 - x), Swift.max(1, y1 - y))
     }
@@ -103,7 +106,8 @@ extension BarcodeResult {
     /// code's diagonal).
     func isSameCode(as other: BarcodeResult) -> Bool {
         guard symbology == other.symbology, bytes == other.bytes, text == other.text,
-              corners.count == 4, other.corners.count == 4 else { return false }
+            corners.count == 4, other.corners.count == 4
+        else { return false }
         let reach = max(corners[0].distance(to: corners[2]), other.corners[0].distance(to: other.corners[2]), 8) / 2
         return centre.distance(to: other.centre) < reach
     }

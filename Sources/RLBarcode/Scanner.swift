@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 
@@ -233,18 +233,24 @@ public final class Scanner {
         let small = min(image.width, image.height) < 400
         switch effort {
         case .fast:
-            return Plan(cellSize: small ? 8 : 16, minEnergy: 120, minCoherence: 0.7, minCells: 3, maxCandidates: 8,
-                        linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2, refine: false, prune: 0.15, smooth: false, enoughReadings: 3,
-                        hintedDirectionOnly: true, bothPolaritiesEveryFrame: false)
+            return Plan(
+                cellSize: small ? 8 : 16, minEnergy: 120, minCoherence: 0.7, minCells: 3, maxCandidates: 8,
+                linesPerCandidate: 5, thickness: 3, relativeEdge: 0.15, floorEdge: 4, sweeps: false, minVotes: 2,
+                refine: false, prune: 0.15, smooth: false, enoughReadings: 3,
+                hintedDirectionOnly: true, bothPolaritiesEveryFrame: false)
         case .balanced:
-            return Plan(cellSize: small ? 8 : 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
-                        linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4,
-                        giveUpLines: 5, fullLinesCandidates: 4, laterGiveUpLines: 2, sparseLinesToGiveUp: 1,
-                        bothPolaritiesEveryFrame: false)
+            return Plan(
+                cellSize: small ? 8 : 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
+                linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false, minVotes: 2,
+                refine: true, prune: 0.15, smooth: true, enoughReadings: 4,
+                giveUpLines: 5, fullLinesCandidates: 4, laterGiveUpLines: 2, sparseLinesToGiveUp: 1,
+                bothPolaritiesEveryFrame: false)
         case .thorough:
-            return Plan(cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
-                        linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, retryLines: 1000, sweepStep: 0.5,
-                        partials: false, thorough: true)
+            return Plan(
+                cellSize: small ? 8 : 16, minEnergy: 25, minCoherence: 0.5, minCells: 2, maxCandidates: 64,
+                linesPerCandidate: 15, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: true, minVotes: 2,
+                refine: true, prune: 0.15, smooth: true, enoughReadings: 1000, retryLines: 1000, sweepStep: 0.5,
+                partials: false, thorough: true)
         }
     }
 
@@ -313,17 +319,20 @@ public final class Scanner {
         let frame = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
         lastScannedArea = ScannedArea(frame)
         guard let r = options.activeRegion, r.isValid else {
-            return plan.thorough ? scanStill(image, bounds: frame, wholeFrame: true, enabled: enabled, plan: plan)
+            return plan.thorough
+                ? scanStill(image, bounds: frame, wholeFrame: true, enabled: enabled, plan: plan)
                 : scanArea(image, bounds: frame, wholeFrame: true, enabled: enabled, plan: plan)
         }
-        let region = PixelRect(x0: max(0, Int(r.x * Double(image.width))), y0: max(0, Int(r.y * Double(image.height))),
-                               x1: min(image.width, Int(((r.x + r.width) * Double(image.width)).rounded(.up))),
-                               y1: min(image.height, Int(((r.y + r.height) * Double(image.height)).rounded(.up))))
+        let region = PixelRect(
+            x0: max(0, Int(r.x * Double(image.width))), y0: max(0, Int(r.y * Double(image.height))),
+            x1: min(image.width, Int(((r.x + r.width) * Double(image.width)).rounded(.up))),
+            y1: min(image.height, Int(((r.y + r.height) * Double(image.height)).rounded(.up))))
         let usable = region.width >= 16 && region.height >= 4
         if options.regionOnly {
             lastScannedArea = ScannedArea(usable ? region : nil)
             guard usable else { return [] }
-            return plan.thorough ? scanStill(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
+            return plan.thorough
+                ? scanStill(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
                 : scanArea(image, bounds: region, wholeFrame: false, enabled: enabled, plan: plan)
         }
         // Still pictures: the whole frame, the region's candidates first.
@@ -351,8 +360,9 @@ public final class Scanner {
             var complete = plan
             complete.bothPolaritiesEveryFrame = true
             complete.everySearch = true
-            let more = scanArea(image, bounds: tileSurroundings(tile, in: frame), centredIn: tile, wholeFrame: false,
-                                enabled: enabled, plan: complete)
+            let more = scanArea(
+                image, bounds: tileSurroundings(tile, in: frame), centredIn: tile, wholeFrame: false,
+                enabled: enabled, plan: complete)
             for m in more where !out.contains(where: { $0.isSameCode(as: m) }) { out.append(m) }
             lastCandidateCount += candidates
         }
@@ -381,10 +391,12 @@ public final class Scanner {
                 let across = ox > 0 ? columns + 1 : columns, down = oy > 0 ? rows + 1 : rows
                 for t in 0..<(across * down) {
                     let cx = t % across, cy = t / across
-                    let tile = PixelRect(x0: max(0, cx * tw - ox), y0: max(0, cy * th - oy),
-                                         x1: min(frame.x1, (cx + 1) * tw - ox), y1: min(frame.y1, (cy + 1) * th - oy))
+                    let tile = PixelRect(
+                        x0: max(0, cx * tw - ox), y0: max(0, cy * th - oy),
+                        x1: min(frame.x1, (cx + 1) * tw - ox), y1: min(frame.y1, (cy + 1) * th - oy))
                     guard tile.width >= 16, tile.height >= 8 else { continue }
-                    let inside = tile.x0 >= region.x0 && tile.x1 <= region.x1
+                    let inside =
+                        tile.x0 >= region.x0 && tile.x1 <= region.x1
                         && tile.y0 >= region.y0 && tile.y1 <= region.y1
                     if inside { continue }
                     if count == k { return (count, tile) }
@@ -416,8 +428,9 @@ public final class Scanner {
     /// tile or another.
     private func tileSurroundings(_ tile: PixelRect, in frame: PixelRect) -> PixelRect {
         let (tw, th) = Scanner.tileSize(frame)
-        return PixelRect(x0: max(frame.x0, tile.x0 - tw / 2), y0: max(frame.y0, tile.y0 - th / 2),
-                         x1: min(frame.x1, tile.x1 + tw / 2), y1: min(frame.y1, tile.y1 + th / 2))
+        return PixelRect(
+            x0: max(frame.x0, tile.x0 - tw / 2), y0: max(frame.y0, tile.y0 - th / 2),
+            x1: min(frame.x1, tile.x1 + tw / 2), y1: min(frame.y1, tile.y1 + th / 2))
     }
 
     /// A still picture (``Effort/thorough``): first a look at the depth of
@@ -426,8 +439,10 @@ public final class Scanner {
     /// (`plan`). Most pictures are read by the first look at a fraction of
     /// the cost; the pictures it reads nothing in pay for both. With
     /// ``ScanOptions/exhaustive``, the still-picture depth alone.
-    private func scanStill(_ image: LumaView, bounds: PixelRect, wholeFrame: Bool, enabled: Symbology,
-                           plan: Plan) -> [BarcodeResult] {
+    private func scanStill(
+        _ image: LumaView, bounds: PixelRect, wholeFrame: Bool, enabled: Symbology,
+        plan: Plan
+    ) -> [BarcodeResult] {
         if options.exhaustive {
             return scanArea(image, bounds: bounds, wholeFrame: wholeFrame, enabled: enabled, plan: plan)
         }
@@ -450,8 +465,9 @@ public final class Scanner {
             var out = first
             for k in first.indices {
                 guard let box = boxes[k] else { continue }
-                let again = scanArea(image, bounds: box, wholeFrame: false, enabled: enabled.intersection(.eanUPC),
-                                     plan: plan)
+                let again = scanArea(
+                    image, bounds: box, wholeFrame: false, enabled: enabled.intersection(.eanUPC),
+                    plan: plan)
                 if let better = again.first(where: { !$0.addOn.isEmpty && $0.text == first[k].text }) {
                     out[k] = better
                 }
@@ -493,16 +509,22 @@ public final class Scanner {
             // From 5 modules past the end to the end of an EAN-5 add-on 12 modules past it.
             let t0 = 5 * module, t1 = 59 * module
             let centre = Point(x: right.x + ux * (t0 + t1) / 2, y: right.y + uy * (t0 + t1) / 2)
-            guard let line = ScanLine.clipped(center: centre, dx: ux, dy: uy, halfLength: (t1 - t0) / 2,
-                                              bounds: frame) else { continue }
-            guard cells.barsCrossed(by: line, minEnergy: 0.5 * plan.minEnergy, dominance: Scanner.sweepDominance)
-                .cells >= 2 else { continue }
+            guard
+                let line = ScanLine.clipped(
+                    center: centre, dx: ux, dy: uy, halfLength: (t1 - t0) / 2,
+                    bounds: frame)
+            else { continue }
+            guard
+                cells.barsCrossed(by: line, minEnergy: 0.5 * plan.minEnergy, dominance: Scanner.sweepDominance)
+                    .cells >= 2
+            else { continue }
             // The code's corners and theirs moved past the add-on.
             let ends = [c[1], c[2]].map { Point(x: $0.x + ux * t1, y: $0.y + uy * t1) }
             let all = c + ends
             let x0 = all.map(\.x).min()!, x1 = all.map(\.x).max()!, y0 = all.map(\.y).min()!, y1 = all.map(\.y).max()!
-            let box = PixelRect(x0: max(frame.x0, Int(x0) - 8), y0: max(frame.y0, Int(y0) - 8),
-                                x1: min(frame.x1, Int(x1.rounded(.up)) + 8), y1: min(frame.y1, Int(y1.rounded(.up)) + 8))
+            let box = PixelRect(
+                x0: max(frame.x0, Int(x0) - 8), y0: max(frame.y0, Int(y0) - 8),
+                x1: min(frame.x1, Int(x1.rounded(.up)) + 8), y1: min(frame.y1, Int(y1.rounded(.up)) + 8))
             return box.width >= 16 && box.height >= 8 ? box : nil
         }
         return nil
@@ -510,8 +532,10 @@ public final class Scanner {
 
     /// Scans `bounds` (the whole frame when `wholeFrame`); with
     /// `centredIn`, only the linear candidates centred there are read.
-    private func scanArea(_ image: LumaView, bounds: PixelRect, centredIn core: PixelRect? = nil, wholeFrame: Bool,
-                          enabled: Symbology, plan: Plan) -> [BarcodeResult] {
+    private func scanArea(
+        _ image: LumaView, bounds: PixelRect, centredIn core: PixelRect? = nil, wholeFrame: Bool,
+        enabled: Symbology, plan: Plan
+    ) -> [BarcodeResult] {
         lines.reset()
         helperLines?.reset()
         lastCandidateCount = 0
@@ -521,8 +545,9 @@ public final class Scanner {
         let thorough = plan.thorough
         if enabled.isSubset(of: thorough ? MatrixReaders.symbologies : MatrixReaders.symbologies.subtracting(.pdf417)) {
             var out: [BarcodeResult] = []
-            matrix.read(image, bounds: wholeFrame ? nil : bounds, enabled: enabled,
-                        thorough: thorough, everySearch: plan.everySearch, into: &out)
+            matrix.read(
+                image, bounds: wholeFrame ? nil : bounds, enabled: enabled,
+                thorough: thorough, everySearch: plan.everySearch, into: &out)
             lastCandidateCount = matrix.lastCandidateCount
             return out
         }
@@ -532,9 +557,12 @@ public final class Scanner {
         // most), so that a code reaching a little out of an active region,
         // or its add-on beyond it, is read whole, not in part.
         let reach = max(48, max(bounds.width, bounds.height) / 8)
-        let frame = wholeFrame ? bounds
-            : PixelRect(x0: max(0, bounds.x0 - reach), y0: max(0, bounds.y0 - reach),
-                        x1: min(image.width, bounds.x1 + reach), y1: min(image.height, bounds.y1 + reach))
+        let frame =
+            wholeFrame
+            ? bounds
+            : PixelRect(
+                x0: max(0, bounds.x0 - reach), y0: max(0, bounds.y0 - reach),
+                x1: min(image.width, bounds.x1 + reach), y1: min(image.height, bounds.y1 + reach))
 
         // The helper thread (see below). Areas of 16 rows of cells or more:
         // it starts at once and measures bands of the cells beside this
@@ -553,12 +581,14 @@ public final class Scanner {
         // need nothing of the linear stage but its cells: with a helper
         // thread they start there meanwhile (once the cells are measured),
         // and this thread joins in when its own work is done.
-        let square = SquareJob(image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
-                               everySearch: plan.everySearch, cells: detector.tensors)
+        let square = SquareJob(
+            image: image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
+            everySearch: plan.everySearch, cells: detector.tensors)
         if let helper, startedEarly {
             let bandRows = 8
-            let job = MeasureJob(image: image, bounds: bounds, flatBelow: flatBelow, detector: detector,
-                                 bandRows: bandRows, bands: (detector.rows + bandRows - 1) / bandRows)
+            let job = MeasureJob(
+                image: image, bounds: bounds, flatBelow: flatBelow, detector: detector,
+                bandRows: bandRows, bands: (detector.rows + bandRows - 1) / bandRows)
             measureJob = job
             bandTurns.reset()
             stageOneDone.store(false, ordering: .relaxed)
@@ -571,8 +601,9 @@ public final class Scanner {
             measureBands(job)
             while bandTurns.finished < job.bands { sched_yield() }
         } else if measurable {
-            detector.measureRows(image, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1,
-                                 cellRows: 0..<detector.rows, flatBelow: flatBelow)
+            detector.measureRows(
+                image, x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1,
+                cellRows: 0..<detector.rows, flatBelow: flatBelow)
         }
         if measurable {
             detector.group(minEnergy: plan.minEnergy, minCoherence: plan.minCoherence, minCells: plan.minCells)
@@ -584,9 +615,10 @@ public final class Scanner {
         // outline is not a row of bars); the plan's most.
         var focus: PixelRect? = nil
         if wholeFrame, let r = options.activeRegion, r.isValid {
-            focus = PixelRect(x0: Int(r.x * Double(image.width)), y0: Int(r.y * Double(image.height)),
-                              x1: Int(((r.x + r.width) * Double(image.width)).rounded(.up)),
-                              y1: Int(((r.y + r.height) * Double(image.height)).rounded(.up)))
+            focus = PixelRect(
+                x0: Int(r.x * Double(image.width)), y0: Int(r.y * Double(image.height)),
+                x1: Int(((r.x + r.width) * Double(image.width)).rounded(.up)),
+                y1: Int(((r.y + r.height) * Double(image.height)).rounded(.up)))
         }
         candidateRead.reserve(detector.candidateCount)
         candidateCrossesPDF417.reserve(detector.candidateCount)
@@ -605,11 +637,12 @@ public final class Scanner {
         }
         // Video frames: the lines tell which candidates cross a PDF417
         // start or stop pattern (still pictures search the whole frame).
-        let pass = LinePass(image: image, plan: plan, enabled: enabled, frame: frame, detector: detector,
-                            spotsPDF417: !thorough && enabled.contains(.pdf417), frameNumber: frameNumber,
-                            expectedReading: expectedReading, deadline: deadline, cancellation: cancellation,
-                            candidateRead: candidateRead.pointer, candidateCrossesPDF417: candidateCrossesPDF417.pointer,
-                            order: UnsafePointer(candidateOrder.pointer), orderCount: ordered)
+        let pass = LinePass(
+            image: image, plan: plan, enabled: enabled, frame: frame, detector: detector,
+            spotsPDF417: !thorough && enabled.contains(.pdf417), frameNumber: frameNumber,
+            expectedReading: expectedReading, deadline: deadline, cancellation: cancellation,
+            candidateRead: candidateRead.pointer, candidateCrossesPDF417: candidateCrossesPDF417.pointer,
+            order: UnsafePointer(candidateOrder.pointer), orderCount: ordered)
         candidateTurns.reset()
 
         // The helper, once the matrix searches are handed out, reads the
@@ -643,7 +676,8 @@ public final class Scanner {
         if image.height < 8 || image.width < 8 {
             let rowsOnly = image.width >= image.height
             for k in 0..<(rowsOnly ? image.height : image.width) {
-                let line = rowsOnly
+                let line =
+                    rowsOnly
                     ? ScanLine(origin: Point(x: 0, y: Double(k)), dx: 1, dy: 0, length: image.width)
                     : ScanLine(origin: Point(x: Double(k), y: 0), dx: 0, dy: 1, length: image.height)
                 lines.scanLine(line, pass, thickness: 1)
@@ -702,8 +736,9 @@ public final class Scanner {
         // PDF417 in video frames where the linear stage found bars.
         if !thorough { collectBarAreas(image, centredIn: core) }
         // (Still pictures: among the matrix searches.)
-        matrix.readPDF417(image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
-                          everySearch: plan.everySearch, barAreas: barAreas, into: &out)
+        matrix.readPDF417(
+            image, bounds: wholeFrame ? nil : bounds, enabled: enabled, thorough: thorough,
+            everySearch: plan.everySearch, barAreas: barAreas, into: &out)
         if let helper {
             while runNextSquareTask(helper) {}
             helper.wait()
@@ -749,8 +784,9 @@ public final class Scanner {
     /// Readies the matrix codes' searches of the frame, outside the codes
     /// `read` already.
     private func prepare(_ job: SquareJob, read: [BarcodeResult] = []) {
-        matrix.prepareSquare(job.image, bounds: job.bounds, enabled: job.enabled, thorough: job.thorough,
-                             everySearch: job.everySearch, cells: job.cells, read: read)
+        matrix.prepareSquare(
+            job.image, bounds: job.bounds, enabled: job.enabled, thorough: job.thorough,
+            everySearch: job.everySearch, cells: job.cells, read: read)
     }
 
     /// The helper's part of a frame: readies the matrix codes' searches,
@@ -806,8 +842,9 @@ public final class Scanner {
     private func measureBands(_ job: MeasureJob) {
         let b = job.bounds
         while let k = bandTurns.take(below: job.bands) {
-            job.detector.measureRows(job.image, x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1,
-                                     cellRows: (k * job.bandRows)..<((k + 1) * job.bandRows), flatBelow: job.flatBelow)
+            job.detector.measureRows(
+                job.image, x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1,
+                cellRows: (k * job.bandRows)..<((k + 1) * job.bandRows), flatBelow: job.flatBelow)
             bandTurns.finish()
         }
     }
@@ -846,7 +883,8 @@ public final class Scanner {
 
     /// The boxes around the largest bar regions of the frame (at most
     /// three), where video frames look for PDF417 symbols.
-    private var barAreas = [BarArea](repeating: BarArea(box: PixelRect(x0: 0, y0: 0, x1: 0, y1: 0), ux: 1, uy: 0), count: 3)
+    private var barAreas = [BarArea](
+        repeating: BarArea(box: PixelRect(x0: 0, y0: 0, x1: 0, y1: 0), ux: 1, uy: 0), count: 3)
 
     /// Whether each of the frame's candidates read a linear code (such a
     /// region of bars is not searched for PDF417).
@@ -870,9 +908,13 @@ public final class Scanner {
         for k in 0..<detector.candidateCount where !candidateRead[k] {
             if let core, !core.contains(detector.candidates[k].cx, detector.candidates[k].cy) { continue }
             let n = cells(k)
-            if n > cells(picked.0) { picked = (k, picked.0, picked.1) }
-            else if n > cells(picked.1) { picked = (picked.0, k, picked.1) }
-            else if n > cells(picked.2) { picked.2 = k }
+            if n > cells(picked.0) {
+                picked = (k, picked.0, picked.1)
+            } else if n > cells(picked.1) {
+                picked = (picked.0, k, picked.1)
+            } else if n > cells(picked.2) {
+                picked.2 = k
+            }
         }
         let margin = Double(detector.cellSize)
         for k in [picked.0, picked.1, picked.2] where k >= 0 {
@@ -881,8 +923,9 @@ public final class Scanner {
             // start and stop patterns at its ends.
             let hx = (abs(c.ux) * c.lengthU + abs(c.uy) * c.lengthV) * 0.58 + margin
             let hy = (abs(c.uy) * c.lengthU + abs(c.ux) * c.lengthV) * 0.58 + margin
-            let box = PixelRect(x0: max(0, Int(c.cx - hx)), y0: max(0, Int(c.cy - hy)),
-                                x1: min(image.width, Int(c.cx + hx)), y1: min(image.height, Int(c.cy + hy)))
+            let box = PixelRect(
+                x0: max(0, Int(c.cx - hx)), y0: max(0, Int(c.cy - hy)),
+                x1: min(image.width, Int(c.cx + hx)), y1: min(image.height, Int(c.cy + hy)))
             if box.width >= 16 && box.height >= 8 {
                 barAreas.append(BarArea(box: box, ux: c.ux, uy: c.uy, crossesPattern: candidateCrossesPDF417[k]))
             }
@@ -914,7 +957,9 @@ public final class Scanner {
                 for cx in cx0...cx1 {
                     let px = (Double(cx) + 0.5) * size - o.x, py = (Double(cy) + 0.5) * size - o.y
                     let pu = px * ux + py * uy, pv = px * vx + py * vy
-                    if pu >= -margin, pu <= lu + margin, pv >= -margin, pv <= lv + margin { mask[cy * cells.cols + cx] = 1 }
+                    if pu >= -margin, pu <= lu + margin, pv >= -margin, pv <= lv + margin {
+                        mask[cy * cells.cols + cx] = 1
+                    }
                 }
             }
         }
@@ -930,7 +975,9 @@ public final class Scanner {
     /// parallel to it, 3 to 11 modules above and below, 1.5 modules apart,
     /// where the other row lies, read for DataBar alone.
     private func seekOtherRows(_ pass: LinePass, enabled: Symbology) {
-        guard seeksOtherRows, enabled.contains(.dataBar), let reader = dataBarReader, lines.rows.count > 0 else { return }
+        guard seeksOtherRows, enabled.contains(.dataBar), let reader = dataBarReader, lines.rows.count > 0 else {
+            return
+        }
         let lonely = reader.lonelyHalves(lines.rows)
         guard !lonely.isEmpty else { return }
         var sought: [Point] = []
@@ -953,8 +1000,11 @@ public final class Scanner {
                 for s in 0..<2 {
                     let side = s == 0 ? -1.0 : 1.0
                     let center = Point(x: middle.x - side * across * uy, y: middle.y + side * across * ux)
-                    guard let line = ScanLine.clipped(center: center, dx: ux, dy: uy, halfLength: len / 2 + 6 * module,
-                                                      bounds: pass.frame) else { continue }
+                    guard
+                        let line = ScanLine.clipped(
+                            center: center, dx: ux, dy: uy, halfLength: len / 2 + 6 * module,
+                            bounds: pass.frame)
+                    else { continue }
                     lines.scanLine(line, pass, enabled: .dataBar, retries: false)
                 }
             }
@@ -978,8 +1028,10 @@ public final class Scanner {
     /// those that cross bars by the detection pass's `cells` (every line
     /// when nil). `unread`: the same cells with those of the codes read
     /// already excluded, which tell the lines that get retries.
-    private func sweep(_ worker: LineWorker, _ pass: LinePass, angle: Double, step: Int, bounds: PixelRect,
-                       cells: CellTensors?, unread: CellTensors?) {
+    private func sweep(
+        _ worker: LineWorker, _ pass: LinePass, angle: Double, step: Int, bounds: PixelRect,
+        cells: CellTensors?, unread: CellTensors?
+    ) {
         let plan = pass.plan
         let ux = cos(angle), uy = sin(angle)
         let vx = -uy, vy = ux
@@ -987,8 +1039,10 @@ public final class Scanner {
         let halfDiag = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
         for t in stride(from: -halfDiag + Double(step) / 2, to: halfDiag, by: Double(step)) {
             let center = Point(x: cx + t * vx, y: cy + t * vy)
-            if let line = ScanLine.clipped(center: center, dx: ux, dy: uy, halfLength: halfDiag, bounds: bounds,
-                                           step: plan.sweepStep) {
+            if let line = ScanLine.clipped(
+                center: center, dx: ux, dy: uy, halfLength: halfDiag, bounds: bounds,
+                step: plan.sweepStep)
+            {
                 // Only lines that cross bars, and only their part over the
                 // bars and the quiet zones (``CellTensors/partOverBars(_:minCells:minEnergy:dominance:maxAngle:)``).
                 // A line that crosses fewer than two cells of bars holds no
@@ -999,14 +1053,20 @@ public final class Scanner {
                 // lines cross.
                 var read = line, retries = true
                 if let cells {
-                    guard let part = cells.partOverBars(line, minCells: 2, minEnergy: 0.25 * plan.minEnergy,
-                                                        dominance: Scanner.sweepDominance, marginCells: 3,
-                                                        marginShare: 0.5) else { continue }
+                    guard
+                        let part = cells.partOverBars(
+                            line, minCells: 2, minEnergy: 0.25 * plan.minEnergy,
+                            dominance: Scanner.sweepDominance, marginCells: 3,
+                            marginShare: 0.5)
+                    else { continue }
                     read = part.line
                     retries = part.cells >= Scanner.sweepRetryCells
                     if retries, let unread {
-                        retries = unread.barsCrossed(by: read, minEnergy: 0.25 * plan.minEnergy,
-                                                     dominance: Scanner.sweepDominance).cells >= Scanner.sweepRetryCells
+                        retries =
+                            unread.barsCrossed(
+                                by: read, minEnergy: 0.25 * plan.minEnergy,
+                                dominance: Scanner.sweepDominance
+                            ).cells >= Scanner.sweepRetryCells
                     }
                 }
                 worker.scanLine(read, pass, retries: retries)
@@ -1054,8 +1114,9 @@ public final class Scanner {
         while let k = sweepTurns.take(below: angles.count) {
             taken += 1
             let a = angles[k]
-            sweep(worker, job.pass, angle: Double(a) * Double.pi / 12, step: a % 6 == 0 ? job.step : job.step * 2,
-                  bounds: job.bounds, cells: job.cells, unread: job.unread)
+            sweep(
+                worker, job.pass, angle: Double(a) * Double.pi / 12, step: a % 6 == 0 ? job.step : job.step * 2,
+                bounds: job.bounds, cells: job.cells, unread: job.unread)
             sweepTurns.finish()
         }
         return taken

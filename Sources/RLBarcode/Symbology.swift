@@ -54,14 +54,16 @@ public struct Symbology: OptionSet, Sendable, Hashable {
     /// Every symbology the project names, in bit order.
     public static let allCases: [Symbology] = [
         .ean13, .upcA, .upcE, .ean8, .ean2, .ean5, .code128, .code39, .code93, .itf,
-        .codabar, .dataBar, .dataBarExpanded, .qrCode, .dataMatrix, .pdf417, .aztec,
+        .codabar, .dataBar, .dataBarExpanded, .qrCode, .dataMatrix, .pdf417, .aztec
     ]
     /// Every symbology.
     public static let all = Symbology(rawValue: (1 << 17) - 1)
     /// The EAN/UPC family with its add-ons.
     public static let eanUPC: Symbology = [.ean13, .upcA, .upcE, .ean8, .ean2, .ean5]
     /// The symbologies this version of the engine decodes.
-    public static let supported: Symbology = makeLinearReaders().reduce(MatrixReaders.symbologies) { $0.union($1.symbologies) }
+    public static let supported: Symbology = makeLinearReaders().reduce(MatrixReaders.symbologies) {
+        $0.union($1.symbologies)
+    }
 
     /// The name users type (`ean-13`), for a single symbology; `nil` for a set.
     public var nick: String? {
@@ -126,10 +128,12 @@ public struct Symbology: OptionSet, Sendable, Hashable {
         for word in words {
             let w = word.lowercased()
             if w == "all" { set.formUnion(.all); continue }
-            guard let one = Symbology.allCases.first(where: {
-                $0.nick == w || $0.name?.lowercased() == w
-                    || ($0.nick.map { String($0.filter { $0 != "-" }) } == String(w.filter { $0 != "-" }))
-            }) else { return nil }
+            guard
+                let one = Symbology.allCases.first(where: {
+                    $0.nick == w || $0.name?.lowercased() == w
+                        || ($0.nick.map { String($0.filter { $0 != "-" }) } == String(w.filter { $0 != "-" }))
+                })
+            else { return nil }
             set.formUnion(one)
         }
         self = set

@@ -46,14 +46,24 @@ let cases = [
     Case(name: "ITF", zint: 3, data: "12345678901231", expected: "12345678901231", module: 3),
     Case(name: "Codabar", zint: 18, data: "A123456B", expected: "A123456B", module: 3),
     Case(name: "DataBar", zint: 29, data: "0950110153001", expected: "0109501101530010", module: 3),
-    Case(name: "DataBar Expanded", zint: 31, data: "[01]98898765432106[3103]000123", expected: "01988987654321063103000123", module: 2),
-    Case(name: "QR Code", zint: 58, data: "https://example.com/rlbarcode", expected: "https://example.com/rlbarcode", module: 4),
-    Case(name: "Data Matrix", zint: 71, data: "RLBARCODE DATA MATRIX 0123456789", expected: "RLBARCODE DATA MATRIX 0123456789", module: 4),
-    Case(name: "Aztec", zint: 92, data: "RLBARCODE AZTEC 0123456789", expected: "RLBARCODE AZTEC 0123456789", module: 4),
-    Case(name: "PDF417", zint: 55, data: "RLBARCODE PDF417 0123456789", expected: "RLBARCODE PDF417 0123456789", module: 2,
-         rowHeight: 3),
-    Case(name: "MicroPDF417", zint: 84, data: "RLBARCODE MICRO 0123456789", expected: "RLBARCODE MICRO 0123456789",
-         module: 2, rowHeight: 3),
+    Case(
+        name: "DataBar Expanded", zint: 31, data: "[01]98898765432106[3103]000123",
+        expected: "01988987654321063103000123", module: 2),
+    Case(
+        name: "QR Code", zint: 58, data: "https://example.com/rlbarcode", expected: "https://example.com/rlbarcode",
+        module: 4),
+    Case(
+        name: "Data Matrix", zint: 71, data: "RLBARCODE DATA MATRIX 0123456789",
+        expected: "RLBARCODE DATA MATRIX 0123456789", module: 4),
+    Case(
+        name: "Aztec", zint: 92, data: "RLBARCODE AZTEC 0123456789", expected: "RLBARCODE AZTEC 0123456789", module: 4),
+    Case(
+        name: "PDF417", zint: 55, data: "RLBARCODE PDF417 0123456789", expected: "RLBARCODE PDF417 0123456789",
+        module: 2,
+        rowHeight: 3),
+    Case(
+        name: "MicroPDF417", zint: 84, data: "RLBARCODE MICRO 0123456789", expected: "RLBARCODE MICRO 0123456789",
+        module: 2, rowHeight: 3)
 ]
 
 // MARK: - Arguments
@@ -87,10 +97,14 @@ while !args.isEmpty {
         seconds = Double(args.isEmpty ? "" : args.removeFirst()) ?? 0.5
     case "--effort":
         let name = args.isEmpty ? "" : args.removeFirst()
-        guard let e = Effort.allCases.first(where: { $0.nick == name }) else { fatalError("--effort fast|balanced|thorough") }
+        guard let e = Effort.allCases.first(where: { $0.nick == name }) else {
+            fatalError("--effort fast|balanced|thorough")
+        }
         effort = e
     case "--threads":
-        guard let n = Int(args.isEmpty ? "" : args.removeFirst()), n >= 0 else { fatalError("--threads N (0: one per processor)") }
+        guard let n = Int(args.isEmpty ? "" : args.removeFirst()), n >= 0 else {
+            fatalError("--threads N (0: one per processor)")
+        }
         threads = n
     case "--clip":
         clipPath = args.isEmpty ? nil : args.removeFirst()
@@ -119,7 +133,9 @@ while !args.isEmpty {
         timesPath = args.removeFirst()
     case "-h", "--help":
         print("usage: rlbarcode-bench [--size WxH] [--seconds S] [--effort fast|balanced|thorough] [--threads N]")
-        print("       rlbarcode-bench --clip FILE --size WxH [--grey] [--region x,y,w,h [--region-only]] [--symbologies S] [--rounds N] [--effort E] [--threads N] [--times FILE] [--results FILE]")
+        print(
+            "       rlbarcode-bench --clip FILE --size WxH [--grey] [--region x,y,w,h [--region-only]] [--symbologies S] [--rounds N] [--effort E] [--threads N] [--times FILE] [--results FILE]"
+        )
         exit(0)
     default:
         FileHandle.standardError.write("rlbarcode-bench: unknown argument \(a)\n".data(using: .utf8)!)
@@ -140,10 +156,14 @@ while !args.isEmpty {
     let frameBytes = clipGrey ? width * height : width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
     let frames = data.count / frameBytes
     guard frames > 0 else {
-        FileHandle.standardError.write("rlbarcode-bench: \(path) holds no whole \(width)x\(height) frame\n".data(using: .utf8)!)
+        FileHandle.standardError.write(
+            "rlbarcode-bench: \(path) holds no whole \(width)x\(height) frame\n".data(using: .utf8)!)
         return 1
     }
-    let scanner = Scanner(options: ScanOptions(symbologies: clipSymbologies, activeRegion: region, regionOnly: regionOnly, effort: effort, threads: threads))
+    let scanner = Scanner(
+        options: ScanOptions(
+            symbologies: clipSymbologies, activeRegion: region, regionOnly: regionOnly, effort: effort, threads: threads
+        ))
     var times: [Double] = []
     times.reserveCapacity(frames * rounds)
     var found = 0
@@ -158,18 +178,26 @@ while !args.isEmpty {
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 if round == 0 && !results.isEmpty { found += 1 }
                 if round == 0 && resultsPath != nil {
-                    for r in results { readings.append("\(f)\t\(r.symbology.name ?? "?")\t\(r.text.debugDescription)\n") }
+                    for r in results {
+                        readings.append("\(f)\t\(r.symbology.name ?? "?")\t\(r.text.debugDescription)\n")
+                    }
                 }
             }
         }
     }
-    if let timesPath, !FileManager.default.createFile(atPath: timesPath,
-            contents: times.map { String(format: "%.4f\n", $0) }.joined().data(using: .utf8)) {
+    if let timesPath,
+        !FileManager.default.createFile(
+            atPath: timesPath,
+            contents: times.map { String(format: "%.4f\n", $0) }.joined().data(using: .utf8))
+    {
         FileHandle.standardError.write("rlbarcode-bench: cannot write \(timesPath)\n".data(using: .utf8)!)
         return 1
     }
-    if let resultsPath, !FileManager.default.createFile(atPath: resultsPath,
-            contents: readings.joined().data(using: .utf8)) {
+    if let resultsPath,
+        !FileManager.default.createFile(
+            atPath: resultsPath,
+            contents: readings.joined().data(using: .utf8))
+    {
         FileHandle.standardError.write("rlbarcode-bench: cannot write \(resultsPath)\n".data(using: .utf8)!)
         return 1
     }
@@ -177,10 +205,14 @@ while !args.isEmpty {
     func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))] }
     let mean = times.reduce(0, +) / Double(times.count)
     let regionText = region.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "whole frame"
-    print("# rlbarcode-bench: \(path), \(frames) frames of \(width)x\(height), \(rounds) rounds, effort \(effort.nick), "
-          + "threads \(threads), \(clipSymbologies == .all ? "every symbology" : clipSymbologies.members.compactMap(\.nick).joined(separator: "+")), region \(regionText)\(regionOnly ? " only" : "")")
-    print(String(format: "clip median_ms=%.3f p90_ms=%.3f p99_ms=%.3f mean_ms=%.3f frames_read=%d of %d",
-                 percentile(0.5), percentile(0.9), percentile(0.99), mean, found, frames))
+    print(
+        "# rlbarcode-bench: \(path), \(frames) frames of \(width)x\(height), \(rounds) rounds, effort \(effort.nick), "
+            + "threads \(threads), \(clipSymbologies == .all ? "every symbology" : clipSymbologies.members.compactMap(\.nick).joined(separator: "+")), region \(regionText)\(regionOnly ? " only" : "")"
+    )
+    print(
+        String(
+            format: "clip median_ms=%.3f p90_ms=%.3f p99_ms=%.3f mean_ms=%.3f frames_read=%d of %d",
+            percentile(0.5), percentile(0.9), percentile(0.99), mean, found, frames))
     return 0
 }
 
@@ -301,14 +333,17 @@ struct Random {
 
 @MainActor func row(_ name: String, _ seconds: Double, _ read: String) {
     let pixels = Double(width * height)
-    print(name.padding(toLength: 18, withPad: " ", startingAt: 0)
-          + String(format: "%10.1f %9.3f %8.2f  ", 1 / seconds, seconds * 1000, seconds * 1e9 / pixels) + read)
+    print(
+        name.padding(toLength: 18, withPad: " ", startingAt: 0)
+            + String(format: "%10.1f %9.3f %8.2f  ", 1 / seconds, seconds * 1000, seconds * 1e9 / pixels) + read)
 }
 
 print("# rlbarcode-bench: \(width)x\(height), effort \(effort.nick), every symbology enabled, threads \(threads)")
 print("picture            pictures/s  ms/pic  ns/pixel  read")
-for (name, px) in [("no code: flat", [UInt8](repeating: 180, count: width * height)),
-                   ("no code: noise", background(seed: 1)), ("no code: text", textFrame())] {
+for (name, px) in [
+    ("no code: flat", [UInt8](repeating: 180, count: width * height)),
+    ("no code: noise", background(seed: 1)), ("no code: text", textFrame())
+] {
     let (s, texts) = time(px)
     row(name, s, texts.isEmpty ? "nothing (right)" : "FALSE ALARM \(texts)")
 }
@@ -349,7 +384,9 @@ round()
 if let first = residentBytes() {
     for _ in 0..<10 { round() }
     let last = residentBytes() ?? first
-    print(String(format: "memory: %.1f MB resident after the first round of %d pictures, %.1f MB after 10 more (%+.0f kB)",
-                 Double(first) / 1_048_576, pictures.count, Double(last) / 1_048_576, Double(last - first) / 1024))
+    print(
+        String(
+            format: "memory: %.1f MB resident after the first round of %d pictures, %.1f MB after 10 more (%+.0f kB)",
+            Double(first) / 1_048_576, pictures.count, Double(last) / 1_048_576, Double(last - first) / 1024))
 }
 exit(missing == cases.count ? 1 : 0)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import RLBarcode
 
@@ -17,7 +17,8 @@ func fail(_ message: String, status: Int32) -> Never {
 let fuzzTarget: FuzzEntryPoints.Target = {
     let names = FuzzEntryPoints.Target.allCases.map(\.rawValue).joined(separator: ", ")
     guard let raw = getenv("RLBARCODE_FUZZ_TARGET"),
-          let target = FuzzEntryPoints.Target(rawValue: String(cString: raw)) else {
+        let target = FuzzEntryPoints.Target(rawValue: String(cString: raw))
+    else {
         fail("set RLBARCODE_FUZZ_TARGET to one of: \(names)", status: 2)
     }
     return target
@@ -25,57 +26,57 @@ let fuzzTarget: FuzzEntryPoints.Target = {
 
 #if RLBARCODE_FUZZ
 
-/// libFuzzer's entry: one input through the target's stage.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    _ = FuzzEntryPoints.run(fuzzTarget, UnsafeBufferPointer(start: data, count: size))
-    return 0
-}
-
-/// libFuzzer's driver, which parses libFuzzer's own arguments and calls
-/// `callback` with every input.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-/// With libFuzzer linked in (`-DRLBARCODE_FUZZ`): hands the process to
-/// libFuzzer's driver, which runs the target on every input it makes.
-/// (SwiftPM makes this module's entry point the executable's `main`, so the
-/// driver is started from here rather than from libFuzzer's own `main`.)
-@main
-enum Fuzz {
-    static func main() {
-        _ = fuzzTarget
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { fuzzTestOneInput($0, $1) })
+    /// libFuzzer's entry: one input through the target's stage.
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+        _ = FuzzEntryPoints.run(fuzzTarget, UnsafeBufferPointer(start: data, count: size))
+        return 0
     }
-}
+
+    /// libFuzzer's driver, which parses libFuzzer's own arguments and calls
+    /// `callback` with every input.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func LLVMFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
+
+    /// With libFuzzer linked in (`-DRLBARCODE_FUZZ`): hands the process to
+    /// libFuzzer's driver, which runs the target on every input it makes.
+    /// (SwiftPM makes this module's entry point the executable's `main`, so the
+    /// driver is started from here rather than from libFuzzer's own `main`.)
+    @main
+    enum Fuzz {
+        static func main() {
+            _ = fuzzTarget
+            var argc = CommandLine.argc
+            var argv = CommandLine.unsafeArgv
+            exit(LLVMFuzzerRunDriver(&argc, &argv) { fuzzTestOneInput($0, $1) })
+        }
+    }
 
 #else
 
-/// Without libFuzzer (a normal build): replays the files given as
-/// arguments through the target and prints each outcome, to reproduce a
-/// fuzzer's finding with the engine's normal build or in a debugger.
-@main
-enum Replay {
-    static func main() {
-        for path in CommandLine.arguments.dropFirst() {
-            guard let file = fopen(path, "rb") else { fail("cannot open \(path)", status: 1) }
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = fread(&buffer, 1, buffer.count, file)
-                if n <= 0 { break }
-                bytes += buffer[0..<n]
+    /// Without libFuzzer (a normal build): replays the files given as
+    /// arguments through the target and prints each outcome, to reproduce a
+    /// fuzzer's finding with the engine's normal build or in a debugger.
+    @main
+    enum Replay {
+        static func main() {
+            for path in CommandLine.arguments.dropFirst() {
+                guard let file = fopen(path, "rb") else { fail("cannot open \(path)", status: 1) }
+                var bytes: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let n = fread(&buffer, 1, buffer.count, file)
+                    if n <= 0 { break }
+                    bytes += buffer[0..<n]
+                }
+                fclose(file)
+                print("\(path): \(FuzzEntryPoints.run(fuzzTarget, bytes))")
             }
-            fclose(file)
-            print("\(path): \(FuzzEntryPoints.run(fuzzTarget, bytes))")
         }
     }
-}
 
 #endif

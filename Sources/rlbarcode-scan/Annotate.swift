@@ -31,7 +31,8 @@ final class Annotator {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw Arguments.UsageError(message: "--annotate: cannot create \(folder): \(error.localizedDescription)")
+                throw Arguments.UsageError(
+                    message: "--annotate: cannot create \(folder): \(error.localizedDescription)")
             }
         }
     }
@@ -132,8 +133,10 @@ enum PNGEncoder {
 
     /// Pushes `buffer` (a reference taken over) with `caps` through the
     /// encoding pipeline and waits for the file to be written.
-    private static func run(caps: UnsafeMutablePointer<GstCaps>, buffer: UnsafeMutablePointer<GstBuffer>,
-                            to path: String) -> String? {
+    private static func run(
+        caps: UnsafeMutablePointer<GstCaps>, buffer: UnsafeMutablePointer<GstBuffer>,
+        to path: String
+    ) -> String? {
         let pipeline: Pipeline
         switch Gst.parse(description) {
         case .success(let element): pipeline = Pipeline(element)
@@ -178,8 +181,10 @@ enum PNGEncoder {
 
     /// Emits appsrc's action signal `name` (`push-buffer` with a buffer, which
     /// it refs, or `end-of-stream`).
-    private static func emit(_ src: UnsafeMutablePointer<GstElement>, _ name: String,
-                             buffer: UnsafeMutablePointer<GstBuffer>?) {
+    private static func emit(
+        _ src: UnsafeMutablePointer<GstElement>, _ name: String,
+        buffer: UnsafeMutablePointer<GstBuffer>?
+    ) {
         let object = Gst.object(src)
         let type = object.pointee.g_type_instance.g_class.pointee.g_type
         let signal = g_signal_lookup(name, type)

@@ -33,124 +33,124 @@ let defaultMaxPixels = 64_000_000
 
 /// The text printed by `--help`.
 let helpText = """
-Usage: rlbarcode-scan [OPTIONS] PATH...   (PATH '-' is standard input)
+    Usage: rlbarcode-scan [OPTIONS] PATH...   (PATH '-' is standard input)
 
-Finds and decodes barcodes in still pictures and video files, and prints one
-line (or JSON object, or CSV row) per code.
+    Finds and decodes barcodes in still pictures and video files, and prints one
+    line (or JSON object, or CSV row) per code.
 
-Still pictures (PNG, JPEG, BMP, TIFF, ... anything GStreamer can decode) are
-converted to 8-bit luma and scanned thoroughly: every orientation, inverted
-codes, several scales. Video files (decided by their frame rate, or by their
-file name extension) are played through the `rlbarcode` GStreamer element,
-which reports each code when it first comes into view and again after it was
-lost for a while.
+    Still pictures (PNG, JPEG, BMP, TIFF, ... anything GStreamer can decode) are
+    converted to 8-bit luma and scanned thoroughly: every orientation, inverted
+    codes, several scales. Video files (decided by their frame rate, or by their
+    file name extension) are played through the `rlbarcode` GStreamer element,
+    which reports each code when it first comes into view and again after it was
+    lost for a while.
 
-Options:
-  --jsonl                 print one JSON object per code on stdout instead of
-                          the readable form (see "JSON lines" below)
-  --csv                   print CSV instead: a header line, then one row per
-                          code (see "CSV" below)
-  --annotate DIR          write PNG pictures with the codes outlined into DIR
-                          (created if missing): each still picture with
-                          codes as NAME.png; for a video, each frame in which
-                          a code was reported, as NAME-frameNNNNNN.png, with
-                          the outlines and labels the element draws
-  --symbologies LIST      symbologies to report, nicks joined by '+' or ',':
-                          ean-13 upc-a upc-e ean-8 ean-2 ean-5 code-128
-                          code-39 code-93 itf codabar databar databar-expanded
-                          qr-code data-matrix pdf417 aztec, or `all` (default)
-  --region X,Y,W,H        where codes are expected, as fractions of the frame
-                          (0..1), e.g. 0.25,0.25,0.5,0.5; effort is
-                          concentrated there
-  --region-only           look for codes inside --region only
-  --orientation DIR       where the top edge of the expected codes points:
-                          any (default), up, right, down, left; tried first
-  --effort LEVEL          fast, balanced or thorough; default: thorough for
-                          still pictures, the element's default (balanced)
-                          for video files
-  --exhaustive            still pictures at thorough effort: every picture
-                          searched at full depth, not only those that a
-                          first, quicker look reads nothing in (finds every
-                          code of a picture with several; slower)
-  --threads N             threads one picture or frame may use: 0 (default)
-                          one per processor, at most 2; 1 the main thread
-                          only (the element's n-threads for video files)
-  --no-progress           no progress bar for video files (a bar with the
-                          time played and the percentage is drawn on standard
-                          error, only when it is a terminal)
-  --max-pixels N          refuse still pictures of more than N pixels
-                          (default 64000000; 0: no limit): PNG, JPEG, GIF,
-                          BMP and WebP by their header, before decoding;
-                          other formats once decoded
-  --timing                at the end, on standard error: how many still
-                          pictures were scanned and the milliseconds their
-                          scans took (mean, median, slowest), the decoding
-                          of the files left out
-  -h, --help              show this help and exit
-  --version               show the version and exit
-  --                      end of options: every following word is a PATH
-  -                       as a PATH: read a picture or a video from standard
-                          input (reported as file "-"; a file named '-' is
-                          ./-)
+    Options:
+      --jsonl                 print one JSON object per code on stdout instead of
+                              the readable form (see "JSON lines" below)
+      --csv                   print CSV instead: a header line, then one row per
+                              code (see "CSV" below)
+      --annotate DIR          write PNG pictures with the codes outlined into DIR
+                              (created if missing): each still picture with
+                              codes as NAME.png; for a video, each frame in which
+                              a code was reported, as NAME-frameNNNNNN.png, with
+                              the outlines and labels the element draws
+      --symbologies LIST      symbologies to report, nicks joined by '+' or ',':
+                              ean-13 upc-a upc-e ean-8 ean-2 ean-5 code-128
+                              code-39 code-93 itf codabar databar databar-expanded
+                              qr-code data-matrix pdf417 aztec, or `all` (default)
+      --region X,Y,W,H        where codes are expected, as fractions of the frame
+                              (0..1), e.g. 0.25,0.25,0.5,0.5; effort is
+                              concentrated there
+      --region-only           look for codes inside --region only
+      --orientation DIR       where the top edge of the expected codes points:
+                              any (default), up, right, down, left; tried first
+      --effort LEVEL          fast, balanced or thorough; default: thorough for
+                              still pictures, the element's default (balanced)
+                              for video files
+      --exhaustive            still pictures at thorough effort: every picture
+                              searched at full depth, not only those that a
+                              first, quicker look reads nothing in (finds every
+                              code of a picture with several; slower)
+      --threads N             threads one picture or frame may use: 0 (default)
+                              one per processor, at most 2; 1 the main thread
+                              only (the element's n-threads for video files)
+      --no-progress           no progress bar for video files (a bar with the
+                              time played and the percentage is drawn on standard
+                              error, only when it is a terminal)
+      --max-pixels N          refuse still pictures of more than N pixels
+                              (default 64000000; 0: no limit): PNG, JPEG, GIF,
+                              BMP and WebP by their header, before decoding;
+                              other formats once decoded
+      --timing                at the end, on standard error: how many still
+                              pictures were scanned and the milliseconds their
+                              scans took (mean, median, slowest), the decoding
+                              of the files left out
+      -h, --help              show this help and exit
+      --version               show the version and exit
+      --                      end of options: every following word is a PATH
+      -                       as a PATH: read a picture or a video from standard
+                              input (reported as file "-"; a file named '-' is
+                              ./-)
 
-Readable output, one line per code:
-  FILE: EAN-13 5901234123457 +12345 at 52,30 248,30 248,160 52,160 (0 deg)
-  FILE @ 0:00:01.233 frame 37 #2: UPC-A 0036000291452 at ...
-  In it, and in messages on standard error, a backslash is written \\\\,
-  control characters \\x{1D} and bidirectional controls and line separators
-  \\u{202E} (hexadecimal in braces), file names too; JSON and CSV keep the
-  text exactly.
+    Readable output, one line per code:
+      FILE: EAN-13 5901234123457 +12345 at 52,30 248,30 248,160 52,160 (0 deg)
+      FILE @ 0:00:01.233 frame 37 #2: UPC-A 0036000291452 at ...
+      In it, and in messages on standard error, a backslash is written \\\\,
+      control characters \\x{1D} and bidirectional controls and line separators
+      \\u{202E} (hexadecimal in braces), file names too; JSON and CSV keep the
+      text exactly.
 
-JSON lines (--jsonl), one object per code, keys in alphabetical order:
-  file          the PATH exactly as given
-  symbology     "EAN-13", "UPC-A", "QR-Code", ...
-  symbology_id  the AIM symbology identifier, e.g. "]E0"
-  text          the decoded text (UPC-A and UPC-E as 13-digit GTINs)
-  bytes         base64 of the raw payload bytes
-  quality       confidence from 0 to 100
-  addon         EAN-2/EAN-5 add-on digits ("" when none)
-  extended      extra text, e.g. the printed UPC-A/UPC-E digits ("" when none)
-  corners       [x0,y0,x1,y1,x2,y2,x3,y3] in pixels, the code's top-left first
-  orientation   the code's rotation in degrees, clockwise
-  inverted      light bars on a dark background (true/false)
-  mirrored      read from a mirror image (true/false)
-  sequence      {"id","index","total"}: only for structured-append symbols
-  video files also: frame (index), pts, stream_time, running_time (ns), id
-  (stable while the code is tracked), first_seen and last_seen (running
-  time, ns), new (true when the track starts), duration (ns, when the frame
-  has one); still pictures have none of these keys (never null)
+    JSON lines (--jsonl), one object per code, keys in alphabetical order:
+      file          the PATH exactly as given
+      symbology     "EAN-13", "UPC-A", "QR-Code", ...
+      symbology_id  the AIM symbology identifier, e.g. "]E0"
+      text          the decoded text (UPC-A and UPC-E as 13-digit GTINs)
+      bytes         base64 of the raw payload bytes
+      quality       confidence from 0 to 100
+      addon         EAN-2/EAN-5 add-on digits ("" when none)
+      extended      extra text, e.g. the printed UPC-A/UPC-E digits ("" when none)
+      corners       [x0,y0,x1,y1,x2,y2,x3,y3] in pixels, the code's top-left first
+      orientation   the code's rotation in degrees, clockwise
+      inverted      light bars on a dark background (true/false)
+      mirrored      read from a mirror image (true/false)
+      sequence      {"id","index","total"}: only for structured-append symbols
+      video files also: frame (index), pts, stream_time, running_time (ns), id
+      (stable while the code is tracked), first_seen and last_seen (running
+      time, ns), new (true when the track starts), duration (ns, when the frame
+      has one); still pictures have none of these keys (never null)
 
-CSV (--csv), RFC 4180 quoting, a header line first, with the columns
-  file,symbology,text,bytes,addon,extended,corners,orientation,
-  frame,pts,id,first_seen,last_seen
-  the same fields as the JSON lines; corners as "x0 y0 x1 y1 x2 y2 x3 y3";
-  empty when a field does not apply
+    CSV (--csv), RFC 4180 quoting, a header line first, with the columns
+      file,symbology,text,bytes,addon,extended,corners,orientation,
+      frame,pts,id,first_seen,last_seen
+      the same fields as the JSON lines; corners as "x0 y0 x1 y1 x2 y2 x3 y3";
+      empty when a field does not apply
 
-Examples:
-  rlbarcode-scan shelf.jpg                       codes of one picture
-  rlbarcode-scan --jsonl --symbologies ean-13+upc-a photos/*.png
-  rlbarcode-scan --csv clip.mp4 > codes.csv      when each code came into view
-  rlbarcode-scan --annotate /tmp/seen clip.mp4   frames with the codes outlined
-  rlbarcode-scan --region 0.25,0.25,0.5,0.5 --region-only --orientation up a.mp4
+    Examples:
+      rlbarcode-scan shelf.jpg                       codes of one picture
+      rlbarcode-scan --jsonl --symbologies ean-13+upc-a photos/*.png
+      rlbarcode-scan --csv clip.mp4 > codes.csv      when each code came into view
+      rlbarcode-scan --annotate /tmp/seen clip.mp4   frames with the codes outlined
+      rlbarcode-scan --region 0.25,0.25,0.5,0.5 --region-only --orientation up a.mp4
 
-Environment:
-  GST_PLUGIN_PATH         where GStreamer looks for plugins; if the
-                          `rlbarcode` element is not found there,
-                          libgstrlbarcode.so is loaded from this program's
-                          own directory (video files only)
+    Environment:
+      GST_PLUGIN_PATH         where GStreamer looks for plugins; if the
+                              `rlbarcode` element is not found there,
+                              libgstrlbarcode.so is loaded from this program's
+                              own directory (video files only)
 
-Exit status:
-  0  every file was read, whether or not codes were found
-  1  some file could not be read or decoded, or was refused (over
-     --max-pixels); a message on standard error names it; the other files
-     were still scanned
-  2  usage error (unknown option, bad value, no PATH, an --annotate DIR that
-     cannot be created); nothing was scanned
-  3  this build needs a newer x86-64 CPU than this one (built for another
-     machine: rebuild with RLBARCODE_CPU=baseline); nothing was scanned
-  4  some file was truncated or damaged (a warning on standard error says
-     how) but was partly read, and what was read is printed; no file gave 1
-"""
+    Exit status:
+      0  every file was read, whether or not codes were found
+      1  some file could not be read or decoded, or was refused (over
+         --max-pixels); a message on standard error names it; the other files
+         were still scanned
+      2  usage error (unknown option, bad value, no PATH, an --annotate DIR that
+         cannot be created); nothing was scanned
+      3  this build needs a newer x86-64 CPU than this one (built for another
+         machine: rebuild with RLBARCODE_CPU=baseline); nothing was scanned
+      4  some file was truncated or damaged (a warning on standard error says
+         how) but was partly read, and what was read is printed; no file gave 1
+    """
 
 /// What the command line asks for.
 struct Arguments {
@@ -255,8 +255,9 @@ struct Arguments {
             case "--symbologies":
                 let text = try value(name, inline)
                 guard let set = Symbology(parsing: text), !set.isEmpty else {
-                    throw UsageError(message: "--symbologies: \"\(text)\" names no known symbology "
-                                     + "(try ean-13+upc-a, or see --help)")
+                    throw UsageError(
+                        message: "--symbologies: \"\(text)\" names no known symbology "
+                            + "(try ean-13+upc-a, or see --help)")
                 }
                 args.symbologies = set
             case "--region":
@@ -292,7 +293,9 @@ struct Arguments {
             default:
                 throw UsageError(message: "unknown option \(word)")
             }
-            if inline != nil, ["--jsonl", "--csv", "--region-only", "--no-progress", "--timing", "--exhaustive", "--"].contains(name) {
+            if inline != nil,
+                ["--jsonl", "--csv", "--region-only", "--no-progress", "--timing", "--exhaustive", "--"].contains(name)
+            {
                 throw UsageError(message: "\(name) takes no value")
             }
             index += 1
@@ -311,9 +314,10 @@ struct Arguments {
 
     /// The engine options for still pictures (thorough unless `--effort` says otherwise).
     var stillOptions: ScanOptions {
-        ScanOptions(symbologies: symbologies, activeRegion: region, regionOnly: regionOnly,
-                    orientation: orientation, effort: effort ?? .thorough, threads: threads,
-                    exhaustive: exhaustive)
+        ScanOptions(
+            symbologies: symbologies, activeRegion: region, regionOnly: regionOnly,
+            orientation: orientation, effort: effort ?? .thorough, threads: threads,
+            exhaustive: exhaustive)
     }
 
     /// The `rlbarcode` element properties for video files, as name/value strings.

@@ -22,7 +22,8 @@ func printable(_ text: String) -> String {
         } else if props.generalCategory == .control {
             out += "\\x{" + String(scalar.value, radix: 16, uppercase: true) + "}"
         } else if props.isBidiControl || props.generalCategory == .lineSeparator
-                    || props.generalCategory == .paragraphSeparator {
+            || props.generalCategory == .paragraphSeparator
+        {
             out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
         } else {
             out.unicodeScalars.append(scalar)

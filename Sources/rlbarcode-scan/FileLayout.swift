@@ -104,7 +104,8 @@ struct FileLayout {
             if size32 == 0 { size = b.count - i }
             if type == "moov" { hasMovie = true }
             guard size >= 8, size <= b.count - i else {
-                layout.truncation = "the file ends inside its '\(printable(type))' box "
+                layout.truncation =
+                    "the file ends inside its '\(printable(type))' box "
                     + "(\(b.count - i) of its \(size) bytes)"
                 return layout
             }

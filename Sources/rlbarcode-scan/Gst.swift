@@ -101,8 +101,10 @@ enum Gst {
     /// (`gst_message_parse_error` or `gst_message_parse_warning`).
     private static func text(
         of message: UnsafeMutablePointer<GstMessage>,
-        _ parse: (UnsafeMutablePointer<GstMessage>?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?,
-                  UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> Void
+        _ parse: (
+            UnsafeMutablePointer<GstMessage>?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?,
+            UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+        ) -> Void
     ) -> String? {
         var error: UnsafeMutablePointer<GError>? = nil
         var debug: UnsafeMutablePointer<gchar>? = nil

@@ -48,8 +48,9 @@ struct JSONLine: Encodable {
         try c.encodeIfPresent(r.quality, forKey: .quality)
         try c.encodeIfPresent(r.inverted, forKey: .inverted)
         try c.encodeIfPresent(r.mirrored, forKey: .mirrored)
-        try c.encodeIfPresent(r.sequence.map { Sequence(index: $0.index, total: $0.total, id: $0.id) },
-                              forKey: .sequence)
+        try c.encodeIfPresent(
+            r.sequence.map { Sequence(index: $0.index, total: $0.total, id: $0.id) },
+            forKey: .sequence)
         try c.encodeIfPresent(r.frame, forKey: .frame)
         try c.encodeIfPresent(r.pts, forKey: .pts)
         try c.encodeIfPresent(r.streamTime, forKey: .streamTime)

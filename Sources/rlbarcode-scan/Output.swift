@@ -76,7 +76,8 @@ struct Report {
     var jsonLine: String { JSONLine.text(of: self) }
 
     /// The CSV columns, in the order of ``csvRow``.
-    static let csvHeader = "file,symbology,text,bytes,addon,extended,corners,orientation,frame,pts,id,first_seen,last_seen"
+    static let csvHeader =
+        "file,symbology,text,bytes,addon,extended,corners,orientation,frame,pts,id,first_seen,last_seen"
 
     /// The CSV row (RFC 4180: fields with a comma, quote or line break are quoted).
     var csvRow: String {
@@ -85,7 +86,7 @@ struct Report {
         let fields = [
             file, symbology, text, bytes.map { Data($0).base64EncodedString() } ?? "", addon, extended,
             corners.map(String.init).joined(separator: " "), opt(orientation), opt(frame), opt(pts), opt(id),
-            opt(firstSeen), opt(lastSeen),
+            opt(firstSeen), opt(lastSeen)
         ]
         return fields.map(CSV.field).joined(separator: ",")
     }
@@ -100,7 +101,9 @@ struct Report {
         if !addon.isEmpty { line += " +\(printable(addon))" }
         if !extended.isEmpty && extended != text { line += " (\(printable(extended)))" }
         if corners.count == 8 {
-            line += " at " + stride(from: 0, to: 8, by: 2).map { "\(corners[$0]),\(corners[$0 + 1])" }
+            line +=
+                " at "
+                + stride(from: 0, to: 8, by: 2).map { "\(corners[$0]),\(corners[$0 + 1])" }
                 .joined(separator: " ")
         }
         if let orientation { line += " (\(orientation) deg)" }
@@ -125,7 +128,8 @@ enum CSV {
     /// One field: quoted (with quotes doubled) when it holds a comma, a
     /// quote, a line break or leading/trailing spaces; as it is otherwise.
     static func field(_ text: String) -> String {
-        let special = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+        let special =
+            text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
             || text.first == " " || text.last == " "
         return special ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }

@@ -45,8 +45,9 @@ final class ScanSession {
                 case .failure(let error): fail(word, error.message)
                 }
             } else if let bytes = namesNotUTF8[word] {
-                Console.errPrintable(bytes + ": the name is not valid UTF-8, and this tool opens only UTF-8 "
-                                     + "names: rename the file, or give it as standard input ('-')")
+                Console.errPrintable(
+                    bytes + ": the name is not valid UTF-8, and this tool opens only UTF-8 "
+                        + "names: rename the file, or give it as standard input ('-')")
                 status = status.worst(.unreadable)
             } else if let why = unreadableReason(word) {
                 fail(word, why)
@@ -71,8 +72,9 @@ final class ScanSession {
     /// Reports a file that was truncated or damaged but partly read.
     private func warn(_ name: String, _ reasons: [String]) {
         guard !reasons.isEmpty else { return }
-        Console.err("warning: \(name): truncated or damaged: \(Self.clauses(reasons)); "
-                    + "the codes read in what could be decoded are printed")
+        Console.err(
+            "warning: \(name): truncated or damaged: \(Self.clauses(reasons)); "
+                + "the codes read in what could be decoded are printed")
         status = status.worst(.damaged)
     }
 
@@ -98,17 +100,21 @@ final class ScanSession {
     private func scan(name: String, path: String) {
         let layout = FileLayout.read(path: path)
         if let size = layout.size,
-           let refusal = pixelLimitRefusal(width: size.width, height: size.height, limit: arguments.maxPixels) {
+            let refusal = pixelLimitRefusal(width: size.width, height: size.height, limit: arguments.maxPixels)
+        {
             fail(name, refusal + "; not decoded")
             return
         }
         let truncation = layout.truncation.map { [$0] } ?? []
         let ext = (path as NSString).pathExtension.lowercased()
         if !videoExtensions.contains(ext) {
-            let inspect: ((LumaView, [BarcodeResult]) -> Void)? = annotator == nil ? nil : { luma, results in
-                guard !results.isEmpty else { return }
-                self.annotate(name) { $0.writeStill(path: self.annotationName(name), luma: luma, results: results) }
-            }
+            let inspect: ((LumaView, [BarcodeResult]) -> Void)? =
+                annotator == nil
+                ? nil
+                : { luma, results in
+                    guard !results.isEmpty else { return }
+                    self.annotate(name) { $0.writeStill(path: self.annotationName(name), luma: luma, results: results) }
+                }
             switch reader.scan(path: path, with: scanner, inspect: inspect) {
             case .scanned(let results, let seconds, let warnings):
                 scanTimes.append(seconds)

@@ -33,13 +33,16 @@ final class StandardInput {
     /// 1 MiB at a time.
     private func makeCopy() -> Result<(path: String, fd: Int32), StandardInputError> {
         if isatty(0) != 0 {
-            return .failure(StandardInputError(message: "standard input is a terminal: pipe a picture or a video into it"))
+            return .failure(
+                StandardInputError(message: "standard input is a terminal: pipe a picture or a video into it"))
         }
         var template = Array((NSTemporaryDirectory() + "/rlbarcode-scan-stdin-XXXXXX").utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else {
-            return .failure(StandardInputError(message: "cannot make a temporary file for standard input: "
-                                               + systemError()))
+            return .failure(
+                StandardInputError(
+                    message: "cannot make a temporary file for standard input: "
+                        + systemError()))
         }
         unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
         var buffer = [UInt8](repeating: 0, count: 1 << 20)

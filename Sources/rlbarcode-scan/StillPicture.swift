@@ -34,8 +34,10 @@ struct StillPictureReader {
     /// Reads `path` and, if it is a still picture, scans it with `scanner`;
     /// `inspect`, when given, sees the picture and its codes while the
     /// pixels are still mapped.
-    func scan(path: String, with scanner: RLBarcode.Scanner,
-              inspect: ((LumaView, [BarcodeResult]) -> Void)? = nil) -> StillOutcome {
+    func scan(
+        path: String, with scanner: RLBarcode.Scanner,
+        inspect: ((LumaView, [BarcodeResult]) -> Void)? = nil
+    ) -> StillOutcome {
         let pipeline: Pipeline
         switch Gst.parse(Self.description) {
         case .success(let element): pipeline = Pipeline(element)
@@ -82,8 +84,9 @@ struct StillPictureReader {
             return .failure("empty picture")
         }
         if let refusal = pixelLimitRefusal(width: width, height: height, limit: maxPixels) { return .failure(refusal) }
-        let luma = LumaView(base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
-                            width: width, height: height, stride: stride)
+        let luma = LumaView(
+            base: UnsafePointer(data.assumingMemoryBound(to: UInt8.self)),
+            width: width, height: height, stride: stride)
         let start = DispatchTime.now().uptimeNanoseconds
         let results = scanner.scan(luma)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -116,7 +119,7 @@ func pixelLimitRefusal(width: Int, height: Int, limit: Int) -> String? {
 /// File name extensions that are taken as video files without probing.
 let videoExtensions: Set<String> = [
     "mp4", "m4v", "mov", "mkv", "webm", "avi", "ts", "mts", "m2ts", "mpg", "mpeg",
-    "ogv", "flv", "3gp", "wmv", "y4m", "mxf", "h264", "264",
+    "ogv", "flv", "3gp", "wmv", "y4m", "mxf", "h264", "264"
 ]
 
 /// Checks that `path` names a readable regular file; returns why not.

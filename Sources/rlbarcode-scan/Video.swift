@@ -33,7 +33,8 @@ struct VideoScanner {
         if let problem = Gst.ensureElement(named: Self.elementName, pluginFile: Self.pluginFile) {
             return .failed(problem)
         }
-        let description = "filesrc name=src ! decodebin ! videoconvert ! \(Self.elementName) name=scan "
+        let description =
+            "filesrc name=src ! decodebin ! videoconvert ! \(Self.elementName) name=scan "
             + "! fakesink sync=false"
         let pipeline: Pipeline
         switch Gst.parse(description) {
@@ -60,17 +61,20 @@ struct VideoScanner {
 
     /// Runs a playing pipeline to its end or its first error, reporting
     /// each `barcode` message of the element `scan`.
-    private func play(_ pipeline: Pipeline, scan: UnsafeMutablePointer<GstElement>, name: String,
-                      report: (Report, UnsafePointer<GstStructure>) -> Void) -> VideoOutcome {
+    private func play(
+        _ pipeline: Pipeline, scan: UnsafeMutablePointer<GstElement>, name: String,
+        report: (Report, UnsafePointer<GstStructure>) -> Void
+    ) -> VideoOutcome {
         var frameRate: (n: Int32, d: Int32)? = nil
         var warnings: [String] = []
         var drops = DroppedFrames()
         var reported = false
         let bar = progress ? ProgressBar(label: printable(name)) : nil
         defer { bar?.finish() }
-        let wanted = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue
-                                    | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_WARNING.rawValue
-                                    | GST_MESSAGE_QOS.rawValue)
+        let wanted = GstMessageType(
+            rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue
+                | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_WARNING.rawValue
+                | GST_MESSAGE_QOS.rawValue)
         while true {
             guard let msg = gst_bus_timed_pop_filtered(pipeline.bus, Gst.second / 10, wanted) else {
                 if let bar { bar.update(pipeline: pipeline.element) }
@@ -82,7 +86,8 @@ struct VideoScanner {
             if type == GST_MESSAGE_ERROR {
                 let why = Gst.errorText(msg)
                 var position: gint64 = -1
-                let played = gst_element_query_position(pipeline.element, GST_FORMAT_TIME, &position) != 0 && position > 0
+                let played =
+                    gst_element_query_position(pipeline.element, GST_FORMAT_TIME, &position) != 0 && position > 0
                 return played || reported || drops.total > 0
                     ? .stopped("playback stopped at \(formatTime(UInt64(max(0, position)))): \(why)") : .failed(why)
             }
@@ -98,7 +103,8 @@ struct VideoScanner {
                 continue
             }
             guard let structure = gst_message_get_structure(msg),
-                  gst_structure_has_name(structure, "barcode") != 0 else { continue }
+                gst_structure_has_name(structure, "barcode") != 0
+            else { continue }
             if frameRate == nil { frameRate = Self.frameRate(of: scan) }
             bar?.clear()
             report(Self.report(file: name, from: structure, frameRate: frameRate), structure)
@@ -223,14 +229,16 @@ struct VideoScanner {
     /// structure), present with `attach-frame=true`.
     static func frameSample(_ s: UnsafePointer<GstStructure>) -> OpaquePointer? {
         guard let v = gst_structure_get_value(s, "frame"), v.pointee.g_type == gst_sample_get_type(),
-              let boxed = g_value_get_boxed(v) else { return nil }
+            let boxed = g_value_get_boxed(v)
+        else { return nil }
         return OpaquePointer(boxed)
     }
 
     /// The bytes of a `GBytes` field.
     static func bytes(_ s: UnsafePointer<GstStructure>, _ name: String) -> [UInt8]? {
         guard let v = gst_structure_get_value(s, name), v.pointee.g_type == g_bytes_get_type(),
-              let boxed = g_value_get_boxed(v) else { return nil }
+            let boxed = g_value_get_boxed(v)
+        else { return nil }
         var size: gsize = 0
         guard let data = g_bytes_get_data(OpaquePointer(boxed), &size) else { return [] }
         return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
@@ -254,7 +262,8 @@ struct DroppedFrames {
         var processed: guint64 = 0, dropped: guint64 = 0
         gst_message_parse_qos_stats(msg, &format, &processed, &dropped)
         guard format == GST_FORMAT_BUFFERS || format == GST_FORMAT_DEFAULT, dropped > 0, dropped != UInt64.max,
-              let source = UnsafeMutableRawPointer(msg.pointee.src) else { return }
+            let source = UnsafeMutableRawPointer(msg.pointee.src)
+        else { return }
         counts[source] = max(counts[source] ?? 0, UInt64(dropped))
         if first == nil {
             var live: gboolean = 0
@@ -268,7 +277,9 @@ struct DroppedFrames {
     var warnings: [String] {
         guard total > 0 else { return [] }
         let at = first.map { " (the first at \(formatTime($0)))" } ?? ""
-        return ["\(total) frame\(total == 1 ? "" : "s") could not be decoded and \(total == 1 ? "was" : "were") skipped\(at)"]
+        return [
+            "\(total) frame\(total == 1 ? "" : "s") could not be decoded and \(total == 1 ? "was" : "were") skipped\(at)"
+        ]
     }
 }
 
@@ -297,7 +308,8 @@ final class ProgressBar {
         if gst_element_query_duration(pipeline, GST_FORMAT_TIME, &duration) != 0, duration > 0 {
             let fraction = min(1, Double(position) / Double(duration))
             let filled = Int(fraction * Double(width))
-            line += " [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            line +=
+                " [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
                 + "] \(Int(fraction * 100))%"
         }
         Console.rawErr(line + "\u{1B}[K")

@@ -57,8 +57,9 @@ func timingLine(_ seconds: [Double]) -> String {
     let ms = seconds.map { $0 * 1000 }.sorted()
     let mean = ms.reduce(0, +) / Double(ms.count)
     let median = ms.count % 2 == 1 ? ms[ms.count / 2] : (ms[ms.count / 2 - 1] + ms[ms.count / 2]) / 2
-    return String(format: "timing: %d still pictures scanned, mean %.3f ms, median %.3f ms, slowest %.3f ms a picture "
-                  + "(the scan alone, not the decoding of the file)", ms.count, mean, median, ms.last!)
+    return String(
+        format: "timing: %d still pictures scanned, mean %.3f ms, median %.3f ms, slowest %.3f ms a picture "
+            + "(the scan alone, not the decoding of the file)", ms.count, mean, median, ms.last!)
 }
 
 exit(run().rawValue)

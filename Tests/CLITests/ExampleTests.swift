@@ -14,8 +14,9 @@ final class ExampleTests: XCTestCase {
 
     /// The codes demo-codes.txt lists, as "TYPE SYMBOL[ +ADDON]".
     static func demoCodes() throws -> Set<String> {
-        let list = try String(contentsOf: Env.root.appendingPathComponent("pipelines/media/demo-codes.txt"),
-                              encoding: .utf8)
+        let list = try String(
+            contentsOf: Env.root.appendingPathComponent("pipelines/media/demo-codes.txt"),
+            encoding: .utf8)
         var codes = Set<String>()
         for row in list.split(separator: "\n") where !row.hasPrefix("#") {
             let f = row.split(separator: "\t").map(String.init)
@@ -44,8 +45,9 @@ final class ExampleTests: XCTestCase {
             let words = row.split(separator: " ").map(String.init)
             if words.first == "frames", words.count == 2 { frames = Int(words[1]); continue }
             guard let kind = words.first, ["message", "meta"].contains(kind), words.count >= 5,
-                  let idWord = words.first(where: { $0.hasPrefix("id=") }), let id = Int(idWord.dropFirst(3)),
-                  let idIndex = words.firstIndex(of: idWord) else {
+                let idWord = words.first(where: { $0.hasPrefix("id=") }), let id = Int(idWord.dropFirst(3)),
+                let idIndex = words.firstIndex(of: idWord)
+            else {
                 XCTFail("unexpected line: \(row)")
                 continue
             }
@@ -69,20 +71,24 @@ final class ExampleTests: XCTestCase {
         let (lines, frames) = parse(out.stdout)
         XCTAssertEqual(frames, 360, "frames: \(out.summary)", file: file, line: line)
         let messages = lines.filter { $0.kind == "message" }, metas = lines.filter { $0.kind == "meta" }
-        XCTAssertEqual(Set(messages.map(\.code)), try Self.demoCodes(), "codes announced: \(out.summary)",
-                       file: file, line: line)
+        XCTAssertEqual(
+            Set(messages.map(\.code)), try Self.demoCodes(), "codes announced: \(out.summary)",
+            file: file, line: line)
         let announced = Dictionary(messages.map { ($0.id, $0.code) }, uniquingKeysWith: { a, _ in a })
         /// The code without its add-on: a frame may show the main code while
         /// its add-on is not read in that frame.
         func main(_ code: String?) -> String? { code.map { String($0.split(separator: " +").first ?? "") } }
         let strays = metas.filter { main(announced[$0.id]) != main($0.code) }
-        XCTAssertTrue(strays.isEmpty, "\(strays.count) metas of unannounced codes, e.g. \(strays.prefix(3))",
-                      file: file, line: line)
+        XCTAssertTrue(
+            strays.isEmpty, "\(strays.count) metas of unannounced codes, e.g. \(strays.prefix(3))",
+            file: file, line: line)
         let outside = metas.filter { m in
-            m.box.count != 4 || m.box[2] <= 0 || m.box[3] <= 0 || m.box[0] + m.box[2] > 1280 || m.box[1] + m.box[3] > 720
+            m.box.count != 4 || m.box[2] <= 0 || m.box[3] <= 0 || m.box[0] + m.box[2] > 1280
+                || m.box[1] + m.box[3] > 720
         }
-        XCTAssertTrue(outside.isEmpty, "\(outside.count) boxes outside the frame, e.g. \(outside.prefix(3))",
-                      file: file, line: line)
+        XCTAssertTrue(
+            outside.isEmpty, "\(outside.count) boxes outside the frame, e.g. \(outside.prefix(3))",
+            file: file, line: line)
         for (id, code) in announced {
             XCTAssertTrue(metas.contains { $0.id == id }, "no meta for \(code) id=\(id)", file: file, line: line)
         }
@@ -94,12 +100,18 @@ final class ExampleTests: XCTestCase {
     /// messages and from the region metas of the appsink's buffers.
     func testPythonAppsinkExample() throws {
         let python = URL(fileURLWithPath: "/usr/bin/python3")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else { throw XCTSkip("/usr/bin/python3 is missing") }
-        let probe = try Env.run(python, ["-c", "import gi; gi.require_version('GstVideo', '1.0'); gi.require_version('GstApp', '1.0')"])
-        if probe.status != 0 { throw XCTSkip("python3-gi with the GstVideo and GstApp typelibs is needed: \(probe.stderr)") }
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw XCTSkip("/usr/bin/python3 is missing")
+        }
+        let probe = try Env.run(
+            python, ["-c", "import gi; gi.require_version('GstVideo', '1.0'); gi.require_version('GstApp', '1.0')"])
+        if probe.status != 0 {
+            throw XCTSkip("python3-gi with the GstVideo and GstApp typelibs is needed: \(probe.stderr)")
+        }
         let script = Env.root.appendingPathComponent("examples/python/scan_appsink.py")
-        let out = try Env.run(python, [script.path, try demoClip().path],
-                              environment: ["GST_PLUGIN_PATH": try Env.pluginFolder().path], timeout: 600)
+        let out = try Env.run(
+            python, [script.path, try demoClip().path],
+            environment: ["GST_PLUGIN_PATH": try Env.pluginFolder().path], timeout: 600)
         _ = try checkDemoOutput(out)
         let usage = try Env.run(python, [script.path], environment: ["GST_PLUGIN_PATH": try Env.pluginFolder().path])
         XCTAssertEqual(usage.status, 2, usage.summary)
@@ -112,7 +124,8 @@ final class ExampleTests: XCTestCase {
     func testCAppsinkExample() throws {
         let gcc = try Env.require("gcc", "apt-get install gcc")
         let pkgConfig = try Env.require("pkg-config", "apt-get install pkg-config")
-        let flags = try Env.run(pkgConfig, ["--cflags", "--libs", "gstreamer-1.0", "gstreamer-video-1.0", "gstreamer-app-1.0"])
+        let flags = try Env.run(
+            pkgConfig, ["--cflags", "--libs", "gstreamer-1.0", "gstreamer-video-1.0", "gstreamer-app-1.0"])
         guard flags.status == 0 else { throw XCTSkip("GStreamer development files are missing: \(flags.stderr)") }
         let dir = try Env.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -128,8 +141,9 @@ final class ExampleTests: XCTestCase {
         let python = URL(fileURLWithPath: "/usr/bin/python3")
         if FileManager.default.isExecutableFile(atPath: python.path) {
             let script = Env.root.appendingPathComponent("examples/python/scan_appsink.py")
-            let py = try Env.run(python, [script.path, try demoClip().path], environment: ["GST_PLUGIN_PATH": plugins],
-                                 timeout: 600)
+            let py = try Env.run(
+                python, [script.path, try demoClip().path], environment: ["GST_PLUGIN_PATH": plugins],
+                timeout: 600)
             if py.status == 0 {
                 XCTAssertEqual(cLines, Set(parse(py.stdout).lines), "the C and Python examples disagree")
             }

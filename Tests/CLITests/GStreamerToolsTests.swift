@@ -6,10 +6,12 @@ import XCTest
 /// `barcode` messages) and `GST_DEBUG` (warnings a user can act on).
 final class GStreamerToolsTests: XCTestCase {
     /// The element's own properties, as the element spec names them.
-    static let properties = ["symbologies", "active-region", "region-only", "orientation", "effort", "message",
-                             "report", "lost-after", "attach-meta", "attach-frame", "frame-clean", "frame-max-size",
-                             "draw", "draw-labels",
-                             "outline-color", "unwanted-color", "paused", "n-threads"]
+    static let properties = [
+        "symbologies", "active-region", "region-only", "orientation", "effort", "message",
+        "report", "lost-after", "attach-meta", "attach-frame", "frame-clean", "frame-max-size",
+        "draw", "draw-labels",
+        "outline-color", "unwanted-color", "paused", "n-threads"
+    ]
     /// The element's read-only counters.
     static let counters = ["frames-analysed", "frames-skipped", "frames-rejected"]
 
@@ -26,8 +28,10 @@ final class GStreamerToolsTests: XCTestCase {
     func testInspect() throws {
         let inspect = try Env.require("gst-inspect-1.0", "gstreamer1.0-tools")
         let env = try environment()
-        XCTAssertEqual(try Env.run(inspect, ["--exists", "--atleast-version=0.1", "rlbarcode"], environment: env).status, 0)
-        XCTAssertNotEqual(try Env.run(inspect, ["--exists", "--atleast-version=0.1", "rlbarcodex"], environment: env).status, 0)
+        XCTAssertEqual(
+            try Env.run(inspect, ["--exists", "--atleast-version=0.1", "rlbarcode"], environment: env).status, 0)
+        XCTAssertNotEqual(
+            try Env.run(inspect, ["--exists", "--atleast-version=0.1", "rlbarcodex"], environment: env).status, 0)
         let out = try Env.run(inspect, ["rlbarcode"], environment: env)
         XCTAssertEqual(out.status, 0, out.summary)
         XCTAssertTrue(out.stdout.contains("Filter/Analyzer/Video"), out.summary)
@@ -35,9 +39,11 @@ final class GStreamerToolsTests: XCTestCase {
             return XCTFail("no description: \(out.summary)")
         }
         XCTAssertTrue(description.contains("Example: gst-launch-1.0"), String(description))
-        for name in ["EAN-13", "UPC-A", "UPC-E", "EAN-8", "EAN-2", "EAN-5", "Code 128", "Code 39", "Code 93", "ITF",
-                     "Codabar", "DataBar", "Expanded", "QR Code", "Data Matrix", "PDF417", "Aztec", "barcode",
-                     "GstVideoRegionOfInterestMeta"] {
+        for name in [
+            "EAN-13", "UPC-A", "UPC-E", "EAN-8", "EAN-2", "EAN-5", "Code 128", "Code 39", "Code 93", "ITF",
+            "Codabar", "DataBar", "Expanded", "QR Code", "Data Matrix", "PDF417", "Aztec", "barcode",
+            "GstVideoRegionOfInterestMeta"
+        ] {
             XCTAssertTrue(description.contains(name), "the description does not mention \(name)")
         }
         let lines = out.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -51,11 +57,13 @@ final class GStreamerToolsTests: XCTestCase {
             let block = lines[(i + 1)...].prefix { !$0.hasPrefix("  ") || $0.hasPrefix("   ") }
             XCTAssertTrue(block.contains { $0.contains("Default:") }, "\(name) shows no default")
             if Self.counters.contains(name) {
-                XCTAssertTrue(block.contains { $0.contains("flags: readable") && !$0.contains("writable") },
-                              "\(name) is not read-only: \(block)")
+                XCTAssertTrue(
+                    block.contains { $0.contains("flags: readable") && !$0.contains("writable") },
+                    "\(name) is not read-only: \(block)")
             } else {
-                XCTAssertTrue(block.contains { $0.contains("changeable in NULL, READY, PAUSED or PLAYING state") },
-                              "\(name) is not marked changeable while playing")
+                XCTAssertTrue(
+                    block.contains { $0.contains("changeable in NULL, READY, PAUSED or PLAYING state") },
+                    "\(name) is not marked changeable while playing")
             }
         }
     }
@@ -65,16 +73,22 @@ final class GStreamerToolsTests: XCTestCase {
     func testLaunchPrintsMessages() throws {
         let launch = try Env.require("gst-launch-1.0", "gstreamer1.0-tools")
         let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4").path
-        let out = try Env.run(launch, ["-m", "filesrc", "location=\(clip)", "!", "decodebin", "!", "videoconvert", "!",
-                                       "rlbarcode", "symbologies=ean-8", "!", "fakesink"], environment: try environment(),
-                              timeout: 300)
+        let out = try Env.run(
+            launch,
+            [
+                "-m", "filesrc", "location=\(clip)", "!", "decodebin", "!", "videoconvert", "!",
+                "rlbarcode", "symbologies=ean-8", "!", "fakesink"
+            ], environment: try environment(),
+            timeout: 300)
         XCTAssertEqual(out.status, 0, out.summary)
         let messages = out.stdout.split(separator: "\n").filter { $0.contains("(element): barcode, ") }
         XCTAssertFalse(messages.isEmpty, out.summary)
         guard let first = messages.first else { return }
-        for field in ["timestamp=(guint64)2000000000", "stream-time=(guint64)", "running-time=(guint64)",
-                      "type=(string)EAN-8", "symbol=(string)96385074", "quality=(int)", "symbology-id=(string)",
-                      "corners=(int)<", "id=(uint)", "new=(boolean)true"] {
+        for field in [
+            "timestamp=(guint64)2000000000", "stream-time=(guint64)", "running-time=(guint64)",
+            "type=(string)EAN-8", "symbol=(string)96385074", "quality=(int)", "symbology-id=(string)",
+            "corners=(int)<", "id=(uint)", "new=(boolean)true"
+        ] {
             XCTAssertTrue(first.contains(field), "no \(field) in \(first)")
         }
     }
@@ -86,18 +100,28 @@ final class GStreamerToolsTests: XCTestCase {
         var env = try environment()
         env["GST_DEBUG"] = "rlbarcode:2"
         env["GST_DEBUG_NO_COLOR"] = "1"
-        let out = try Env.run(launch, ["-q", "videotestsrc", "num-buffers=3", "!", "video/x-raw,width=160,height=120",
-                                       "!", "rlbarcode", "active-region=0.5,0.5,0.9,0.9", "!", "fakesink"], environment: env)
+        let out = try Env.run(
+            launch,
+            [
+                "-q", "videotestsrc", "num-buffers=3", "!", "video/x-raw,width=160,height=120",
+                "!", "rlbarcode", "active-region=0.5,0.5,0.9,0.9", "!", "fakesink"
+            ], environment: env)
         XCTAssertEqual(out.status, 0, out.summary)
         let warnings = out.stderr.split(separator: "\n").filter { $0.contains("WARN") && $0.contains("rlbarcode") }
-        XCTAssertTrue(warnings.contains { $0.contains("active-region") && $0.contains("keeping the old value") },
-                      "no actionable warning: \(out.summary)")
+        XCTAssertTrue(
+            warnings.contains { $0.contains("active-region") && $0.contains("keeping the old value") },
+            "no actionable warning: \(out.summary)")
         env["GST_DEBUG"] = "rlbarcode:5"
-        let debug = try Env.run(launch, ["-q", "videotestsrc", "num-buffers=3", "!", "video/x-raw,width=160,height=120",
-                                         "!", "rlbarcode", "effort=fast", "!", "fakesink"], environment: env)
+        let debug = try Env.run(
+            launch,
+            [
+                "-q", "videotestsrc", "num-buffers=3", "!", "video/x-raw,width=160,height=120",
+                "!", "rlbarcode", "effort=fast", "!", "fakesink"
+            ], environment: env)
         XCTAssertEqual(debug.status, 0, debug.summary)
-        XCTAssertTrue(debug.stderr.contains("effort: balanced -> fast") || debug.stderr.contains("effort"),
-                      "property changes are not logged at level 5: \(debug.summary)")
+        XCTAssertTrue(
+            debug.stderr.contains("effort: balanced -> fast") || debug.stderr.contains("effort"),
+            "property changes are not logged at level 5: \(debug.summary)")
         XCTAssertTrue(debug.stderr.contains("160x120"), "the negotiated size is not logged: \(debug.summary)")
     }
 }

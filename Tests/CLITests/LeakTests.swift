@@ -12,17 +12,21 @@ final class LeakTests: XCTestCase {
     /// attached frame whole, too slow under valgrind).
     func pipeline(frames: Int, attachFrame: Bool) -> [String] {
         let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4").path
-        return ["-m", "filesrc", "location=\(clip)", "!", "qtdemux", "!", "decodebin", "!", "videoconvert", "!",
-                "video/x-raw,format=NV12", "!", "identity", "eos-after=\(frames)", "!",
-                "rlbarcode", "draw=true", "draw-labels=true", "attach-frame=\(attachFrame)", "report=every-frame", "!",
-                "fakesink"]
+        return [
+            "-m", "filesrc", "location=\(clip)", "!", "qtdemux", "!", "decodebin", "!", "videoconvert", "!",
+            "video/x-raw,format=NV12", "!", "identity", "eos-after=\(frames)", "!",
+            "rlbarcode", "draw=true", "draw-labels=true", "attach-frame=\(attachFrame)", "report=every-frame", "!",
+            "fakesink"
+        ]
     }
 
     /// An environment that finds the plugin, with a registry of its own
     /// built beforehand (so that valgrind does not watch a registry scan).
     func environment(_ dir: URL) throws -> [String: String] {
-        let env = ["GST_PLUGIN_PATH": try Env.pluginFolder().path,
-                   "GST_REGISTRY": dir.appendingPathComponent("registry.bin").path]
+        let env = [
+            "GST_PLUGIN_PATH": try Env.pluginFolder().path,
+            "GST_REGISTRY": dir.appendingPathComponent("registry.bin").path
+        ]
         let inspect = try Env.require("gst-inspect-1.0", "gstreamer1.0-tools")
         XCTAssertEqual(try Env.run(inspect, ["rlbarcode"], environment: env).status, 0)
         return env
@@ -55,13 +59,18 @@ final class LeakTests: XCTestCase {
         let dir = try Env.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let env = try environment(dir)
-        let out = try Env.run(valgrind, ["--leak-check=full", "--show-leak-kinds=definite", "--num-callers=40",
-                                         launch.path] + pipeline(frames: 12, attachFrame: false),
-                              environment: env, timeout: 1200)
+        let out = try Env.run(
+            valgrind,
+            [
+                "--leak-check=full", "--show-leak-kinds=definite", "--num-callers=40",
+                launch.path
+            ] + pipeline(frames: 12, attachFrame: false),
+            environment: env, timeout: 1200)
         XCTAssertEqual(out.status, 0, out.summary)
         XCTAssertTrue(out.stdout.contains("barcode"), "no barcode message: the element did not read: \(out.summary)")
-        XCTAssertTrue(out.stderr.contains("LEAK SUMMARY") || out.stderr.contains("All heap blocks were freed"),
-                      "valgrind printed no leak summary: \(out.summary)")
+        XCTAssertTrue(
+            out.stderr.contains("LEAK SUMMARY") || out.stderr.contains("All heap blocks were freed"),
+            "valgrind printed no leak summary: \(out.summary)")
         // Each record: its heading line and the stack below it, up to the
         // next blank report line.
         var records: [[Substring]] = []
@@ -70,12 +79,15 @@ final class LeakTests: XCTestCase {
             if text.contains("definitely lost in loss record") {
                 records.append([text])
             } else if !records.isEmpty, text.trimmingCharacters(in: .whitespaces).isEmpty == false,
-                      text.contains("at 0x") || text.contains("by 0x") {
+                text.contains("at 0x") || text.contains("by 0x")
+            {
                 records[records.count - 1].append(text)
             }
         }
         let ours = records.filter { $0.contains { $0.contains("libgstrlbarcode") || $0.contains("RLBarcode") } }
-        XCTAssertEqual(ours.count, 0, "blocks lost by the plugin:\n"
-                       + ours.prefix(5).map { $0.joined(separator: "\n") }.joined(separator: "\n\n"))
+        XCTAssertEqual(
+            ours.count, 0,
+            "blocks lost by the plugin:\n"
+                + ours.prefix(5).map { $0.joined(separator: "\n") }.joined(separator: "\n\n"))
     }
 }

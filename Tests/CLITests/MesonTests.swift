@@ -14,8 +14,10 @@ final class MesonTests: XCTestCase {
 
     /// Runs a command and fails the test (throwing) unless it exits 0.
     @discardableResult
-    func check(_ exe: URL, _ args: [String], in dir: URL? = nil, env: [String: String] = [:],
-               timeout: Double = 300, _ what: String) throws -> ProcessOutput {
+    func check(
+        _ exe: URL, _ args: [String], in dir: URL? = nil, env: [String: String] = [:],
+        timeout: Double = 300, _ what: String
+    ) throws -> ProcessOutput {
         let out = try Env.run(exe, args, environment: env, currentDirectory: dir, timeout: timeout)
         if out.status != 0 {
             XCTFail("\(what) failed: \(out.summary)")
@@ -40,12 +42,15 @@ final class MesonTests: XCTestCase {
         // 1. The tarball (meson dist takes the committed files).
         let distBuild = dir.appendingPathComponent("dist-build")
         try check(meson, ["setup", distBuild.path, Env.root.appendingPathComponent("meson-wrap").path], "meson setup")
-        try check(meson, ["dist", "-C", distBuild.path, "--no-tests", "--formats", "gztar", "--allow-dirty"], "meson dist")
+        try check(
+            meson, ["dist", "-C", distBuild.path, "--no-tests", "--formats", "gztar", "--allow-dirty"], "meson dist")
         let tarball = distBuild.appendingPathComponent("meson-dist/rlbarcode-0.1.0.tar.gz")
         XCTAssertTrue(FileManager.default.fileExists(atPath: tarball.path), "no \(tarball.path)")
         let listing = try check(URL(fileURLWithPath: "/bin/tar"), ["tzf", tarball.path], "tar tzf").stdout
-        for file in ["rlbarcode-0.1.0/meson.build", "rlbarcode-0.1.0/Package.swift",
-                     "rlbarcode-0.1.0/Sources/GstRLBarcode/Plugin.swift", "rlbarcode-0.1.0/swiftpm-build.sh"] {
+        for file in [
+            "rlbarcode-0.1.0/meson.build", "rlbarcode-0.1.0/Package.swift",
+            "rlbarcode-0.1.0/Sources/GstRLBarcode/Plugin.swift", "rlbarcode-0.1.0/swiftpm-build.sh"
+        ] {
             XCTAssertTrue(listing.split(separator: "\n").contains(Substring(file)), "\(file) is not in the tarball")
         }
         let sum = try check(URL(fileURLWithPath: "/usr/bin/sha256sum"), [tarball.path], "sha256sum")
@@ -65,8 +70,9 @@ final class MesonTests: XCTestCase {
         source_hash = \(hash)
 
         """.write(to: parent.appendingPathComponent("subprojects/rlbarcode.wrap"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(at: Env.root.appendingPathComponent("examples/c/scan_appsink.c"),
-                                         to: parent.appendingPathComponent("scan_appsink.c"))
+        try FileManager.default.copyItem(
+            at: Env.root.appendingPathComponent("examples/c/scan_appsink.c"),
+            to: parent.appendingPathComponent("scan_appsink.c"))
         try """
         project('scan-app', 'c', meson_version: '>= 0.60.0')
         deps = [dependency('gstreamer-1.0'), dependency('gstreamer-video-1.0'), dependency('gstreamer-app-1.0')]
@@ -86,10 +92,13 @@ final class MesonTests: XCTestCase {
         try check(meson, ["compile", "-C", build.path], timeout: 1800, "meson compile (SwiftPM build of the plugin)")
         let test = try check(meson, ["test", "-C", build.path, "--print-errorlogs"], timeout: 600, "meson test")
         XCTAssertTrue(test.stdout.contains("demo codes"), test.summary)
-        XCTAssertTrue(test.stdout.contains("gst-inspect rlbarcode"), "the subproject's tests did not run: \(test.summary)")
+        XCTAssertTrue(
+            test.stdout.contains("gst-inspect rlbarcode"), "the subproject's tests did not run: \(test.summary)")
         let log = try String(contentsOf: build.appendingPathComponent("meson-logs/testlog.txt"), encoding: .utf8)
-        XCTAssertTrue(log.contains("message 0.000s EAN-13 5901234123457"), "the C example printed no code: \(log.suffix(2000))")
-        XCTAssertTrue(log.contains("message 0.000s UPC-A 0036000291452"), "the C example printed no code: \(log.suffix(2000))")
+        XCTAssertTrue(
+            log.contains("message 0.000s EAN-13 5901234123457"), "the C example printed no code: \(log.suffix(2000))")
+        XCTAssertTrue(
+            log.contains("message 0.000s UPC-A 0036000291452"), "the C example printed no code: \(log.suffix(2000))")
 
         // 4. meson install puts the plugin into GStreamer's plugin folder,
         //    where gst-inspect finds it without GST_PLUGIN_PATH.
@@ -99,11 +108,15 @@ final class MesonTests: XCTestCase {
         let destdir = dir.appendingPathComponent("destdir")
         try check(meson, ["install", "-C", build.path, "--destdir", destdir.path], "meson install")
         let installed = destdir.path + pluginsdir
-        XCTAssertTrue(FileManager.default.fileExists(atPath: installed + "/libgstrlbarcode.so"),
-                      "not installed into \(installed)")
-        let found = try Env.run(inspect, ["--exists", "--atleast-version=0.1", "rlbarcode"],
-                                environment: ["GST_PLUGIN_PATH": "", "GST_PLUGIN_SYSTEM_PATH_1_0": installed,
-                                              "GST_REGISTRY": dir.appendingPathComponent("registry.bin").path])
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: installed + "/libgstrlbarcode.so"),
+            "not installed into \(installed)")
+        let found = try Env.run(
+            inspect, ["--exists", "--atleast-version=0.1", "rlbarcode"],
+            environment: [
+                "GST_PLUGIN_PATH": "", "GST_PLUGIN_SYSTEM_PATH_1_0": installed,
+                "GST_REGISTRY": dir.appendingPathComponent("registry.bin").path
+            ])
         XCTAssertEqual(found.status, 0, "gst-inspect-1.0 does not find the installed plugin: \(found.summary)")
     }
 }

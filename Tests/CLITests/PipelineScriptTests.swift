@@ -4,8 +4,10 @@ import XCTest
 /// Runs every example pipeline in pipelines/ and the demo-video maker.
 final class PipelineScriptTests: XCTestCase {
     /// The example scripts, by name.
-    static let scripts = ["demo.sh", "webcam-preview.sh", "scan-file.sh", "record-annotated.sh",
-                          "scan-stream.sh", "scan-region.sh", "overlay-labels.sh"]
+    static let scripts = [
+        "demo.sh", "webcam-preview.sh", "scan-file.sh", "record-annotated.sh",
+        "scan-stream.sh", "scan-region.sh", "overlay-labels.sh"
+    ]
     /// The Python helpers in pipelines/, by name.
     static let pythonScripts = ["bench.py", "rtsp-serve.py"]
 
@@ -18,7 +20,9 @@ final class PipelineScriptTests: XCTestCase {
     }
 
     /// Runs `pipelines/NAME` with `args`.
-    func runScript(_ name: String, _ args: [String], env: [String: String] = [:], timeout: Double = 900) throws -> ProcessOutput {
+    func runScript(_ name: String, _ args: [String], env: [String: String] = [:], timeout: Double = 900) throws
+        -> ProcessOutput
+    {
         let bash = try Env.require("bash", "needed for the scripts")
         let script = Env.root.appendingPathComponent("pipelines").appendingPathComponent(name)
         return try Env.run(bash, [script.path] + args, environment: env, timeout: timeout)
@@ -31,7 +35,8 @@ final class PipelineScriptTests: XCTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".sh") }
         XCTAssertEqual(Set(names), Set(Self.scripts), "a script without a test, or a test without a script")
         let python = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".py") }
-        XCTAssertEqual(Set(python), Set(Self.pythonScripts), "a Python script without a test, or a test without a script")
+        XCTAssertEqual(
+            Set(python), Set(Self.pythonScripts), "a Python script without a test, or a test without a script")
         for name in names + python {
             let path = dir.appendingPathComponent(name).path
             XCTAssertTrue(FileManager.default.isExecutableFile(atPath: path), "\(name) is not executable")
@@ -108,9 +113,10 @@ final class PipelineScriptTests: XCTestCase {
         }
         let script = Env.root.appendingPathComponent("pipelines/bench.py")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: script.path), "bench.py is not executable")
-        let result = try Env.run(URL(fileURLWithPath: "/usr/bin/python3"),
-                                 [script.path, "--frames", "12", "--rounds", "1", "--sizes", "640x360,320x180"],
-                                 environment: env, timeout: 600)
+        let result = try Env.run(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            [script.path, "--frames", "12", "--rounds", "1", "--sizes", "640x360,320x180"],
+            environment: env, timeout: 600)
         XCTAssertEqual(result.status, 0, result.summary)
         let rows = result.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         for size in ["640x360", "320x180"] {
@@ -144,8 +150,9 @@ final class PipelineScriptTests: XCTestCase {
         for _ in 0..<2 {
             let dir = try Env.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: dir) }
-            let result = try Env.run(URL(fileURLWithPath: "/usr/bin/python3"),
-                                     [script, "--out", dir.path, "--seconds", "1"], timeout: 600)
+            let result = try Env.run(
+                URL(fileURLWithPath: "/usr/bin/python3"),
+                [script, "--out", dir.path, "--seconds", "1"], timeout: 600)
             if result.stderr.contains("Pillow is missing") { throw XCTSkip("python3-pil is missing") }
             XCTAssertEqual(result.status, 0, result.summary)
             let video = try Data(contentsOf: dir.appendingPathComponent("demo.mp4"))
@@ -171,7 +178,9 @@ final class PipelineScriptTests: XCTestCase {
     /// /usr/bin/python3 with PyGObject's GStreamer bindings, or a skip.
     func pythonWithGst(_ module: String = "Gst") throws -> URL {
         let python = URL(fileURLWithPath: "/usr/bin/python3")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else { throw XCTSkip("/usr/bin/python3 is missing") }
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw XCTSkip("/usr/bin/python3 is missing")
+        }
         let probe = try Env.run(python, ["-c", "import gi; gi.require_version('\(module)', '1.0')"])
         if probe.status != 0 { throw XCTSkip("the \(module) typelib for python3-gi is missing: \(probe.stderr)") }
         return python
@@ -184,19 +193,27 @@ final class PipelineScriptTests: XCTestCase {
         let env = try scriptEnvironment()
         guard Env.hasElement("souphttpsrc") else { throw XCTSkip("souphttpsrc is missing (gstreamer1.0-plugins-good)") }
         let python = URL(fileURLWithPath: "/usr/bin/python3")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else { throw XCTSkip("/usr/bin/python3 is missing") }
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw XCTSkip("/usr/bin/python3 is missing")
+        }
         let media = Env.root.appendingPathComponent("pipelines/media")
-        let (server, port) = try Env.startServer(python, ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
-                                                          "--directory", media.path],
-                                                 ready: "port ([0-9]+)")
+        let (server, port) = try Env.startServer(
+            python,
+            [
+                "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                "--directory", media.path
+            ],
+            ready: "port ([0-9]+)")
         defer { Env.stop(server) }
-        let result = try runScript("scan-stream.sh", ["http://127.0.0.1:\(port)/demo.mp4", "symbologies=ean-8+upc-e"],
-                                   env: env, timeout: 300)
+        let result = try runScript(
+            "scan-stream.sh", ["http://127.0.0.1:\(port)/demo.mp4", "symbologies=ean-8+upc-e"],
+            env: env, timeout: 300)
         XCTAssertEqual(result.status, 0, result.summary)
         let codes = Set(barcodeLines(result.stdout).map(\.code))
         XCTAssertEqual(codes, ["EAN-8 96385074", "UPC-E 0012345000065"], result.summary)
-        XCTAssertTrue(barcodeLines(result.stdout).contains { $0.time == "2.000s" && $0.code == "EAN-8 96385074" },
-                      "EAN-8 comes into view at 2 s: \(result.summary)")
+        XCTAssertTrue(
+            barcodeLines(result.stdout).contains { $0.time == "2.000s" && $0.code == "EAN-8 96385074" },
+            "EAN-8 comes into view at 2 s: \(result.summary)")
 
         let notURI = try runScript("scan-stream.sh", [media.appendingPathComponent("demo.mp4").path], env: env)
         XCTAssertEqual(notURI.status, 2, notURI.summary)
@@ -211,10 +228,14 @@ final class PipelineScriptTests: XCTestCase {
         guard Env.hasElement("rtspsrc") else { throw XCTSkip("rtspsrc is missing (gstreamer1.0-plugins-good)") }
         let python = try pythonWithGst("GstRtspServer")
         let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4").path
-        let (server, url) = try Env.startServer(python, [Env.root.appendingPathComponent("pipelines/rtsp-serve.py").path,
-                                                         clip, "--port", "0"],
-                                                ready: "rtsp://127\\.0\\.0\\.1:[0-9]+/stream",
-                                                environment: ["GST_PLUGIN_PATH": env["GST_PLUGIN_PATH"] ?? ""])
+        let (server, url) = try Env.startServer(
+            python,
+            [
+                Env.root.appendingPathComponent("pipelines/rtsp-serve.py").path,
+                clip, "--port", "0"
+            ],
+            ready: "rtsp://127\\.0\\.0\\.1:[0-9]+/stream",
+            environment: ["GST_PLUGIN_PATH": env["GST_PLUGIN_PATH"] ?? ""])
         defer { Env.stop(server) }
         // Long enough for rtspsrc to fall back to TCP (after 5 s) where
         // RTP over UDP does not get through.
@@ -241,8 +262,9 @@ final class PipelineScriptTests: XCTestCase {
         XCTAssertEqual(atStart, ["EAN-13 5901234123457"], region.summary)
         let whole = try runScript("scan-file.sh", [clip], env: env)
         XCTAssertEqual(whole.status, 0, whole.summary)
-        XCTAssertTrue(barcodeLines(whole.stdout).contains { $0.time == "0.000s" && $0.code == "UPC-A 0036000291452" },
-                      "the UPC-A is in view at the start: \(whole.summary)")
+        XCTAssertTrue(
+            barcodeLines(whole.stdout).contains { $0.time == "0.000s" && $0.code == "UPC-A 0036000291452" },
+            "the UPC-A is in view at the start: \(whole.summary)")
         let bad = try runScript("scan-region.sh", [clip, "left-half"], env: env)
         XCTAssertEqual(bad.status, 2, bad.summary)
     }
@@ -258,7 +280,9 @@ final class PipelineScriptTests: XCTestCase {
         let labelled = dir.appendingPathComponent("labelled"), plain = dir.appendingPathComponent("plain")
         let result = try runScript("overlay-labels.sh", [clip, labelled.path], env: env)
         XCTAssertEqual(result.status, 0, result.summary)
-        let snapshots = try FileManager.default.contentsOfDirectory(atPath: labelled.path).filter { $0.hasSuffix(".png") }
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: labelled.path).filter {
+            $0.hasSuffix(".png")
+        }
         XCTAssertEqual(snapshots.count, 12, "one snapshot a second of a 12 s clip: \(snapshots.sorted())")
         XCTAssertTrue(barcodeLines(result.stdout).contains { $0.code == "EAN-13 9780201379624 +51299" }, result.summary)
 
@@ -274,7 +298,8 @@ final class PipelineScriptTests: XCTestCase {
         XCTAssertEqual(without.status, 0, without.summary)
         let plainFirst = try Data(contentsOf: plain.appendingPathComponent("frame-00000.png"))
         XCTAssertNotEqual(try Data(contentsOf: first), plainFirst, "draw-labels made no difference")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: plain.path).count, 3,
-                       "EVERY=5: snapshots at 0, 5 and 10 s of the 12 s clip")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: plain.path).count, 3,
+            "EVERY=5: snapshots at 0, 5 and 10 s of the 12 s clip")
     }
 }

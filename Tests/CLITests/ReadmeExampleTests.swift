@@ -9,8 +9,9 @@ final class ReadmeExampleTests: XCTestCase {
     func pythonBlock(after lead: String, in document: String = "README.md") throws -> String {
         let readme = try String(contentsOf: Env.root.appendingPathComponent(document), encoding: .utf8)
         guard let start = readme.range(of: lead),
-              let open = readme.range(of: "```python\n", range: start.upperBound..<readme.endIndex),
-              let close = readme.range(of: "\n```", range: open.upperBound..<readme.endIndex) else {
+            let open = readme.range(of: "```python\n", range: start.upperBound..<readme.endIndex),
+            let close = readme.range(of: "\n```", range: open.upperBound..<readme.endIndex)
+        else {
             XCTFail("\(document) has no Python example after \"\(lead)\"")
             return ""
         }
@@ -24,15 +25,21 @@ final class ReadmeExampleTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw XCTSkip("/usr/bin/python3 is not installed")
         }
-        let probe = try Env.run(python, ["-c", "import gi; gi.require_version('Gst', '1.0'); from gi.repository import Gst; import gi.overrides.Gst"])
+        let probe = try Env.run(
+            python,
+            [
+                "-c",
+                "import gi; gi.require_version('Gst', '1.0'); from gi.repository import Gst; import gi.overrides.Gst"
+            ])
         if probe.status != 0 { throw XCTSkip("python3-gi and python3-gst-1.0 are needed: \(probe.stderr)") }
         let dir = try Env.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = dir.appendingPathComponent("example.py")
         try code.write(to: script, atomically: true, encoding: .utf8)
         let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4")
-        return try Env.run(python, [script.path, clip.path] + extra,
-                           environment: ["GST_PLUGIN_PATH": try Env.pluginFolder().path], timeout: 600)
+        return try Env.run(
+            python, [script.path, clip.path] + extra,
+            environment: ["GST_PLUGIN_PATH": try Env.pluginFolder().path], timeout: 600)
     }
 
     func testMessageExamplePrintsTheDemoCodes() throws {
@@ -42,7 +49,8 @@ final class ReadmeExampleTests: XCTestCase {
     }
 
     func testSessionExampleReportsNewCodesAndTheSession() throws {
-        let out = try runExample(try pythonBlock(after: "A Python application that follows a session", in: "docs/ELEMENT.md"))
+        let out = try runExample(
+            try pythonBlock(after: "A Python application that follows a session", in: "docs/ELEMENT.md"))
         XCTAssertEqual(out.status, 0, out.summary)
         let lines = out.stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.contains("new code: EAN-13 5901234123457"), out.summary)

@@ -64,8 +64,10 @@ final class ScanToolInputTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let (png, _) = try eanPictures(in: dir)
         let cli = try Env.cli()
-        for (name, muxer, cause) in [("clip.mkv", ["matroskamux"], "Segment"),
-                                     ("clip.mov", ["qtmux", "faststart=true"], "the file ends inside its 'mdat' box")] {
+        for (name, muxer, cause) in [
+            ("clip.mkv", ["matroskamux"], "Segment"),
+            ("clip.mov", ["qtmux", "faststart=true"], "the file ends inside its 'mdat' box")
+        ] {
             let clip = dir.appendingPathComponent(name), half = dir.appendingPathComponent("half-" + name)
             try Env.clip(from: png, frames: 20, to: clip, muxer: muxer)
             try Env.cut(clip, keeping: 0.5, to: half)
@@ -103,8 +105,10 @@ final class ScanToolInputTests: XCTestCase {
         try Env.clip(from: png, frames: 12, to: clip)
         var data = [UInt8](try Data(contentsOf: clip))
         // each frame's SOF0 segment: FF C0, length 17, precision 8, lines, samples per line
-        let frames = data.indices.dropLast(5).filter { data[$0] == 0xFF && data[$0 + 1] == 0xC0 && data[$0 + 2] == 0
-            && data[$0 + 3] == 17 && data[$0 + 4] == 8 }
+        let frames = data.indices.dropLast(5).filter {
+            data[$0] == 0xFF && data[$0 + 1] == 0xC0 && data[$0 + 2] == 0
+                && data[$0 + 3] == 17 && data[$0 + 4] == 8
+        }
         XCTAssertEqual(frames.count, 12)
         for sof in frames.dropFirst(4) { data[sof + 5] = 0; data[sof + 6] = 0 }
         try Data(data).write(to: damaged)
@@ -112,8 +116,9 @@ final class ScanToolInputTests: XCTestCase {
         let result = try Env.run(try Env.cli(), ["--jsonl", damaged.path], timeout: 300)
         XCTAssertEqual(result.status, 4, result.summary)
         XCTAssertEqual(texts(result, file: damaged.path), ["5901234123457"], result.summary)
-        XCTAssertTrue(result.stderr.contains("warning: \(damaged.path): truncated or damaged: 8 frames could not be decoded"),
-                      result.summary)
+        XCTAssertTrue(
+            result.stderr.contains("warning: \(damaged.path): truncated or damaged: 8 frames could not be decoded"),
+            result.summary)
     }
 
     /// `-` reads a picture from standard input, and a video too; the codes
@@ -129,7 +134,8 @@ final class ScanToolInputTests: XCTestCase {
         let picture = try Env.run(cli, ["--jsonl", "-"], environment: ["TMPDIR": scratch.path], input: png)
         XCTAssertEqual(picture.status, 0, picture.summary)
         XCTAssertEqual(texts(picture, file: "-"), ["5901234123457"], picture.summary)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path), [], "the copy is not left behind")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.path), [], "the copy is not left behind")
         // a second `-` is the same input, not an empty one
         let twice = try Env.run(cli, ["--jsonl", "-", "--", "-"], input: png)
         XCTAssertEqual(twice.status, 0, twice.summary)
@@ -206,8 +212,9 @@ final class ScanToolInputTests: XCTestCase {
         for huge in [hugePNG, hugeJPEG] {
             let result = try Env.run(cli, ["--jsonl", huge.path, png.path])
             XCTAssertEqual(result.status, 1, result.summary)
-            XCTAssertTrue(result.stderr.contains("\(huge.path): 20000x20000 pixels is more than the limit of 64000000"),
-                          result.summary)
+            XCTAssertTrue(
+                result.stderr.contains("\(huge.path): 20000x20000 pixels is more than the limit of 64000000"),
+                result.summary)
             XCTAssertTrue(result.stderr.contains("not decoded"), result.summary)
             XCTAssertEqual(texts(result, file: png.path), ["5901234123457"], result.summary)
         }
@@ -225,8 +232,10 @@ final class ScanToolInputTests: XCTestCase {
             XCTAssertEqual(texts(raised, file: png.path), ["5901234123457"], raised.summary)
         }
         let pnm = dir.appendingPathComponent("ean.pnm")
-        try Env.launch(["filesrc", "location=\(png.path)", "!", "pngdec", "!", "videoconvert", "!",
-                        "video/x-raw,format=GRAY8", "!", "pnmenc", "!", "filesink", "location=\(pnm.path)"])
+        try Env.launch([
+            "filesrc", "location=\(png.path)", "!", "pngdec", "!", "videoconvert", "!",
+            "video/x-raw,format=GRAY8", "!", "pnmenc", "!", "filesink", "location=\(pnm.path)"
+        ])
         let decoded = try Env.run(cli, ["--jsonl", "--max-pixels", "1000", pnm.path])
         XCTAssertEqual(decoded.status, 1, decoded.summary)
         XCTAssertTrue(decoded.stderr.contains("more than the limit of 1000 pixels"), decoded.summary)
@@ -251,7 +260,8 @@ final class ScanToolInputTests: XCTestCase {
         let script = "cp \"$1\" \"$(printf 'caf\\351.png')\" && exec \"$2\" --jsonl \"$(printf 'caf\\351.png')\" \"$1\""
         let result = try Env.run(sh, ["-c", script, "sh", png.path, cli.path], currentDirectory: dir)
         XCTAssertEqual(result.status, 1, result.summary)
-        XCTAssertTrue(result.stderr.contains("rlbarcode-scan: caf\\x{E9}.png: the name is not valid UTF-8"), result.summary)
+        XCTAssertTrue(
+            result.stderr.contains("rlbarcode-scan: caf\\x{E9}.png: the name is not valid UTF-8"), result.summary)
         XCTAssertEqual(texts(result, file: png.path), ["5901234123457"], result.summary)
     }
 

@@ -13,14 +13,18 @@ final class ScanToolOutputTests: XCTestCase {
             if quoted {
                 if c == "\"" {
                     if chars.first == "\"" { field.append("\""); chars.removeFirst() } else { quoted = false }
-                } else { field.append(c) }
+                } else {
+                    field.append(c)
+                }
             } else if c == "\"" && field.isEmpty && !wasQuoted {
                 quoted = true; wasQuoted = true
             } else if c == "," {
                 row.append(field); field = ""; wasQuoted = false
             } else if c == "\n" {
                 row.append(field); rows.append(row); row = []; field = ""; wasQuoted = false
-            } else { field.append(c) }
+            } else {
+                field.append(c)
+            }
         }
         if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
         return rows
@@ -38,8 +42,10 @@ final class ScanToolOutputTests: XCTestCase {
         let csv = try Env.run(cli, ["--csv", ean.path, qr.path])
         XCTAssertEqual(csv.status, 0, csv.summary)
         let rows = csvRows(csv.stdout)
-        let header = ["file", "symbology", "text", "bytes", "addon", "extended", "corners", "orientation", "frame",
-                      "pts", "id", "first_seen", "last_seen"]
+        let header = [
+            "file", "symbology", "text", "bytes", "addon", "extended", "corners", "orientation", "frame",
+            "pts", "id", "first_seen", "last_seen"
+        ]
         XCTAssertEqual(rows.first, header, csv.summary)
         let records = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
         XCTAssertTrue(rows.dropFirst().allSatisfy { $0.count == header.count }, csv.summary)
@@ -55,7 +61,8 @@ final class ScanToolOutputTests: XCTestCase {
             XCTAssertEqual(record["text"], object["text"] as? String)
             XCTAssertEqual(record["bytes"], object["bytes"] as? String)
             XCTAssertEqual(record["addon"], object["addon"] as? String ?? "")
-            XCTAssertEqual(record["corners"], (object["corners"] as? [Int] ?? []).map(String.init).joined(separator: " "))
+            XCTAssertEqual(
+                record["corners"], (object["corners"] as? [Int] ?? []).map(String.init).joined(separator: " "))
             XCTAssertEqual(record["orientation"], (object["orientation"] as? Int).map(String.init) ?? "")
             XCTAssertEqual(record["frame"], "", "no frame for a picture")
         }
@@ -86,14 +93,19 @@ final class ScanToolOutputTests: XCTestCase {
     func rgb(of png: URL, in dir: URL) throws -> (pixels: [UInt8], width: Int, height: Int) {
         let launch = try Env.require("gst-launch-1.0", "gstreamer1.0-tools")
         let raw = dir.appendingPathComponent(png.lastPathComponent + ".rgb")
-        let out = try Env.run(launch, ["-q", "filesrc", "location=\(png.path)", "!", "pngdec", "!", "videoconvert", "!",
-                                       "video/x-raw,format=RGBx", "!", "filesink", "location=\(raw.path)"])
+        let out = try Env.run(
+            launch,
+            [
+                "-q", "filesrc", "location=\(png.path)", "!", "pngdec", "!", "videoconvert", "!",
+                "video/x-raw,format=RGBx", "!", "filesink", "location=\(raw.path)"
+            ])
         XCTAssertEqual(out.status, 0, out.summary)
         let probe = try Env.run(launch, ["-v", "filesrc", "location=\(png.path)", "!", "pngdec", "!", "fakesink"])
         let caps = probe.stdout
         guard let w = caps.range(of: #"width=\(int\)([0-9]+)"#, options: .regularExpression),
-              let h = caps.range(of: #"height=\(int\)([0-9]+)"#, options: .regularExpression),
-              let width = Int(caps[w].filter(\.isNumber)), let height = Int(caps[h].filter(\.isNumber)) else {
+            let h = caps.range(of: #"height=\(int\)([0-9]+)"#, options: .regularExpression),
+            let width = Int(caps[w].filter(\.isNumber)), let height = Int(caps[h].filter(\.isNumber))
+        else {
             XCTFail("no size for \(png.path): \(probe.summary)")
             return ([], 0, 0)
         }
@@ -110,8 +122,12 @@ final class ScanToolOutputTests: XCTestCase {
         try Env.zint(["-b", "13", "-d", "590123412345", "--scale=3", "--whitesp=40", "--vwhitesp=40"], to: picture)
         let launch = try Env.require("gst-launch-1.0", "gstreamer1.0-tools")
         let blank = dir.appendingPathComponent("blank.png")
-        let made = try Env.run(launch, ["-q", "videotestsrc", "pattern=white", "num-buffers=1", "!",
-                                        "video/x-raw,width=160,height=120", "!", "pngenc", "!", "filesink", "location=\(blank.path)"])
+        let made = try Env.run(
+            launch,
+            [
+                "-q", "videotestsrc", "pattern=white", "num-buffers=1", "!",
+                "video/x-raw,width=160,height=120", "!", "pngenc", "!", "filesink", "location=\(blank.path)"
+            ])
         XCTAssertEqual(made.status, 0, made.summary)
         let out = dir.appendingPathComponent("annotated/sub")
         let result = try Env.run(try Env.cli(), ["--jsonl", "--annotate", out.path, picture.path, blank.path])
@@ -137,10 +153,13 @@ final class ScanToolOutputTests: XCTestCase {
             let x0 = c[2 * k], y0 = c[2 * k + 1], x1 = c[(2 * k + 2) % 8], y1 = c[(2 * k + 3) % 8]
             XCTAssertTrue(greenNear((x0 + x1) / 2, (y0 + y1) / 2), "no outline on edge \(k) of \(c)")
         }
-        let greens = stride(from: 0, to: pixels.count, by: 4).filter { pixels[$0] < 40 && pixels[$0 + 1] > 200 && pixels[$0 + 2] < 40 }
+        let greens = stride(from: 0, to: pixels.count, by: 4).filter {
+            pixels[$0] < 40 && pixels[$0 + 1] > 200 && pixels[$0 + 2] < 40
+        }
         XCTAssertLessThan(greens.count, width * height / 4, "far more green than outlines")
         let again = try Env.run(try Env.cli(), ["--jsonl", annotated.path])
-        XCTAssertEqual(Env.jsonLines(again.stdout).compactMap { $0["text"] as? String }, ["5901234123457"], again.summary)
+        XCTAssertEqual(
+            Env.jsonLines(again.stdout).compactMap { $0["text"] as? String }, ["5901234123457"], again.summary)
 
         let notFolder = try Env.run(try Env.cli(), ["--annotate", picture.path, picture.path])
         XCTAssertEqual(notFolder.status, 2, notFolder.summary)
@@ -153,8 +172,9 @@ final class ScanToolOutputTests: XCTestCase {
         let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4")
         let dir = try Env.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try Env.run(try Env.cli(), ["--jsonl", "--symbologies", "ean-8", "--annotate", dir.path, clip.path],
-                                 timeout: 600)
+        let result = try Env.run(
+            try Env.cli(), ["--jsonl", "--symbologies", "ean-8", "--annotate", dir.path, clip.path],
+            timeout: 600)
         XCTAssertEqual(result.status, 0, result.summary)
         let frames = Set(Env.jsonLines(result.stdout).compactMap { $0["frame"] as? Int })
         XCTAssertFalse(frames.isEmpty, result.summary)
@@ -162,7 +182,8 @@ final class ScanToolOutputTests: XCTestCase {
         let written = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
         XCTAssertEqual(written, expected)
         guard let first = written.sorted().first else { return }
-        let read = try Env.run(try Env.cli(), ["--jsonl", "--symbologies", "ean-8", dir.appendingPathComponent(first).path])
+        let read = try Env.run(
+            try Env.cli(), ["--jsonl", "--symbologies", "ean-8", dir.appendingPathComponent(first).path])
         XCTAssertEqual(Env.jsonLines(read.stdout).compactMap { $0["text"] as? String }, ["96385074"], read.summary)
     }
 
@@ -182,8 +203,12 @@ final class ScanToolOutputTests: XCTestCase {
         XCTAssertTrue(tty.stdout.contains("[#"), "no bar: \(tty.stdout.debugDescription.prefix(400))")
         XCTAssertTrue(tty.stdout.contains("EAN-8 96385074"), tty.summary)
 
-        let quiet = try Env.run(script, ["-qfec", command.replacingOccurrences(of: " --symbologies", with: " --no-progress --symbologies"),
-                                         "/dev/null"], timeout: 600)
+        let quiet = try Env.run(
+            script,
+            [
+                "-qfec", command.replacingOccurrences(of: " --symbologies", with: " --no-progress --symbologies"),
+                "/dev/null"
+            ], timeout: 600)
         XCTAssertEqual(quiet.status, 0, quiet.summary)
         XCTAssertFalse(quiet.stdout.contains("[#"), "--no-progress drew a bar")
     }
@@ -193,14 +218,18 @@ final class ScanToolOutputTests: XCTestCase {
     func testHelpIsComplete() throws {
         let result = try Env.run(try Env.cli(), ["--help"])
         XCTAssertEqual(result.status, 0, result.summary)
-        for word in ["--csv", "--annotate DIR", "--no-progress", "JSON lines", "CSV", "first_seen",
-                     "Examples:", "Exit status", "  0  ", "  1  ", "  2  ", "  4  ", "GST_PLUGIN_PATH", "--max-pixels N",
-                     "symbology_id", "standard input", "\\x{1D}", "\\u{202E}"] {
+        for word in [
+            "--csv", "--annotate DIR", "--no-progress", "JSON lines", "CSV", "first_seen",
+            "Examples:", "Exit status", "  0  ", "  1  ", "  2  ", "  4  ", "GST_PLUGIN_PATH", "--max-pixels N",
+            "symbology_id", "standard input", "\\x{1D}", "\\u{202E}"
+        ] {
             XCTAssertTrue(result.stdout.contains(word), "--help does not mention \(word)")
         }
-        let header = "file,symbology,text,bytes,addon,extended,corners,orientation,\n  frame,pts,id,first_seen,last_seen"
+        let header =
+            "file,symbology,text,bytes,addon,extended,corners,orientation,\n  frame,pts,id,first_seen,last_seen"
         XCTAssertTrue(result.stdout.contains(header), "--help does not show the CSV columns")
-        XCTAssertLessThanOrEqual(result.stdout.split(separator: "\n").map(\.count).max() ?? 0, 80, "lines over 80 columns")
+        XCTAssertLessThanOrEqual(
+            result.stdout.split(separator: "\n").map(\.count).max() ?? 0, 80, "lines over 80 columns")
     }
 
     /// The readable output and standard error escape control characters
@@ -220,12 +249,16 @@ final class ScanToolOutputTests: XCTestCase {
 
         let readable = try Env.run(cli, [name], currentDirectory: dir)
         XCTAssertEqual(readable.status, 0, readable.summary)
-        XCTAssertTrue(readable.stdout.hasPrefix("q\\x{A}r\\u{202E}\\x{1B}[2J.png: QR-Code A\\x{1}0\\u{202E}\\x{85}\\\\B\\x{7F}\\x{A} at "),
-                      readable.stdout.debugDescription)
-        XCTAssertEqual(readable.stdout.filter { $0.isNewline }.count, 1, "one line: \(readable.stdout.debugDescription)")
+        XCTAssertTrue(
+            readable.stdout.hasPrefix(
+                "q\\x{A}r\\u{202E}\\x{1B}[2J.png: QR-Code A\\x{1}0\\u{202E}\\x{85}\\\\B\\x{7F}\\x{A} at "),
+            readable.stdout.debugDescription)
+        XCTAssertEqual(
+            readable.stdout.filter { $0.isNewline }.count, 1, "one line: \(readable.stdout.debugDescription)")
         for scalar in readable.stdout.unicodeScalars.dropLast() {
-            XCTAssertFalse(scalar.properties.generalCategory == .control || scalar.properties.isBidiControl,
-                           "raw U+\(String(scalar.value, radix: 16)) in \(readable.stdout.debugDescription)")
+            XCTAssertFalse(
+                scalar.properties.generalCategory == .control || scalar.properties.isBidiControl,
+                "raw U+\(String(scalar.value, radix: 16)) in \(readable.stdout.debugDescription)")
         }
 
         let json = try Env.run(cli, ["--jsonl", name], currentDirectory: dir)
@@ -238,7 +271,8 @@ final class ScanToolOutputTests: XCTestCase {
         let missing = "gone\n\u{9B}31m.png"
         let message = try Env.run(cli, [missing])
         XCTAssertEqual(message.status, 1, message.summary)
-        XCTAssertEqual(message.stderr, "rlbarcode-scan: gone\\x{A}\\x{9B}31m.png: no such file\n", message.stderr.debugDescription)
+        XCTAssertEqual(
+            message.stderr, "rlbarcode-scan: gone\\x{A}\\x{9B}31m.png: no such file\n", message.stderr.debugDescription)
     }
 
     /// `--jsonl` lines carry the `barcode` message's fields under the
@@ -252,8 +286,10 @@ final class ScanToolOutputTests: XCTestCase {
         let cli = try Env.cli()
         let still = try Env.run(cli, ["--jsonl", picture.path])
         XCTAssertEqual(still.status, 0, still.summary)
-        let stillKeys = ["addon", "bytes", "corners", "extended", "file", "inverted", "mirrored", "orientation", "quality",
-                         "symbology", "symbology_id", "text"]
+        let stillKeys = [
+            "addon", "bytes", "corners", "extended", "file", "inverted", "mirrored", "orientation", "quality",
+            "symbology", "symbology_id", "text"
+        ]
         guard let line = still.stdout.split(separator: "\n").first, let code = Env.jsonLines(String(line)).first else {
             return XCTFail("no code: \(still.summary)")
         }
@@ -274,11 +310,15 @@ final class ScanToolOutputTests: XCTestCase {
         try Env.clip(from: upright, frames: 10, to: clip)
         let video = try Env.run(cli, ["--jsonl", clip.path], timeout: 300)
         XCTAssertEqual(video.status, 0, video.summary)
-        guard let first = video.stdout.split(separator: "\n").first, let seen = Env.jsonLines(String(first)).first else {
+        guard let first = video.stdout.split(separator: "\n").first, let seen = Env.jsonLines(String(first)).first
+        else {
             return XCTFail("no code: \(video.summary)")
         }
-        let videoKeys = (stillKeys + ["duration", "first_seen", "frame", "id", "last_seen", "new", "pts", "running_time",
-                                      "stream_time"]).sorted()
+        let videoKeys =
+            (stillKeys + [
+                "duration", "first_seen", "frame", "id", "last_seen", "new", "pts", "running_time",
+                "stream_time"
+            ]).sorted()
         XCTAssertEqual(seen.keys.sorted(), videoKeys, video.stdout)
         XCTAssertEqual(keyOrder(String(first)), videoKeys, "keys in sorted order: \(first)")
         XCTAssertEqual(seen["frame"] as? Int, 0)

@@ -7,8 +7,10 @@ final class ScanToolTests: XCTestCase {
     func testHelpExitsZero() throws {
         let result = try Env.run(try Env.cli(), ["--help"])
         XCTAssertEqual(result.status, 0, result.summary)
-        for word in ["Usage: rlbarcode-scan", "--jsonl", "--symbologies", "--region", "--region-only",
-                     "--orientation", "--effort", "--threads", "--timing", "--version", "Exit status"] {
+        for word in [
+            "Usage: rlbarcode-scan", "--jsonl", "--symbologies", "--region", "--region-only",
+            "--orientation", "--effort", "--threads", "--timing", "--version", "Exit status"
+        ] {
             XCTAssertTrue(result.stdout.contains(word), "--help does not mention \(word)")
         }
     }
@@ -23,10 +25,12 @@ final class ScanToolTests: XCTestCase {
     /// Wrong command lines exit 2 with a message, before scanning anything.
     func testUsageErrorsExitTwo() throws {
         let cli = try Env.cli()
-        for args in [[], ["--bogus", "x.png"], ["--effort", "hard", "x.png"], ["--symbologies", "nope", "x.png"],
-                     ["--region", "0.5,0.5,0.9,0.9", "x.png"], ["--orientation", "sideways", "x.png"],
-                     ["--region-only", "x.png"], ["--effort"], ["--threads", "-1", "x.png"],
-                     ["--threads", "many", "x.png"]] {
+        for args in [
+            [], ["--bogus", "x.png"], ["--effort", "hard", "x.png"], ["--symbologies", "nope", "x.png"],
+            ["--region", "0.5,0.5,0.9,0.9", "x.png"], ["--orientation", "sideways", "x.png"],
+            ["--region-only", "x.png"], ["--effort"], ["--threads", "-1", "x.png"],
+            ["--threads", "many", "x.png"]
+        ] {
             let result = try Env.run(cli, args)
             XCTAssertEqual(result.status, 2, "\(args): \(result.summary)")
             XCTAssertFalse(result.stderr.isEmpty, "\(args): no message")
@@ -44,8 +48,12 @@ final class ScanToolTests: XCTestCase {
             try Env.zint(["-b", "13", "-d", "590123412345", "--scale=2"], to: picture)
         } else {
             let launch = try Env.require("gst-launch-1.0", "needed to make a picture when zint is missing")
-            let made = try Env.run(launch, ["-q", "videotestsrc", "num-buffers=1", "!", "pngenc", "!",
-                                            "filesink", "location=\(picture.path)"])
+            let made = try Env.run(
+                launch,
+                [
+                    "-q", "videotestsrc", "num-buffers=1", "!", "pngenc", "!",
+                    "filesink", "location=\(picture.path)"
+                ])
             XCTAssertEqual(made.status, 0, made.summary)
         }
         let text = dir.appendingPathComponent("notes.txt")
@@ -100,8 +108,9 @@ final class ScanToolTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.summary)
         let objects = Env.jsonLines(result.stdout)
         for file in [turned.path, inverted.path] {
-            XCTAssertTrue(objects.contains { $0["file"] as? String == file && $0["text"] as? String == "5901234123457" },
-                          "\(file) not read: \(result.summary)")
+            XCTAssertTrue(
+                objects.contains { $0["file"] as? String == file && $0["text"] as? String == "5901234123457" },
+                "\(file) not read: \(result.summary)")
         }
     }
 
@@ -123,7 +132,8 @@ final class ScanToolTests: XCTestCase {
         XCTAssertEqual(try texts(["--symbologies", "upc-a+ean-8"]), [], "an EAN-13 is not a UPC-A or EAN-8")
         XCTAssertEqual(try texts(["--region", "0.25,0,0.5,1", "--region-only"]), ["5901234123457"])
         XCTAssertEqual(try texts(["--region", "0,0,0.12,1", "--region-only"]), [], "the code is outside the region")
-        XCTAssertEqual(try texts(["--region=0,0,0.12,1"]), ["5901234123457"], "without --region-only the region is a hint")
+        XCTAssertEqual(
+            try texts(["--region=0,0,0.12,1"]), ["5901234123457"], "without --region-only the region is a hint")
     }
 
     /// `--threads 1` and `--threads 2` read the same codes with the same
@@ -133,16 +143,20 @@ final class ScanToolTests: XCTestCase {
         let dir = try Env.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         var paths: [String] = []
-        for (name, args) in [("ean13", ["-b", "13", "-d", "590123412345", "--scale=2"]),
-                             ("qr", ["-b", "58", "-d", "rlbarcode threads", "--scale=4"]),
-                             ("datamatrix", ["-b", "71", "-d", "rlbarcode threads", "--scale=4"]),
-                             ("aztec", ["-b", "92", "-d", "rlbarcode threads", "--scale=4"])] {
+        for (name, args) in [
+            ("ean13", ["-b", "13", "-d", "590123412345", "--scale=2"]),
+            ("qr", ["-b", "58", "-d", "rlbarcode threads", "--scale=4"]),
+            ("datamatrix", ["-b", "71", "-d", "rlbarcode threads", "--scale=4"]),
+            ("aztec", ["-b", "92", "-d", "rlbarcode threads", "--scale=4"])
+        ] {
             let picture = dir.appendingPathComponent("\(name).png")
             try Env.zint(args, to: picture)
             paths.append(picture.path)
         }
         let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4")
-        if FileManager.default.fileExists(atPath: clip.path), (try? Env.pluginFolder()) != nil { paths.append(clip.path) }
+        if FileManager.default.fileExists(atPath: clip.path), (try? Env.pluginFolder()) != nil {
+            paths.append(clip.path)
+        }
         let cli = try Env.cli()
         var outputs: [String] = []
         for threads in ["1", "2"] {
@@ -151,8 +165,9 @@ final class ScanToolTests: XCTestCase {
             let lines = Env.jsonLines(result.stdout).map { o in
                 ["file", "symbology", "text", "corners", "frame"].map { "\(o[$0] ?? "-")" }.joined(separator: " ")
             }
-            XCTAssertEqual(Set(lines.filter { !$0.contains(".mp4") }.map { $0.split(separator: " ")[0] }).count, 4,
-                           "threads \(threads): every picture is read: \(result.summary)")
+            XCTAssertEqual(
+                Set(lines.filter { !$0.contains(".mp4") }.map { $0.split(separator: " ")[0] }).count, 4,
+                "threads \(threads): every picture is read: \(result.summary)")
             outputs.append(lines.joined(separator: "\n"))
         }
         XCTAssertEqual(outputs[0], outputs[1])
@@ -231,8 +246,11 @@ final class ScanToolTests: XCTestCase {
         let clip = Env.root.appendingPathComponent("pipelines/media/demo.mp4")
         let list = Env.root.appendingPathComponent("pipelines/media/demo-codes.txt")
         guard FileManager.default.fileExists(atPath: clip.path) else { throw XCTSkip("\(clip.path) is missing") }
-        let expected = Set(try String(contentsOf: list, encoding: .utf8).split(separator: "\n")
-            .filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: "\t").dropFirst().first.map(String.init) })
+        let expected = Set(
+            try String(contentsOf: list, encoding: .utf8).split(separator: "\n")
+                .filter { !$0.hasPrefix("#") }.compactMap {
+                    $0.split(separator: "\t").dropFirst().first.map(String.init)
+                })
         XCTAssertEqual(expected.count, 11, "demo-codes.txt lists eleven codes")
 
         let result = try Env.run(try Env.cli(), ["--jsonl", "--no-progress", clip.path], timeout: 900)
@@ -286,9 +304,13 @@ final class ScanToolTests: XCTestCase {
     private func blankPicture(in dir: URL) throws -> URL {
         let launch = try Env.require("gst-launch-1.0", "gstreamer1.0-tools")
         let blank = dir.appendingPathComponent("blank.png")
-        let made = try Env.run(launch, ["-q", "videotestsrc", "pattern=white", "num-buffers=1", "!",
-                                        "video/x-raw,width=160,height=120", "!", "pngenc", "!",
-                                        "filesink", "location=\(blank.path)"])
+        let made = try Env.run(
+            launch,
+            [
+                "-q", "videotestsrc", "pattern=white", "num-buffers=1", "!",
+                "video/x-raw,width=160,height=120", "!", "pngenc", "!",
+                "filesink", "location=\(blank.path)"
+            ])
         XCTAssertEqual(made.status, 0, made.summary)
         return blank
     }

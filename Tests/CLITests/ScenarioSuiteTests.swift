@@ -34,8 +34,10 @@ final class ScenarioSuiteTests: XCTestCase {
     /// Today's levels by "family/scene" (the suite's CI size, rlbarcode).
     static let levels: [String: Level] = {
         var levels: [String: Level] = [:]
-        for nick in ["ean-13", "upc-a", "upc-e", "ean-8", "ean-13+ean-2", "ean-13+ean-5", "code-93", "itf",
-                     "databar", "databar-expanded", "qr-code", "data-matrix", "pdf417", "aztec"] {
+        for nick in [
+            "ean-13", "upc-a", "upc-e", "ean-8", "ean-13+ean-2", "ean-13+ean-5", "code-93", "itf",
+            "databar", "databar-expanded", "qr-code", "data-matrix", "pdf417", "aztec"
+        ] {
             levels["alone/\(nick)"] = .all(8)
             levels["all-on/\(nick)"] = .all(8)
         }
@@ -55,7 +57,8 @@ final class ScenarioSuiteTests: XCTestCase {
         levels["multi-2d/qr-code+pdf417 720p"] = .atLeast(read: 9, of: 10)
         // bars touching the left, right or top edge, or edge to edge: today
         // mostly the top layout is read
-        for (nick, read) in [("code-128", 1), ("code-39", 3), ("code-93", 1), ("itf", 1), ("codabar", 3), ("ean-13", 1)] {
+        for (nick, read) in [("code-128", 1), ("code-39", 3), ("code-93", 1), ("itf", 1), ("codabar", 3), ("ean-13", 1)]
+        {
             levels["edge/\(nick)"] = .atLeast(read: read, of: 4)
         }
         // the Code 39 and Code 128 outside the region are never read
@@ -103,12 +106,15 @@ final class ScenarioSuiteTests: XCTestCase {
             throw XCTSkip("the scenario suite needs the release plugin: set RLBARCODE_RELEASE_BIN")
         }
         let python = URL(fileURLWithPath: "/usr/bin/python3")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else { throw XCTSkip("/usr/bin/python3 is missing") }
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw XCTSkip("/usr/bin/python3 is missing")
+        }
         let dir = try Env.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let json = dir.appendingPathComponent("figures.json")
-        let result = try Env.run(python, ["-m", "scenarios.run", "--plugin-dir", plugins.path, "--json", json.path],
-                                 currentDirectory: Env.root.appendingPathComponent("scripts"), timeout: 900)
+        let result = try Env.run(
+            python, ["-m", "scenarios.run", "--plugin-dir", plugins.path, "--json", json.path],
+            currentDirectory: Env.root.appendingPathComponent("scripts"), timeout: 900)
         if result.status == 77 { throw XCTSkip(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) }
         XCTAssertEqual(result.status, 0, result.summary)
         XCTAssertTrue(result.stdout.contains("| family | scene | element |"), "no table printed: \(result.summary)")

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import XCTest
 
@@ -51,7 +51,9 @@ enum Env {
             var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
             // the test runner may live inside the .xctest folder
             for _ in 0..<4 {
-                if FileManager.default.fileExists(atPath: dir.appendingPathComponent("rlbarcode-scan").path) { return dir }
+                if FileManager.default.fileExists(atPath: dir.appendingPathComponent("rlbarcode-scan").path) {
+                    return dir
+                }
                 dir = dir.deletingLastPathComponent()
             }
         }
@@ -88,7 +90,8 @@ enum Env {
     /// The folder with libgstrlbarcode.so, or a skip.
     static func pluginFolder() throws -> URL {
         guard let dir = binFolder,
-              FileManager.default.fileExists(atPath: dir.appendingPathComponent("libgstrlbarcode.so").path) else {
+            FileManager.default.fileExists(atPath: dir.appendingPathComponent("libgstrlbarcode.so").path)
+        else {
             throw XCTSkip("libgstrlbarcode.so is not built next to the CLI (\(binFolder?.path ?? "no folder"))")
         }
         return dir
@@ -126,8 +129,10 @@ enum Env {
 
     /// Runs a program to its end (or `timeout` seconds) and collects its output.
     /// `input`, when given, is the file read as standard input (else none).
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                    currentDirectory: URL? = nil, input: URL? = nil, timeout: Double = 120) throws -> ProcessOutput {
+    static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        currentDirectory: URL? = nil, input: URL? = nil, timeout: Double = 120
+    ) throws -> ProcessOutput {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
@@ -160,7 +165,9 @@ enum Env {
         try out.close(); try err.close()
         let stdout = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
         let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus
+        let status =
+            process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus
             : process.terminationStatus
         return ProcessOutput(status: status, stdout: stdout, stderr: stderr, timedOut: timedOut, seconds: seconds)
     }
@@ -181,9 +188,12 @@ enum Env {
     /// waits until that output has a line matching `ready`, for a server that
     /// prints its address. Returns the process and the first match.
     /// The caller stops the process with ``stop(_:)``.
-    static func startServer(_ executable: URL, _ arguments: [String], ready pattern: String,
-                            environment: [String: String] = [:], timeout: Double = 30) throws -> (Process, String) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("rlbarcode-server-\(UUID().uuidString).log")
+    static func startServer(
+        _ executable: URL, _ arguments: [String], ready pattern: String,
+        environment: [String: String] = [:], timeout: Double = 30
+    ) throws -> (Process, String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "rlbarcode-server-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         let process = makeProcess(executable, arguments, environment: environment)
@@ -198,17 +208,20 @@ enum Env {
         while Date().timeIntervalSince(start) < timeout {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if let m = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-               let r = Range(m.range(at: m.numberOfRanges > 1 ? 1 : 0), in: text) {
+                let r = Range(m.range(at: m.numberOfRanges > 1 ? 1 : 0), in: text)
+            {
                 return (process, String(text[r]))
             }
             if !process.isRunning {
-                throw ServerError(message: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) ended: \(text)")
+                throw ServerError(
+                    message: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) ended: \(text)")
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         stop(process)
-        throw ServerError(message: "\(executable.lastPathComponent) did not print /\(pattern)/ within \(Int(timeout)) s: \(text)")
+        throw ServerError(
+            message: "\(executable.lastPathComponent) did not print /\(pattern)/ within \(Int(timeout)) s: \(text)")
     }
 
     /// Stops a process started with ``startServer(_:_:ready:environment:timeout:)``.
@@ -232,7 +245,8 @@ enum Env {
         var objects: [[String: Any]] = []
         for row in text.split(separator: "\n") where !row.isEmpty {
             guard let data = row.data(using: .utf8),
-                  let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+                let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+            else {
                 XCTFail("not a JSON object: \(row)", file: file, line: line)
                 continue
             }
@@ -246,22 +260,27 @@ enum Env {
     static func launch(_ words: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         let launch = try require("gst-launch-1.0", "gstreamer1.0-tools")
         let result = try run(launch, ["-q"] + words)
-        XCTAssertEqual(result.status, 0, "gst-launch-1.0 \(words.joined(separator: " ")): \(result.summary)",
-                       file: file, line: line)
+        XCTAssertEqual(
+            result.status, 0, "gst-launch-1.0 \(words.joined(separator: " ")): \(result.summary)",
+            file: file, line: line)
     }
 
     /// Re-encodes a PNG as a JPEG.
     static func jpeg(from png: URL, to jpeg: URL) throws {
-        try launch(["filesrc", "location=\(png.path)", "!", "pngdec", "!", "videoconvert", "!", "jpegenc", "quality=90",
-                    "!", "filesink", "location=\(jpeg.path)"])
+        try launch([
+            "filesrc", "location=\(png.path)", "!", "pngdec", "!", "videoconvert", "!", "jpegenc", "quality=90",
+            "!", "filesink", "location=\(jpeg.path)"
+        ])
     }
 
     /// A clip of `frames` frames at 10 fps, each the PNG picture, as Motion
     /// JPEG in Matroska (or the container of `muxer`, with its options).
     static func clip(from png: URL, frames: Int, to clip: URL, muxer: [String] = ["matroskamux"]) throws {
-        try launch(["filesrc", "location=\(png.path)", "!", "pngdec", "!", "videoconvert", "!",
-                    "imagefreeze", "num-buffers=\(frames)", "!", "video/x-raw,framerate=10/1", "!", "jpegenc", "!",
-                    ] + muxer + ["!", "filesink", "location=\(clip.path)"])
+        try launch(
+            [
+                "filesrc", "location=\(png.path)", "!", "pngdec", "!", "videoconvert", "!",
+                "imagefreeze", "num-buffers=\(frames)", "!", "video/x-raw,framerate=10/1", "!", "jpegenc", "!"
+            ] + muxer + ["!", "filesink", "location=\(clip.path)"])
     }
 
     /// A copy of `file` with only its first `fraction` of bytes, as a file
@@ -277,7 +296,9 @@ enum Env {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        for fd: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
         let words = [executable.path] + arguments
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import XCTest
 
@@ -50,7 +50,7 @@ enum Corpus {
         "qrcode-1", "qrcode-2", "qrcode-3", "qrcode-4", "qrcode-5", "qrcode-6",
         "datamatrix-1", "datamatrix-2", "datamatrix-3", "datamatrix-4", "datamatrix-5", "aztec-1", "aztec-2",
         "pdf417-1", "pdf417-2", "pdf417-3",
-        "falsepositives-1", "falsepositives-2",
+        "falsepositives-1", "falsepositives-2"
     ]
     /// The rotations the command-line tool is scored at.
     static let rotations = [0, 90, 180, 270]
@@ -73,7 +73,7 @@ enum Corpus {
         Floor(symbology: "QRCode", minOK: 118, images: 129),
         Floor(symbology: "DataMatrix", minOK: 72, images: 74),
         Floor(symbology: "Aztec", minOK: 42, images: 42),
-        Floor(symbology: "PDF417", minOK: 43, images: 44),
+        Floor(symbology: "PDF417", minOK: 43, images: 44)
     ]
     /// Wrong readings allowed over all folders at each rotation.
     static let maxWrong = 0
@@ -179,9 +179,12 @@ struct EvalRun: Sendable {
             } else if line.hasPrefix("*\t") {
                 let c = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
                 guard c.count >= 9, let images = Int(c[3]), let ok = Int(c[4]), let wrong = Int(c[5]),
-                      let miss = Int(c[6]), let crash = Int(c[7]) else { continue }
-                rows.append(SymbologyRow(symbology: c[1], rotation: c[2], images: images, ok: ok, wrong: wrong,
-                                         miss: miss, crash: crash, line: line))
+                    let miss = Int(c[6]), let crash = Int(c[7])
+                else { continue }
+                rows.append(
+                    SymbologyRow(
+                        symbology: c[1], rotation: c[2], images: images, ok: ok, wrong: wrong,
+                        miss: miss, crash: crash, line: line))
             }
         }
     }
@@ -236,8 +239,10 @@ struct ProcessResult: Sendable {
 
 /// Runs a program to its end (or `timeout` seconds), collecting its output in files
 /// so that a chatty program cannot block on a full pipe.
-func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String?] = [:],
-                timeout: Double) throws -> ProcessResult {
+func runProcess(
+    _ executable: URL, _ arguments: [String], environment: [String: String?] = [:],
+    timeout: Double
+) throws -> ProcessResult {
     let fm = FileManager.default
     let dir = fm.temporaryDirectory.appendingPathComponent("rlbarcode-corpus-tests-\(UUID().uuidString)")
     try fm.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -276,24 +281,28 @@ func runProcess(_ executable: URL, _ arguments: [String], environment: [String: 
     try err.close()
     let stdout = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
     let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-    let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus
+    let status =
+        process.terminationReason == .uncaughtSignal
+        ? 128 + process.terminationStatus
         : process.terminationStatus
     return ProcessResult(status: status, stdout: stdout, stderr: stderr, timedOut: timedOut, seconds: seconds)
 }
 
 /// Runs corpus_eval.py on the corpus folders of ``Corpus/folders``.
 func corpusEval(_ mode: [String], rotations: [Int]) -> Result<EvalRun, CorpusTestError> {
-    let arguments = [Corpus.tool.path, Corpus.corpus.path] + mode + [
-        "--folders", Corpus.folders.joined(separator: ","),
-        "--rotate", rotations.map(String.init).joined(separator: ","),
-        "--jobs", "2", "-q",
-    ]
+    let arguments =
+        [Corpus.tool.path, Corpus.corpus.path] + mode + [
+            "--folders", Corpus.folders.joined(separator: ","),
+            "--rotate", rotations.map(String.init).joined(separator: ","),
+            "--jobs", "2", "-q"
+        ]
     let command = ([Corpus.python.path] + arguments).map(Corpus.shellQuoted).joined(separator: " ")
     do {
         // GST_PLUGIN_PATH is left out so that only the release plugin is found
         // (--plugin-path puts it first); the element tests set it in this process.
-        let output = try runProcess(Corpus.python, arguments, environment: ["GST_PLUGIN_PATH": nil],
-                                    timeout: Corpus.runTimeout)
+        let output = try runProcess(
+            Corpus.python, arguments, environment: ["GST_PLUGIN_PATH": nil],
+            timeout: Corpus.runTimeout)
         return .success(EvalRun(command: command, output: output))
     } catch {
         return .failure(CorpusTestError(message: "cannot run \(command): \(error)"))
@@ -320,8 +329,9 @@ final class CorpusTests: XCTestCase {
     func testCLIMeetsFloorsAtEveryRotation() throws {
         if let why = Corpus.missingPrerequisite(needPlugin: false) { throw XCTSkip(why) }
         let run = try cliRun.get()
-        print("corpus_eval.py --cli (rotations \(Corpus.rotations.map(String.init).joined(separator: ","))), "
-              + "\(String(format: "%.0f", run.seconds)) s: \(run.totalLine ?? "no TOTAL line")")
+        print(
+            "corpus_eval.py --cli (rotations \(Corpus.rotations.map(String.init).joined(separator: ","))), "
+                + "\(String(format: "%.0f", run.seconds)) s: \(run.totalLine ?? "no TOTAL line")")
         if let problem = run.problem {
             XCTFail("\(problem)\n\(run.details)")
             return
@@ -335,12 +345,14 @@ final class CorpusTests: XCTestCase {
                     continue
                 }
                 if row.images != floor.images {
-                    failures.append("\(floor.symbology) at \(rotation) deg: \(row.images) images, expected "
-                                    + "\(floor.images) (has the corpus or the folder list changed?)")
+                    failures.append(
+                        "\(floor.symbology) at \(rotation) deg: \(row.images) images, expected "
+                            + "\(floor.images) (has the corpus or the folder list changed?)")
                 }
                 if row.ok < floor.minOK {
-                    failures.append("\(floor.symbology) at \(rotation) deg: \(row.ok) of \(row.images) read, "
-                                    + "needs at least \(floor.minOK)")
+                    failures.append(
+                        "\(floor.symbology) at \(rotation) deg: \(row.ok) of \(row.images) read, "
+                            + "needs at least \(floor.minOK)")
                 }
                 if row.wrong > Corpus.maxWrong {
                     failures.append("\(floor.symbology) at \(rotation) deg: \(row.wrong) misread")
@@ -348,11 +360,13 @@ final class CorpusTests: XCTestCase {
             }
         }
         if run.falseAlarms != 0 {
-            failures.append("\(run.falseAlarms.map(String.init) ?? "?") false alarm(s) on the falsepositives "
-                            + "images, needs 0")
+            failures.append(
+                "\(run.falseAlarms.map(String.init) ?? "?") false alarm(s) on the falsepositives "
+                    + "images, needs 0")
         }
         if !failures.isEmpty {
-            XCTFail(failures.joined(separator: "\n") + "\n\nper-symbology rows:\n" + run.table
+            XCTFail(
+                failures.joined(separator: "\n") + "\n\nper-symbology rows:\n" + run.table
                     + "\n\ncommand: \(run.command)")
         }
     }
@@ -374,8 +388,9 @@ final class CorpusTests: XCTestCase {
 
         let plugin = Corpus.releaseFolder.path
         let run = try corpusEval(["--element", "rlbarcode", "--plugin-path", plugin], rotations: [0]).get()
-        print("corpus_eval.py --element rlbarcode (rotation 0), \(String(format: "%.0f", run.seconds)) s: "
-              + "\(run.totalLine ?? "no TOTAL line")")
+        print(
+            "corpus_eval.py --element rlbarcode (rotation 0), \(String(format: "%.0f", run.seconds)) s: "
+                + "\(run.totalLine ?? "no TOTAL line")")
         if let line = run.elementLine { print(line) }
         if let problem = run.problem {
             XCTFail("\(problem)\n\(run.details)")
@@ -388,18 +403,22 @@ final class CorpusTests: XCTestCase {
         print("rotation 0: element ok=\(elementOK), command-line tool ok=\(cliOK)")
 
         if abs(elementOK - cliOK) > Corpus.elementTolerance {
-            XCTFail("at rotation 0 the element read \(elementOK) images and the command-line tool \(cliOK); "
+            XCTFail(
+                "at rotation 0 the element read \(elementOK) images and the command-line tool \(cliOK); "
                     + "they may differ by at most \(Corpus.elementTolerance)\n\nelement rows:\n\(run.table)"
                     + "\n\ncommand-line rows (rotation 0):\n"
                     + cli.rows.filter { $0.rotation == "0" }.map(\.line).joined(separator: "\n")
                     + "\n\ncommand: \(run.command)")
         }
         if run.falseAlarms != 0 {
-            XCTFail("the element raised \(run.falseAlarms.map(String.init) ?? "?") false alarm(s) on the "
+            XCTFail(
+                "the element raised \(run.falseAlarms.map(String.init) ?? "?") false alarm(s) on the "
                     + "falsepositives images, needs 0\n\(run.table)\n\ncommand: \(run.command)")
         }
-        let folders = [Corpus.releaseFolder.standardizedFileURL.path,
-                       Corpus.releaseFolder.resolvingSymlinksInPath().path]
+        let folders = [
+            Corpus.releaseFolder.standardizedFileURL.path,
+            Corpus.releaseFolder.resolvingSymlinksInPath().path
+        ]
         if let line = run.elementLine, !folders.contains(where: { line.contains($0 + "/libgstrlbarcode.so") }) {
             XCTFail("the element was not loaded from the release folder \(plugin): \(line)")
         }

@@ -20,7 +20,7 @@ final class AheadTests: XCTestCase {
         let ean = try Zint.modules(symbology: 13, data: Codes.ean13Data)
         let code128 = try Zint.modules(symbology: 20, data: "AHEAD-42")
         var frames: [TestFrame] = []
-        for i in 0 ..< 12 {
+        for i in 0..<12 {
             var canvas = Canvas(width: 480, height: 320)
             if i % 4 != 3 { _ = canvas.drawLinear(ean, x: 20 + 6 * i, y: 40, moduleWidth: 2, barHeight: 60) }
             if i >= 8 { _ = canvas.drawLinear(code128, x: 40, y: 190, moduleWidth: 2, barHeight: 50) }
@@ -42,13 +42,15 @@ final class AheadTests: XCTestCase {
         XCTAssertEqual(live.messages.count, 13, "needs the engine")
         XCTAssertEqual(ahead.messages, live.messages)
         XCTAssertEqual(ahead.allElementMessages.map(\.name), live.allElementMessages.map(\.name))
-        XCTAssertEqual(ahead.messages.compactMap { $0["timestamp"]?.uint64 },
-                       live.messages.compactMap { $0["timestamp"]?.uint64 })
+        XCTAssertEqual(
+            ahead.messages.compactMap { $0["timestamp"]?.uint64 },
+            live.messages.compactMap { $0["timestamp"]?.uint64 })
         // Drawn alike, pixel for pixel, and the same region metadata.
-        for k in 0 ..< min(ahead.outputs.count, live.outputs.count) {
+        for k in 0..<min(ahead.outputs.count, live.outputs.count) {
             XCTAssertEqual(ahead.outputs[k], live.outputs[k], "frame \(k)")
-            XCTAssertEqual(ahead.regions[k].map { [$0.x, $0.y, $0.width, $0.height, $0.id] },
-                           live.regions[k].map { [$0.x, $0.y, $0.width, $0.height, $0.id] }, "frame \(k)")
+            XCTAssertEqual(
+                ahead.regions[k].map { [$0.x, $0.y, $0.width, $0.height, $0.id] },
+                live.regions[k].map { [$0.x, $0.y, $0.width, $0.height, $0.id] }, "frame \(k)")
             XCTAssertEqual(ahead.regions[k].map(\.params), live.regions[k].map(\.params), "frame \(k)")
         }
         XCTAssertNotEqual(ahead.outputs.first, ahead.inputs.first, "the first frame is drawn on: needs the engine")
@@ -64,8 +66,10 @@ final class AheadTests: XCTestCase {
             return g
         }
         var error: UnsafeMutablePointer<GError>?
-        guard let pipeline = gst_parse_launch(
-            "appsrc name=src format=time ! rlbarcode report=every-frame ! appsink name=sink sync=false", &error) else {
+        guard
+            let pipeline = gst_parse_launch(
+                "appsrc name=src format=time ! rlbarcode report=every-frame ! appsink name=sink sync=false", &error)
+        else {
             return XCTFail(error.map { String(cString: $0.pointee.message) } ?? "pipeline")
         }
         defer { gst_object_unref(pipeline) }
@@ -105,8 +109,8 @@ final class AheadTests: XCTestCase {
         // and steps out for the next frame.
         var slow = Canvas(width: 640, height: 480)
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for k in 0 ..< 12 {
-            let modules = (0 ..< 95).map { _ -> Bool in
+        for k in 0..<12 {
+            let modules = (0..<95).map { _ -> Bool in
                 seed = seed &* 6364136223846793005 &+ 1442695040888963407
                 return seed >> 33 & 1 == 1
             }
@@ -115,37 +119,45 @@ final class AheadTests: XCTestCase {
         let flat = Canvas(width: 640, height: 480)
         let path = NSTemporaryDirectory() + "rlbarcode-pushers-\(getpid()).gray"
         var clip = Data()
-        for k in 0 ..< 32 { clip.append(contentsOf: k % 8 == 0 ? slow.pixels : flat.pixels) }
+        for k in 0..<32 { clip.append(contentsOf: k % 8 == 0 ? slow.pixels : flat.pixels) }
         try clip.write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         var error: UnsafeMutablePointer<GError>?
-        guard let pipeline = gst_parse_launch(
-            "filesrc location=\(path) ! rawvideoparse format=gray8 width=640 height=480 framerate=30/1 "
-                + "! rlbarcode name=dut ! fakesink sync=false", &error) else {
+        guard
+            let pipeline = gst_parse_launch(
+                "filesrc location=\(path) ! rawvideoparse format=gray8 width=640 height=480 framerate=30/1 "
+                    + "! rlbarcode name=dut ! fakesink sync=false", &error)
+        else {
             return XCTFail(error.map { String(cString: $0.pointee.message) } ?? "pipeline")
         }
         defer { gst_object_unref(pipeline) }
         let bin = UnsafeMutablePointer<GstBin>(OpaquePointer(pipeline))
         guard let dut = gst_bin_get_by_name(bin, "dut"),
-              let sinkPad = gst_element_get_static_pad(dut, "sink"),
-              let srcPad = gst_element_get_static_pad(dut, "src") else { return XCTFail("element") }
+            let sinkPad = gst_element_get_static_pad(dut, "sink"),
+            let srcPad = gst_element_get_static_pad(dut, "src")
+        else { return XCTFail("element") }
         defer { gst_object_unref(sinkPad); gst_object_unref(srcPad); gst_object_unref(dut) }
         let threads = PushThreads()
         let context = Unmanaged.passUnretained(threads).toOpaque()
-        gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_BUFFER, { _, _, data in
-            Unmanaged<PushThreads>.fromOpaque(data!).takeUnretainedValue().record(streaming: true)
-            return GST_PAD_PROBE_OK
-        }, context, nil)
-        gst_pad_add_probe(srcPad, GST_PAD_PROBE_TYPE_BUFFER, { _, _, data in
-            Unmanaged<PushThreads>.fromOpaque(data!).takeUnretainedValue().record(streaming: false)
-            return GST_PAD_PROBE_OK
-        }, context, nil)
+        gst_pad_add_probe(
+            sinkPad, GST_PAD_PROBE_TYPE_BUFFER,
+            { _, _, data in
+                Unmanaged<PushThreads>.fromOpaque(data!).takeUnretainedValue().record(streaming: true)
+                return GST_PAD_PROBE_OK
+            }, context, nil)
+        gst_pad_add_probe(
+            srcPad, GST_PAD_PROBE_TYPE_BUFFER,
+            { _, _, data in
+                Unmanaged<PushThreads>.fromOpaque(data!).takeUnretainedValue().record(streaming: false)
+                return GST_PAD_PROBE_OK
+            }, context, nil)
         _ = gst_element_set_state(pipeline, GST_STATE_PLAYING)
         let bus = gst_element_get_bus(pipeline)
         defer { gst_object_unref(bus) }
-        let message = gst_bus_timed_pop_filtered(bus, 20 * 1_000_000_000,
-                                                 GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue))
+        let message = gst_bus_timed_pop_filtered(
+            bus, 20 * 1_000_000_000,
+            GstMessageType(rawValue: GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue))
         XCTAssertEqual(message.map { $0.pointee.type }, GST_MESSAGE_EOS, message.map(problemText) ?? "no end of stream")
         if let message { gst_message_unref(message) }
         _ = gst_element_set_state(pipeline, GST_STATE_NULL)
@@ -174,7 +186,8 @@ final class AheadTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         var error: UnsafeMutablePointer<GError>?
-        let line = "filesrc location=\(path) ! rawvideoparse format=gray8 width=480 height=320 framerate=30/1 "
+        let line =
+            "filesrc location=\(path) ! rawvideoparse format=gray8 width=480 height=320 framerate=30/1 "
             + "! rlbarcode report=every-frame ! appsink name=sink sync=false"
         for stopEarly in [true, false] {
             guard let pipeline = gst_parse_launch(line, &error) else {
@@ -187,7 +200,7 @@ final class AheadTests: XCTestCase {
             let sink = UnsafeMutablePointer<GstAppSink>(OpaquePointer(sinkElement))
             _ = gst_element_set_state(pipeline, GST_STATE_PLAYING)
             // Three frames out, the rest still held or on their way.
-            for _ in 0 ..< 3 {
+            for _ in 0..<3 {
                 guard let sample = gst_app_sink_try_pull_sample(sink, 10 * 1_000_000_000) else {
                     _ = gst_element_set_state(pipeline, GST_STATE_NULL)
                     return XCTFail("no frame")
@@ -198,8 +211,10 @@ final class AheadTests: XCTestCase {
                 XCTAssertEqual(gst_element_set_state(pipeline, GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS)
                 continue
             }
-            XCTAssertNotEqual(gst_element_seek_simple(pipeline, GST_FORMAT_TIME,
-                                                      GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue), 0), 0)
+            XCTAssertNotEqual(
+                gst_element_seek_simple(
+                    pipeline, GST_FORMAT_TIME,
+                    GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue), 0), 0)
             var times: [UInt] = []
             while let sample = gst_app_sink_try_pull_sample(sink, 10 * 1_000_000_000) {
                 if let b = gst_sample_get_buffer(sample) { times.append(b.pointee.pts) }

@@ -15,7 +15,9 @@ final class ElementTests: XCTestCase {
     }
 
     /// A 320x240 frame with the EAN-13 test code, 2 px per module.
-    private func ean13Canvas(width: Int = 320, height: Int = 240) throws -> (Canvas, (x: Int, y: Int, width: Int, height: Int)) {
+    private func ean13Canvas(width: Int = 320, height: Int = 240) throws -> (
+        Canvas, (x: Int, y: Int, width: Int, height: Int)
+    ) {
         var canvas = Canvas(width: width, height: height)
         let modules = try Zint.modules(symbology: 13, data: Codes.ean13Data)
         let bars = canvas.drawLinear(modules, x: 30, y: 80, moduleWidth: 2, barHeight: 60)
@@ -47,12 +49,14 @@ final class ElementTests: XCTestCase {
             ("message", "true"), ("report", "new"), ("lost-after", "1000000000"), ("attach-meta", "true"),
             ("attach-frame", "false"), ("draw", "false"), ("draw-labels", "true"),
             ("outline-color", "4278255360"), ("unwanted-color", "4294901760"), ("paused", "false"),
-            ("n-threads", "0"),
+            ("n-threads", "0")
         ]
         for (name, value) in expected { XCTAssertEqual(propertyText(e, name), value, name) }
         let symbologies = propertyText(e, "symbologies")
-        for nick in ["ean-13", "upc-a", "upc-e", "ean-8", "ean-2", "ean-5", "code-128", "code-39", "code-93", "itf",
-                     "codabar", "databar", "databar-expanded", "qr-code", "data-matrix", "pdf417", "aztec"] {
+        for nick in [
+            "ean-13", "upc-a", "upc-e", "ean-8", "ean-2", "ean-5", "code-128", "code-39", "code-93", "itf",
+            "codabar", "databar", "databar-expanded", "qr-code", "data-matrix", "pdf417", "aztec"
+        ] {
             XCTAssertTrue(symbologies.split(separator: "+").contains(Substring(nick)), nick)
         }
     }
@@ -60,16 +64,18 @@ final class ElementTests: XCTestCase {
     func testEveryPropertyIsMutableInPlaying() throws {
         let e = try makeElement()
         defer { gst_object_unref(e) }
-        let gobjectClass = UnsafeMutablePointer<GObjectClass>(OpaquePointer(
-            UnsafeMutablePointer<GTypeInstance>(OpaquePointer(e)).pointee.g_class))
+        let gobjectClass = UnsafeMutablePointer<GObjectClass>(
+            OpaquePointer(
+                UnsafeMutablePointer<GTypeInstance>(OpaquePointer(e)).pointee.g_class))
         var count: guint = 0
         guard let specs = g_object_class_list_properties(gobjectClass, &count) else { return XCTFail() }
         defer { g_free(specs) }
         var seen = 0
-        for i in 0 ..< Int(count) {
+        for i in 0..<Int(count) {
             guard let spec = specs[i], spec.pointee.owner_type != gst_base_transform_get_type(),
-                  spec.pointee.owner_type != gst_object_get_type(),
-                  spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue != 0 else { continue }
+                spec.pointee.owner_type != gst_object_get_type(),
+                spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue != 0
+            else { continue }
             seen += 1
             let name = String(cString: spec.pointee.name)
             XCTAssertNotEqual(spec.pointee.flags.rawValue & (1 << 12), 0, "\(name) not mutable in PLAYING")
@@ -88,7 +94,7 @@ final class ElementTests: XCTestCase {
             ("lost-after", "5000"), ("attach-meta", "false"), ("attach-frame", "true"),
             ("frame-clean", "true"), ("frame-max-size", "320"), ("draw", "true"),
             ("draw-labels", "false"), ("outline-color", "4278190335"), ("unwanted-color", "0"), ("paused", "true"),
-            ("n-threads", "1"),
+            ("n-threads", "1")
         ]
         for (name, value) in cases {
             setProperty(e, name, value)
@@ -127,8 +133,9 @@ final class ElementTests: XCTestCase {
             data?.assumingMemoryBound(to: Int.self).pointee += 1
         }
         for name in ["draw", "active-region"] {
-            g_signal_connect_data(e, "notify::\(name)", unsafeBitCast(callback, to: GCallback.self), counter, nil,
-                                  GConnectFlags(rawValue: 0))
+            g_signal_connect_data(
+                e, "notify::\(name)", unsafeBitCast(callback, to: GCallback.self), counter, nil,
+                GConnectFlags(rawValue: 0))
         }
         setProperty(e, "draw", "true")
         XCTAssertEqual(counter.pointee, 1)
@@ -172,8 +179,10 @@ final class ElementTests: XCTestCase {
 
     func testTinyFramesRenegotiationAndMissingTimestamps() throws {
         var frames: [TestFrame] = []
-        for (w, h, f) in [(1, 1, "GRAY8"), (1, 1, "NV12"), (2, 1, "I420"), (3, 3, "YV12"), (17, 5, "NV21"),
-                          (320, 240, "NV12"), (1, 1, "NV24"), (161, 99, "GRAY8")] {
+        for (w, h, f) in [
+            (1, 1, "GRAY8"), (1, 1, "NV12"), (2, 1, "I420"), (3, 3, "YV12"), (17, 5, "NV21"),
+            (320, 240, "NV12"), (1, 1, "NV24"), (161, 99, "GRAY8")
+        ] {
             frames.append(Canvas(width: w, height: h).frame(f))
         }
         for timestamps in [true, false] {
@@ -188,7 +197,7 @@ final class ElementTests: XCTestCase {
         var frames: [TestFrame] = []
         for (w, h, f) in [(64, 48, "GRAY8"), (65, 49, "NV12"), (33, 97, "I420"), (97, 17, "YV12"), (16, 4, "NV21")] {
             var canvas = Canvas(width: w, height: h)
-            for i in canvas.pixels.indices { canvas.pixels[i] = UInt8.random(in: 0 ... 255, using: &generator) }
+            for i in canvas.pixels.indices { canvas.pixels[i] = UInt8.random(in: 0...255, using: &generator) }
             frames.append(canvas.frame(f))
             // Stripes: bar-like everywhere.
             for i in canvas.pixels.indices { canvas.pixels[i] = (i % w) / 2 % 2 == 0 ? 10 : 245 }
@@ -204,8 +213,10 @@ final class ElementTests: XCTestCase {
     func testRenegotiationKeepsTheSession() throws {
         let (small, _) = try ean13Canvas(width: 320, height: 240)
         let (odd, _) = try ean13Canvas(width: 321, height: 243)
-        let frames = [small.frame("NV12"), small.frame("NV12"), small.frame("I420"), odd.frame("GRAY8"),
-                      Canvas(width: 1, height: 1).frame("NV12"), small.frame("NV12")]
+        let frames = [
+            small.frame("NV12"), small.frame("NV12"), small.frame("I420"), odd.frame("GRAY8"),
+            Canvas(width: 1, height: 1).frame("NV12"), small.frame("NV12")
+        ]
         let out = try runPipeline(frames, properties: "report=every-frame")
         XCTAssertEqual(out.outputs.count, frames.count)
         XCTAssertEqual(out.messages.count, 5, "needs the engine")
@@ -223,22 +234,24 @@ final class ElementTests: XCTestCase {
 
     func testPropertyChangesWhilePlayingFromAnotherThread() throws {
         let (canvas, _) = try ean13Canvas(width: 161, height: 121)
-        let frames = (0 ..< 12).map { canvas.frame($0 % 2 == 0 ? "NV12" : "I420") }
-        let out = try runPipeline(frames, properties: "draw=true", whilePlaying: { element in
-            let e = element.pointer
-            for i in 0 ..< 200 {
-                setProperty(e, "draw", i % 2 == 0 ? "true" : "false")
-                setProperty(e, "report", i % 3 == 0 ? "every-frame" : "new")
-                setProperty(e, "symbologies", i % 2 == 0 ? "ean-13+upc-a" : "qr-code")
-                setProperty(e, "active-region", i % 4 == 0 ? "" : "0.1,0.1,0.8,0.8")
-                setProperty(e, "effort", ["fast", "balanced", "thorough"][i % 3])
-                setProperty(e, "outline-color", String(UInt32(i) &* 0x01010101))
-                setProperty(e, "lost-after", String(i * 1000))
-                setProperty(e, "paused", i % 5 == 0 ? "true" : "false")
-                if i % 50 == 0 { emit(e, "clear-results") }
-                _ = propertyText(e, "symbologies")
-            }
-        })
+        let frames = (0..<12).map { canvas.frame($0 % 2 == 0 ? "NV12" : "I420") }
+        let out = try runPipeline(
+            frames, properties: "draw=true",
+            whilePlaying: { element in
+                let e = element.pointer
+                for i in 0..<200 {
+                    setProperty(e, "draw", i % 2 == 0 ? "true" : "false")
+                    setProperty(e, "report", i % 3 == 0 ? "every-frame" : "new")
+                    setProperty(e, "symbologies", i % 2 == 0 ? "ean-13+upc-a" : "qr-code")
+                    setProperty(e, "active-region", i % 4 == 0 ? "" : "0.1,0.1,0.8,0.8")
+                    setProperty(e, "effort", ["fast", "balanced", "thorough"][i % 3])
+                    setProperty(e, "outline-color", String(UInt32(i) &* 0x01010101))
+                    setProperty(e, "lost-after", String(i * 1000))
+                    setProperty(e, "paused", i % 5 == 0 ? "true" : "false")
+                    if i % 50 == 0 { emit(e, "clear-results") }
+                    _ = propertyText(e, "symbologies")
+                }
+            })
         XCTAssertEqual(out.outputs.count, frames.count)
     }
 
@@ -255,7 +268,7 @@ final class ElementTests: XCTestCase {
             "symbology-id": "gchararray", "extended": "gchararray", "addon": "gchararray",
             "corners": "GstValueArray", "orientation": "gint", "id": "guint", "first-seen": "guint64",
             "last-seen": "guint64", "new": "gboolean", "inverted": "gboolean", "mirrored": "gboolean",
-            "frame": "GstSample",
+            "frame": "GstSample"
         ]
         for (field, type) in types { XCTAssertEqual(m.typeNames[field], type, field) }
         XCTAssertEqual(m["type"]?.string, "EAN-13")
@@ -275,16 +288,18 @@ final class ElementTests: XCTestCase {
         let corners = m["corners"]?.intArray ?? []
         XCTAssertEqual(corners.count, 8)
         for i in stride(from: 0, to: corners.count, by: 2) {
-            XCTAssertTrue((bars.x - 8 ... bars.x + bars.width + 8).contains(corners[i]), "corner x \(corners[i])")
-            XCTAssertTrue((bars.y - 8 ... bars.y + bars.height + 8).contains(corners[i + 1]), "corner y \(corners[i + 1])")
+            XCTAssertTrue((bars.x - 8...bars.x + bars.width + 8).contains(corners[i]), "corner x \(corners[i])")
+            XCTAssertTrue(
+                (bars.y - 8...bars.y + bars.height + 8).contains(corners[i + 1]), "corner y \(corners[i + 1])")
         }
         XCTAssertTrue((m["id"]?.uint ?? 0) > 0)
     }
 
     func testMessageWithoutTimestampsOrFrame() throws {
         let (canvas, _) = try ean13Canvas()
-        let out = try runPipeline([canvas.frame("NV12"), canvas.frame("NV12")], properties: "report=every-frame",
-                                  timestamps: false)
+        let out = try runPipeline(
+            [canvas.frame("NV12"), canvas.frame("NV12")], properties: "report=every-frame",
+            timestamps: false)
         XCTAssertEqual(out.messages.count, 2, "needs the engine")
         guard let m = out.messages.last else { return }
         XCTAssertNil(m["duration"], "duration only when known")
@@ -343,25 +358,32 @@ final class ElementTests: XCTestCase {
     func testLateFramesPassUnanalysedUnderQoS() throws {
         let (canvas, _) = try ean13Canvas()
         let frames = Array(repeating: canvas.frame("GRAY8"), count: 6)
-        let late = try runPipeline(frames, properties: "report=every-frame", beforeFrame: { e, i in
-            guard i == 1, let src = gst_element_get_static_pad(e, "src") else { return }
-            // Frames are late until running time 10 s + 1 s.
-            _ = gst_pad_send_event(src, gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 2.0, 1_000_000_000, 10_000_000_000))
-            gst_object_unref(src)
-        })
+        let late = try runPipeline(
+            frames, properties: "report=every-frame",
+            beforeFrame: { e, i in
+                guard i == 1, let src = gst_element_get_static_pad(e, "src") else { return }
+                // Frames are late until running time 10 s + 1 s.
+                _ = gst_pad_send_event(
+                    src, gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 2.0, 1_000_000_000, 10_000_000_000))
+                gst_object_unref(src)
+            })
         XCTAssertEqual(late.outputs.count, frames.count, "every frame flows")
         XCTAssertTrue(late.outputs == late.inputs, "bit-exact")
         XCTAssertEqual(late.messages.count, 1, "late frames (1 to 5) are not analysed")
         // Frames no longer late (a QoS event with no lateness): read again.
-        let onTime = try runPipeline(frames, properties: "report=every-frame", beforeFrame: { e, i in
-            guard let src = gst_element_get_static_pad(e, "src") else { return }
-            if i == 1 {
-                _ = gst_pad_send_event(src, gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 2.0, 1_000_000_000, 10_000_000_000))
-            } else if i == 3 {
-                _ = gst_pad_send_event(src, gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 1.0, -1_000_000, 1_000_000_000))
-            }
-            gst_object_unref(src)
-        })
+        let onTime = try runPipeline(
+            frames, properties: "report=every-frame",
+            beforeFrame: { e, i in
+                guard let src = gst_element_get_static_pad(e, "src") else { return }
+                if i == 1 {
+                    _ = gst_pad_send_event(
+                        src, gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 2.0, 1_000_000_000, 10_000_000_000))
+                } else if i == 3 {
+                    _ = gst_pad_send_event(
+                        src, gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 1.0, -1_000_000, 1_000_000_000))
+                }
+                gst_object_unref(src)
+            })
         XCTAssertEqual(onTime.outputs.count, frames.count)
         XCTAssertEqual(onTime.messages.count, 4, "frame 0, and frames 3 to 5 analysed again")
     }
@@ -380,7 +402,8 @@ final class ElementTests: XCTestCase {
         let kept = try runPipeline([code, blank, code])
         XCTAssertEqual(kept.messages.count, 1, "needs the engine")
         // clear-results makes it new again.
-        let cleared = try runPipeline([code, code, code], beforeFrame: { e, i in if i == 2 { emit(e, "clear-results") } })
+        let cleared = try runPipeline(
+            [code, code, code], beforeFrame: { e, i in if i == 2 { emit(e, "clear-results") } })
         XCTAssertEqual(cleared.messages.count, 2, "needs the engine")
     }
 
@@ -394,8 +417,9 @@ final class ElementTests: XCTestCase {
         a.drawLinear(first, x: 30, y: 30, moduleWidth: 2, barHeight: 60)
         b.drawLinear(second, x: 30, y: 30, moduleWidth: 2, barHeight: 60)
         let replaced = try runPipeline([a.frame("GRAY8"), b.frame("GRAY8"), a.frame("GRAY8")])
-        XCTAssertEqual(replaced.messages.compactMap { $0["symbol"]?.string },
-                       [Codes.ean13Text, "9780201379624", Codes.ean13Text], "needs the engine")
+        XCTAssertEqual(
+            replaced.messages.compactMap { $0["symbol"]?.string },
+            [Codes.ean13Text, "9780201379624", Codes.ean13Text], "needs the engine")
         XCTAssertEqual(Set(replaced.messages.compactMap { $0["id"]?.uint }).count, 3)
         // The second code below the first: both stay in view, each once.
         var both = a, only = Canvas(width: 320, height: 300)
@@ -417,16 +441,17 @@ final class ElementTests: XCTestCase {
 
     func testUnwantedCodeIsNotReported() throws {
         let (canvas, _) = try ean13Canvas()
-        let out = try runPipeline([canvas.frame("I420"), canvas.frame("I420")], properties: "draw=true",
-                                  beforeFrame: { e, i in
-                                      if i == 0 { emit(e, "report-unwanted", strings: ["ean-13", Codes.ean13Text]) }
-                                  })
+        let out = try runPipeline(
+            [canvas.frame("I420"), canvas.frame("I420")], properties: "draw=true",
+            beforeFrame: { e, i in
+                if i == 0 { emit(e, "report-unwanted", strings: ["ean-13", Codes.ean13Text]) }
+            })
         XCTAssertTrue(out.messages.isEmpty)
         XCTAssertEqual(out.regions.first?.count, 1, "needs the engine")
         XCTAssertEqual(out.regions.first?.first?.params?["unwanted"]?.bool, true)
         // Drawn in unwanted-color (red: Cr near 240), not the green outline (Cr near 34).
         if let output = out.outputs.first, let l = out.layouts.first {
-            let cr = output[l.offsets[2] ..< l.offsets[2] + l.strides[2] * l.planeHeights[2]]
+            let cr = output[l.offsets[2]..<l.offsets[2] + l.strides[2] * l.planeHeights[2]]
             XCTAssertTrue(cr.contains { $0 >= 230 }, "red drawn")
             XCTAssertFalse(cr.contains { $0 <= 40 }, "no green drawn")
         }
@@ -437,8 +462,9 @@ final class ElementTests: XCTestCase {
         for format in ["NV12", "NV21", "I420", "YV12", "GRAY8", "Y42B", "Y444", "NV16", "NV24"] {
             for padding in [0, 24] {
                 let out = try runPipeline([canvas.frame(format, rowPadding: padding)])
-                XCTAssertEqual(out.messages.first?["symbol"]?.string, Codes.ean13Text,
-                               "\(format) padding \(padding): needs the engine")
+                XCTAssertEqual(
+                    out.messages.first?["symbol"]?.string, Codes.ean13Text,
+                    "\(format) padding \(padding): needs the engine")
             }
         }
     }
@@ -451,11 +477,12 @@ final class ElementTests: XCTestCase {
                 XCTFail(format); continue
             }
             var changedLuma = 0, farChanges = 0
-            for y in 0 ..< canvas.height {
-                for x in 0 ..< canvas.width where l.luma(output, x, y) != l.luma(input, x, y) {
+            for y in 0..<canvas.height {
+                for x in 0..<canvas.width where l.luma(output, x, y) != l.luma(input, x, y) {
                     changedLuma += 1
                     // Outline within a few pixels of the code; label above it.
-                    let near = x >= bars.x - 40 && x <= bars.x + bars.width + 40
+                    let near =
+                        x >= bars.x - 40 && x <= bars.x + bars.width + 40
                         && y >= bars.y - 40 && y <= bars.y + bars.height + 30
                     if !near { farChanges += 1 }
                 }
@@ -476,7 +503,7 @@ final class ElementTests: XCTestCase {
             (34, "01234567890", "UPC-A", "0012345678905", "012345678905", ""),
             (37, "0123456", "UPC-E", "0012345000065", "01234565", ""),
             (13, "1234567", "EAN-8", "12345670", "", ""),
-            (13, "590123412345+12", "EAN-13", Codes.ean13Text, "", "12"),
+            (13, "590123412345+12", "EAN-13", Codes.ean13Text, "", "12")
         ]
         for (symbology, data, type, symbol, extended, addon) in cases {
             var canvas = Canvas(width: 320, height: 240)

@@ -27,7 +27,9 @@ func pluginDirectory() -> String? {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     for scratch in [".build-elem", ".build"] {
-        for config in ["debug", "release"] { candidates.append(root.appendingPathComponent("\(scratch)/\(config)").path) }
+        for config in ["debug", "release"] {
+            candidates.append(root.appendingPathComponent("\(scratch)/\(config)").path)
+        }
     }
     return candidates.first { fm.fileExists(atPath: $0 + "/libgstrlbarcode.so") }
 }
@@ -82,15 +84,17 @@ struct Fields: Equatable {
 func readStructure(_ structure: UnsafePointer<GstStructure>) -> Fields {
     var fields = Fields(name: String(cString: gst_structure_get_name(structure)), values: [:], typeNames: [:])
     let n = gst_structure_n_fields(structure)
-    for i in 0 ..< n {
+    for i in 0..<n {
         guard let cname = gst_structure_nth_field_name(structure, guint(i)),
-              let value = gst_structure_get_value(structure, cname) else { continue }
+            let value = gst_structure_get_value(structure, cname)
+        else { continue }
         let name = String(cString: cname)
         let type = value.pointee.g_type
         fields.typeNames[name] = String(cString: g_type_name(type))
         fields.values[name] = convert(value)
         if type == gst_sample_get_type(), let boxed = g_value_get_boxed(value),
-           let buffer = gst_sample_get_buffer(OpaquePointer(boxed)) {
+            let buffer = gst_sample_get_buffer(OpaquePointer(boxed))
+        {
             var map = GstMapInfo()
             if gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 {
                 fields.sampleBytes[name] = Array(UnsafeBufferPointer(start: map.data, count: Int(map.size)))
@@ -121,16 +125,18 @@ private func convert(_ value: UnsafePointer<GValue>) -> FieldValue {
     if type == gst_value_array_get_type() {
         var out: [Int] = []
         if gst_value_array_get_size(value) > 0, let first = gst_value_array_get_value(value, 0),
-           first.pointee.g_type == gst_structure_get_type() {
+            first.pointee.g_type == gst_structure_get_type()
+        {
             var list: [Fields] = []
-            for i in 0 ..< gst_value_array_get_size(value) {
+            for i in 0..<gst_value_array_get_size(value) {
                 guard let item = gst_value_array_get_value(value, i),
-                      let st = g_value_get_boxed(item) else { return .other(typeName: "array of mixed") }
+                    let st = g_value_get_boxed(item)
+                else { return .other(typeName: "array of mixed") }
                 list.append(readStructure(st.assumingMemoryBound(to: GstStructure.self)))
             }
             return .structures(list)
         }
-        for i in 0 ..< gst_value_array_get_size(value) {
+        for i in 0..<gst_value_array_get_size(value) {
             guard let item = gst_value_array_get_value(value, i) else { continue }
             guard item.pointee.g_type == TestGTypes.int else { return .other(typeName: "array of non-int") }
             out.append(Int(g_value_get_int(item)))
@@ -186,25 +192,27 @@ func layout(of frame: TestFrame) -> FrameLayout? {
     var info = GstVideoInfo()
     let format = gst_video_format_from_string(frame.format)
     guard gst_video_info_set_format(&info, format, guint(frame.width), guint(frame.height)) != 0,
-          let finfo = info.finfo else { return nil }
+        let finfo = info.finfo
+    else { return nil }
     let nPlanes = Int(finfo.pointee.n_planes)
     let defOffsets = withUnsafeBytes(of: info.offset) { Array($0.bindMemory(to: Int.self)) }
     let defStrides = withUnsafeBytes(of: info.stride) { Array($0.bindMemory(to: Int32.self)).map(Int.init) }
     let planeOf = withUnsafeBytes(of: finfo.pointee.plane) { Array($0.bindMemory(to: UInt32.self)) }
     let hSub = withUnsafeBytes(of: finfo.pointee.h_sub) { Array($0.bindMemory(to: UInt32.self)) }
     var heights: [Int] = []
-    for p in 0 ..< nPlanes {
-        let comp = (0 ..< Int(finfo.pointee.n_components)).first { Int(planeOf[$0]) == p } ?? 0
+    for p in 0..<nPlanes {
+        let comp = (0..<Int(finfo.pointee.n_components)).first { Int(planeOf[$0]) == p } ?? 0
         let sub = Int(hSub[comp])
         heights.append((frame.height + (1 << sub) - 1) >> sub)
     }
     if frame.rowPadding == 0 {
-        return FrameLayout(offsets: Array(defOffsets.prefix(nPlanes)), strides: Array(defStrides.prefix(nPlanes)),
-                           planeHeights: heights, size: Int(info.size), hasMeta: false)
+        return FrameLayout(
+            offsets: Array(defOffsets.prefix(nPlanes)), strides: Array(defStrides.prefix(nPlanes)),
+            planeHeights: heights, size: Int(info.size), hasMeta: false)
     }
     var offsets: [Int] = [], strides: [Int] = []
     var offset = 0
-    for p in 0 ..< nPlanes {
+    for p in 0..<nPlanes {
         offsets.append(offset)
         strides.append(defStrides[p] + frame.rowPadding)
         offset += strides[p] * heights[p]
@@ -215,13 +223,15 @@ func layout(of frame: TestFrame) -> FrameLayout? {
 /// The bytes of `frame` in `layout`: neutral chroma, padding 0x55.
 func frameBytes(_ frame: TestFrame, _ layout: FrameLayout) -> [UInt8] {
     var bytes = [UInt8](repeating: 0x55, count: layout.size)
-    for p in 1 ..< max(1, layout.offsets.count) {
-        for i in 0 ..< layout.strides[p] * layout.planeHeights[p] where layout.offsets[p] + i < bytes.count {
+    for p in 1..<max(1, layout.offsets.count) {
+        for i in 0..<layout.strides[p] * layout.planeHeights[p] where layout.offsets[p] + i < bytes.count {
             bytes[layout.offsets[p] + i] = 128
         }
     }
-    for y in 0 ..< frame.height {
-        for x in 0 ..< frame.width { bytes[layout.offsets[0] + y * layout.strides[0] + x] = frame.luma[y * frame.width + x] }
+    for y in 0..<frame.height {
+        for x in 0..<frame.width {
+            bytes[layout.offsets[0] + y * layout.strides[0] + x] = frame.luma[y * frame.width + x]
+        }
     }
     return bytes
 }
@@ -257,8 +267,10 @@ func typeOf(_ instance: UnsafeMutableRawPointer) -> GType {
 /// Emits an action signal with `args` (the instance is prepended) and
 /// returns the GstFlowReturn, when the signal returns one.
 @discardableResult
-func emit(_ instance: UnsafeMutablePointer<GstElement>, _ signal: String, strings: [String] = [],
-          buffer: UnsafeMutablePointer<GstBuffer>? = nil, returnsFlow: Bool = false) -> GstFlowReturn {
+func emit(
+    _ instance: UnsafeMutablePointer<GstElement>, _ signal: String, strings: [String] = [],
+    buffer: UnsafeMutablePointer<GstBuffer>? = nil, returnsFlow: Bool = false
+) -> GstFlowReturn {
     let id = g_signal_lookup(signal, typeOf(instance))
     precondition(id != 0, "no signal \(signal)")
     var params = [GValue](repeating: GValue(), count: 1 + strings.count + (buffer == nil ? 0 : 1))
@@ -283,7 +295,7 @@ func emit(_ instance: UnsafeMutablePointer<GstElement>, _ signal: String, string
         } else {
             g_signal_emitv(p.baseAddress, id, 0, nil)
         }
-        for j in 0 ..< p.count { g_value_unset(&p[j]) }
+        for j in 0..<p.count { g_value_unset(&p[j]) }
     }
     guard returnsFlow else { return GST_FLOW_OK }
     let flow = GstFlowReturn(rawValue: g_value_get_enum(&ret))
@@ -309,14 +321,17 @@ func emit(_ instance: UnsafeMutablePointer<GstElement>, _ signal: String, string
 ///     stopped (to READY) once the frames came out.
 /// The bus is read after the pipeline went to READY, so that what the
 /// element posts when it stops is collected too.
-func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Bool = true, live: Bool = false,
-                 frameDuration: UInt64 = 33_333_333, endOfStream: Bool = true,
-                 beforeFrame: ((UnsafeMutablePointer<GstElement>, Int) -> Void)? = nil,
-                 whilePlaying: (@Sendable (SendablePointer<GstElement>) -> Void)? = nil) throws -> RunOutput {
+func runPipeline(
+    _ frames: [TestFrame], properties: String = "", timestamps: Bool = true, live: Bool = false,
+    frameDuration: UInt64 = 33_333_333, endOfStream: Bool = true,
+    beforeFrame: ((UnsafeMutablePointer<GstElement>, Int) -> Void)? = nil,
+    whilePlaying: (@Sendable (SendablePointer<GstElement>) -> Void)? = nil
+) throws -> RunOutput {
     _ = try gstreamerReady.get()
     var output = RunOutput()
     var error: UnsafeMutablePointer<GError>?
-    let line = "appsrc name=src format=time is-live=\(live) ! rlbarcode name=bc \(properties) ! appsink name=sink sync=false"
+    let line =
+        "appsrc name=src format=time is-live=\(live) ! rlbarcode name=bc \(properties) ! appsink name=sink sync=false"
     guard let pipeline = gst_parse_launch(line, &error) else {
         let message = error.map { String(cString: $0.pointee.message) } ?? "?"
         throw NSError(domain: "pipeline", code: 1, userInfo: [NSLocalizedDescriptionKey: message])
@@ -324,7 +339,8 @@ func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Boo
     defer { gst_object_unref(pipeline) }
     let bin = UnsafeMutablePointer<GstBin>(OpaquePointer(pipeline))
     guard let src = gst_bin_get_by_name(bin, "src"), let element = gst_bin_get_by_name(bin, "bc"),
-          let sinkElement = gst_bin_get_by_name(bin, "sink") else {
+        let sinkElement = gst_bin_get_by_name(bin, "sink")
+    else {
         throw NSError(domain: "pipeline", code: 2)
     }
     defer { gst_object_unref(src); gst_object_unref(element); gst_object_unref(sinkElement) }
@@ -335,7 +351,9 @@ func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Boo
     let done = DispatchSemaphore(value: 0)
     if let whilePlaying {
         let p = SendablePointer(pointer: element)
-        let t = Thread { whilePlaying(p); done.signal() }
+        let t = Thread {
+            whilePlaying(p); done.signal()
+        }
         t.start()
         otherThread = t
     }
@@ -350,14 +368,18 @@ func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Boo
         }
         var rois: [RegionOfInterest] = []
         var iter: gpointer?
-        while let meta = gst_buffer_iterate_meta_filtered(buffer, &iter,
-                                                            gst_video_region_of_interest_meta_api_get_type()) {
+        while let meta = gst_buffer_iterate_meta_filtered(
+            buffer, &iter,
+            gst_video_region_of_interest_meta_api_get_type())
+        {
             let roi = UnsafeMutablePointer<GstVideoRegionOfInterestMeta>(OpaquePointer(meta))
             let params = gst_video_region_of_interest_meta_get_param(roi, "barcode").map { readStructure($0) }
-            rois.append(RegionOfInterest(type: String(cString: g_quark_to_string(roi.pointee.roi_type)),
-                                         x: Int(roi.pointee.x), y: Int(roi.pointee.y),
-                                         width: Int(roi.pointee.w), height: Int(roi.pointee.h),
-                                         id: Int(roi.pointee.id), params: params))
+            rois.append(
+                RegionOfInterest(
+                    type: String(cString: g_quark_to_string(roi.pointee.roi_type)),
+                    x: Int(roi.pointee.x), y: Int(roi.pointee.y),
+                    width: Int(roi.pointee.w), height: Int(roi.pointee.h),
+                    id: Int(roi.pointee.id), params: params))
         }
         output.regions.append(rois)
     }
@@ -383,13 +405,14 @@ func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Boo
         }
         if l.hasMeta {
             var offsets = [gsize](repeating: 0, count: 4), strides = [gint](repeating: 0, count: 4)
-            for p in 0 ..< l.offsets.count { offsets[p] = gsize(l.offsets[p]); strides[p] = gint(l.strides[p]) }
+            for p in 0..<l.offsets.count { offsets[p] = gsize(l.offsets[p]); strides[p] = gint(l.strides[p]) }
             _ = offsets.withUnsafeMutableBufferPointer { o in
                 strides.withUnsafeMutableBufferPointer { s in
-                    gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE,
-                                                   gst_video_format_from_string(frame.format),
-                                                   guint(frame.width), guint(frame.height),
-                                                   guint(l.offsets.count), o.baseAddress, s.baseAddress)
+                    gst_buffer_add_video_meta_full(
+                        buffer, GST_VIDEO_FRAME_FLAG_NONE,
+                        gst_video_format_from_string(frame.format),
+                        guint(frame.width), guint(frame.height),
+                        guint(l.offsets.count), o.baseAddress, s.baseAddress)
                 }
             }
         }
@@ -442,8 +465,10 @@ func runPipeline(_ frames: [TestFrame], properties: String = "", timestamps: Boo
 /// Reads a property of `object` as text (`gst_value_serialize`).
 func propertyText(_ object: UnsafeMutablePointer<GstElement>, _ name: String) -> String {
     let gobject = UnsafeMutablePointer<GObject>(OpaquePointer(object))
-    guard let spec = g_object_class_find_property(
-        UnsafeMutablePointer<GObjectClass>(OpaquePointer(gobject.pointee.g_type_instance.g_class)), name) else {
+    guard
+        let spec = g_object_class_find_property(
+            UnsafeMutablePointer<GObjectClass>(OpaquePointer(gobject.pointee.g_type_instance.g_class)), name)
+    else {
         return "<no property>"
     }
     var value = GValue()
@@ -460,7 +485,7 @@ func propertyText(_ object: UnsafeMutablePointer<GstElement>, _ name: String) ->
         let fc = flagsClass.assumingMemoryBound(to: GFlagsClass.self)
         let bits = g_value_get_flags(&value)
         var nicks: [String] = []
-        for i in 0 ..< Int(fc.pointee.n_values) {
+        for i in 0..<Int(fc.pointee.n_values) {
             let v = fc.pointee.values[i]
             if v.value != 0 && bits & v.value == v.value { nicks.append(String(cString: v.value_nick)) }
         }
@@ -510,22 +535,25 @@ struct ClaimedLayout {
 
 /// A buffer holding `bytes`, with a video meta claiming `meta` when one is
 /// given (whatever it claims: up to 4 planes, strides truncated to `gint`).
-func makeBuffer(_ bytes: [UInt8], meta: ClaimedLayout? = nil, pts: UInt = clockTimeNoneForTests,
-                duration: UInt = clockTimeNoneForTests) -> UnsafeMutablePointer<GstBuffer>? {
+func makeBuffer(
+    _ bytes: [UInt8], meta: ClaimedLayout? = nil, pts: UInt = clockTimeNoneForTests,
+    duration: UInt = clockTimeNoneForTests
+) -> UnsafeMutablePointer<GstBuffer>? {
     guard let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil) else { return nil }
     _ = bytes.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize($0.count)) }
     buffer.pointee.pts = pts
     buffer.pointee.duration = duration
     if let meta {
         var o = [gsize](repeating: 0, count: 4), s = [gint](repeating: 0, count: 4)
-        for p in 0 ..< min(4, meta.offsets.count) { o[p] = gsize(meta.offsets[p]) }
-        for p in 0 ..< min(4, meta.strides.count) { s[p] = gint(truncatingIfNeeded: meta.strides[p]) }
+        for p in 0..<min(4, meta.offsets.count) { o[p] = gsize(meta.offsets[p]) }
+        for p in 0..<min(4, meta.strides.count) { s[p] = gint(truncatingIfNeeded: meta.strides[p]) }
         _ = o.withUnsafeMutableBufferPointer { op in
             s.withUnsafeMutableBufferPointer { sp in
-                gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE,
-                                               gst_video_format_from_string(meta.format), guint(meta.width),
-                                               guint(meta.height), guint(min(4, meta.offsets.count)),
-                                               op.baseAddress, sp.baseAddress)
+                gst_buffer_add_video_meta_full(
+                    buffer, GST_VIDEO_FRAME_FLAG_NONE,
+                    gst_video_format_from_string(meta.format), guint(meta.width),
+                    guint(meta.height), guint(min(4, meta.offsets.count)),
+                    op.baseAddress, sp.baseAddress)
             }
         }
     }

@@ -74,10 +74,12 @@ final class SessionTests: XCTestCase {
     func testClearResultsEndsASessionAndEOSTheNext() throws {
         let code = try eanFrame()
         let blank = Canvas(width: 320, height: 240).frame("GRAY8")
-        let out = try runPipeline([code, code, blank, blank], beforeFrame: { e, i in
-            // Let the streaming thread finish the first two frames first.
-            if i == 2 { Thread.sleep(forTimeInterval: 0.5); emit(e, "clear-results") }
-        })
+        let out = try runPipeline(
+            [code, code, blank, blank],
+            beforeFrame: { e, i in
+                // Let the streaming thread finish the first two frames first.
+                if i == 2 { Thread.sleep(forTimeInterval: 0.5); emit(e, "clear-results") }
+            })
         let sessions = messages(out, "barcode-session")
         XCTAssertEqual(sessions.map { $0["reason"]?.string }, ["clear-results", "eos"])
         XCTAssertEqual(sessions.first?["count"]?.uint, 1, "needs the engine")
@@ -149,10 +151,12 @@ final class SessionTests: XCTestCase {
     /// after it the marked code is new, reported and no longer unwanted.
     func testClearResultsEmptiesTheUnwantedSet() throws {
         let code = try eanFrame()
-        let out = try runPipeline(Array(repeating: code, count: 6), live: true, beforeFrame: { e, i in
-            if i == 0 { emit(e, "report-unwanted", strings: ["ean-13", Codes.ean13Text]) }
-            if i == 3 { emit(e, "clear-results") }
-        })
+        let out = try runPipeline(
+            Array(repeating: code, count: 6), live: true,
+            beforeFrame: { e, i in
+                if i == 0 { emit(e, "report-unwanted", strings: ["ean-13", Codes.ean13Text]) }
+                if i == 3 { emit(e, "clear-results") }
+            })
         XCTAssertEqual(out.regions.count, 6)
         let unwanted = out.regions.map { frame in frame.contains { $0.params?["unwanted"]?.bool == true } }
         XCTAssertEqual(unwanted, [true, true, true, false, false, false], "needs the engine")
@@ -177,22 +181,24 @@ final class SessionTests: XCTestCase {
             frames.append(canvas.frame("GRAY8"))
         }
         for x in stride(from: 480 - 110, through: 20, by: -6) { add(x) }
-        for _ in 0 ..< 6 { add(20) }
+        for _ in 0..<6 { add(20) }
         for x in stride(from: 20, through: -total, by: -20) { add(x) }
         let out = try runPipeline(frames)
         XCTAssertEqual(out.messages.compactMap { $0["symbol"]?.string }, [text], "needs the engine")
         let status = messages(out, "barcode-status")
         guard let first = status.firstIndex(where: { $0["guidance"]?.int == 2 }),
-              let read = status.firstIndex(where: { $0["found"]?.uint == 1 }) else {
+            let read = status.firstIndex(where: { $0["found"]?.uint == 1 })
+        else {
             return XCTFail("no guidance 2 before the read: \(status)")
         }
         XCTAssertLessThan(first, read)
-        for s in status[first ..< read] {
+        for s in status[first..<read] {
             XCTAssertEqual(s["guidance"]?.int, 2, "guidance holds during the pan")
             // The code's start; with only the stop pattern out of view, the
             // check character follows the text.
             let p = s["partial"]?.string ?? ""
-            XCTAssertTrue(!p.isEmpty && (text.hasPrefix(p) || p.dropLast() == text), "partial \(p) holds, the code's start")
+            XCTAssertTrue(
+                !p.isEmpty && (text.hasPrefix(p) || p.dropLast() == text), "partial \(p) holds, the code's start")
         }
         XCTAssertFalse(status.contains { $0["guidance"]?.int == 1 }, "no guidance 1 mid-pan")
         for s in status[read...] {
@@ -206,7 +212,7 @@ final class SessionTests: XCTestCase {
     func testPartialClearsAfterLostAfter() throws {
         let modules = try Zint.modules(symbology: 20, data: "PANNED-CODE-128")
         var frames: [TestFrame] = []
-        for k in 0 ..< 12 {
+        for k in 0..<12 {
             var canvas = Canvas(width: 480, height: 160)
             canvas.drawLinear(modules, x: 480 - 150 - 6 * k, y: 50, moduleWidth: 2, barHeight: 60)
             frames.append(canvas.frame("GRAY8"))
@@ -250,7 +256,7 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(out.regions.first?.count, 0, "no metadata")
         XCTAssertEqual(messages(out, "barcode-session").first?["count"]?.uint, 0, "not part of the session")
         if let output = out.outputs.first, let l = out.layouts.first {
-            let cr = output[l.offsets[2] ..< l.offsets[2] + l.strides[2] * l.planeHeights[2]]
+            let cr = output[l.offsets[2]..<l.offsets[2] + l.strides[2] * l.planeHeights[2]]
             XCTAssertTrue(cr.contains { $0 >= 230 }, "drawn in unwanted-color (red), needs the engine")
         }
         // Without drawing it is not even read.

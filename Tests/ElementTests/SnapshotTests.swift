@@ -23,7 +23,8 @@ final class SnapshotTests: XCTestCase {
     /// The attached frame of the run's one message: its caps and bytes.
     private func attached(_ out: RunOutput) -> (caps: String, bytes: [UInt8])? {
         guard out.messages.count == 1, let m = out.messages.first,
-              case .sample(true, let caps)? = m["frame"], let bytes = m.sampleBytes["frame"] else { return nil }
+            case .sample(true, let caps)? = m["frame"], let bytes = m.sampleBytes["frame"]
+        else { return nil }
         return (caps, bytes)
     }
 
@@ -47,24 +48,27 @@ final class SnapshotTests: XCTestCase {
         guard let a = attached(out), let drawn = out.outputs.first, let l = out.layouts.first else {
             return XCTFail("no frame, needs the engine")
         }
-        XCTAssertTrue(a.caps.contains("I420") && a.caps.contains("width=(int)160") && a.caps.contains("height=(int)120"),
-                      a.caps)
+        XCTAssertTrue(
+            a.caps.contains("I420") && a.caps.contains("width=(int)160") && a.caps.contains("height=(int)120"),
+            a.caps)
         let small = TestFrame(format: "I420", width: 160, height: 120, luma: [])
         guard let sl = layout(of: small) else { return XCTFail("layout") }
         XCTAssertEqual(a.bytes.count, sl.size)
         guard a.bytes.count == sl.size else { return }
-        for p in 0 ..< 3 {
+        for p in 0..<3 {
             let (w, h) = p == 0 ? (160, 120) : (80, 60)
             var mismatches = 0
-            for y in 0 ..< h {
-                for x in 0 ..< w where a.bytes[sl.offsets[p] + y * sl.strides[p] + x]
-                    != drawn[l.offsets[p] + 2 * y * l.strides[p] + 2 * x] {
+            for y in 0..<h {
+                for x in 0..<w
+                where a.bytes[sl.offsets[p] + y * sl.strides[p] + x]
+                    != drawn[l.offsets[p] + 2 * y * l.strides[p] + 2 * x]
+                {
                     mismatches += 1
                 }
             }
             XCTAssertEqual(mismatches, 0, "plane \(p)")
         }
-        let chroma = a.bytes[sl.offsets[1] ..< sl.offsets[1] + sl.strides[1] * 60]
+        let chroma = a.bytes[sl.offsets[1]..<sl.offsets[1] + sl.strides[1] * 60]
         XCTAssertTrue(chroma.contains { $0 != 128 }, "the outline's colour in the scaled chroma")
         XCTAssertEqual(out.outputs.first?.count, out.inputs.first?.count, "the stream keeps its size")
     }
@@ -75,14 +79,17 @@ final class SnapshotTests: XCTestCase {
     func testOddSizedFrameScalesToItsLongestSide() throws {
         let input = try frames("NV12", width: 321, height: 243)
         let out = try runPipeline(input, properties: "attach-frame=true frame-max-size=100")
-        guard let a = attached(out), let l = out.layouts.first, let sl = layout(of: TestFrame(
-            format: "NV12", width: 100, height: 76, luma: [])) else { return XCTFail("no frame, needs the engine") }
+        guard let a = attached(out), let l = out.layouts.first,
+            let sl = layout(
+                of: TestFrame(
+                    format: "NV12", width: 100, height: 76, luma: []))
+        else { return XCTFail("no frame, needs the engine") }
         XCTAssertTrue(a.caps.contains("width=(int)100") && a.caps.contains("height=(int)76"), a.caps)
         XCTAssertEqual(a.bytes.count, sl.size)
         guard a.bytes.count == sl.size, let source = out.inputs.first else { return }
         var mismatches = 0
-        for y in 0 ..< 76 {
-            for x in 0 ..< 100 where sl.luma(a.bytes, x, y) != l.luma(source, x * 321 / 100, y * 243 / 76) {
+        for y in 0..<76 {
+            for x in 0..<100 where sl.luma(a.bytes, x, y) != l.luma(source, x * 321 / 100, y * 243 / 76) {
                 mismatches += 1
             }
         }

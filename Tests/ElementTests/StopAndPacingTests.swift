@@ -19,8 +19,8 @@ final class StopAndPacingTests: XCTestCase {
     private func texture(width: Int, height: Int) -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: width * height)
         pixels.withUnsafeMutableBufferPointer { p in
-            for y in 0 ..< height {
-                for x in 0 ..< width {
+            for y in 0..<height {
+                for x in 0..<width {
                     let v = (x &* x &+ y &* 7) ^ ((x >> 3) &* (y >> 2))
                     p[y * width + x] = v & 0x40 != 0 ? 30 : 220
                 }
@@ -31,7 +31,8 @@ final class StopAndPacingTests: XCTestCase {
 
     /// An element of `pipeline` by name (a reference the caller drops).
     private func child(_ pipeline: UnsafeMutablePointer<GstElement>, _ name: String) throws
-        -> UnsafeMutablePointer<GstElement> {
+        -> UnsafeMutablePointer<GstElement>
+    {
         try XCTUnwrap(gst_bin_get_by_name(UnsafeMutablePointer<GstBin>(OpaquePointer(pipeline)), name))
     }
 
@@ -55,9 +56,10 @@ final class StopAndPacingTests: XCTestCase {
         let (w, h) = release ? (3840, 2160) : (960, 540)
         let bytes = texture(width: w, height: h)
         for rate in ["0/1", "30/1"] {
-            let pipeline = try launchPipeline("appsrc name=src format=time caps=\"video/x-raw,format=GRAY8,width=\(w),"
-                                      + "height=\(h),framerate=\(rate)\" ! rlbarcode name=bc effort=thorough ! "
-                                      + "fakesink sync=false")
+            let pipeline = try launchPipeline(
+                "appsrc name=src format=time caps=\"video/x-raw,format=GRAY8,width=\(w),"
+                    + "height=\(h),framerate=\(rate)\" ! rlbarcode name=bc effort=thorough ! "
+                    + "fakesink sync=false")
             defer { gst_object_unref(pipeline) }
             let src = try child(pipeline, "src"), element = try child(pipeline, "bc")
             defer { gst_object_unref(src); gst_object_unref(element) }
@@ -92,9 +94,12 @@ final class StopAndPacingTests: XCTestCase {
         let cancellation = ScanCancellation()
         scanner.cancellation = cancellation
         cancellation.cancel()
-        let scan = { canvas.pixels.withUnsafeBufferPointer { p in
-            scanner.scan(LumaView(base: p.baseAddress!, width: canvas.width, height: canvas.height, stride: canvas.width))
-        } }
+        let scan = {
+            canvas.pixels.withUnsafeBufferPointer { p in
+                scanner.scan(
+                    LumaView(base: p.baseAddress!, width: canvas.width, height: canvas.height, stride: canvas.width))
+            }
+        }
         XCTAssertTrue(scan().isEmpty, "read while cancelled")
         XCTAssertTrue(scanner.lastScanTimedOut, "a cancelled scan stops early")
         cancellation.reset()
@@ -133,9 +138,10 @@ final class StopAndPacingTests: XCTestCase {
         // 4 s, measured from 1.5 s on: the frames before the pipeline's
         // latency is known (the first one's analysis) are not paced.
         let interval: UInt64 = 16_666_667, count = 240, measuredFrom: UInt64 = 1_500_000_000
-        let pipeline = try launchPipeline("appsrc name=src is-live=true format=time min-latency=150000000 "
-                                  + "caps=\"video/x-raw,format=GRAY8,width=\(w),height=\(h),framerate=60/1\" ! "
-                                  + "rlbarcode name=bc effort=thorough ! fakesink name=sink sync=true qos=false")
+        let pipeline = try launchPipeline(
+            "appsrc name=src is-live=true format=time min-latency=150000000 "
+                + "caps=\"video/x-raw,format=GRAY8,width=\(w),height=\(h),framerate=60/1\" ! "
+                + "rlbarcode name=bc effort=thorough ! fakesink name=sink sync=true qos=false")
         defer { gst_object_unref(pipeline) }
         let src = try child(pipeline, "src"), element = try child(pipeline, "bc"), sink = try child(pipeline, "sink")
         defer { gst_object_unref(src); gst_object_unref(element); gst_object_unref(sink) }
@@ -144,23 +150,25 @@ final class StopAndPacingTests: XCTestCase {
         let pad = try XCTUnwrap(gst_element_get_static_pad(sink, "sink"))
         defer { gst_object_unref(pad) }
         let context = Unmanaged.passUnretained(lateness).toOpaque()
-        _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { _, info, data in
-            guard let info, let data, let raw = info.pointee.data else { return GST_PAD_PROBE_OK }
-            let l = Unmanaged<Lateness>.fromOpaque(data).takeUnretainedValue()
-            guard l.ready.load(ordering: .acquiring), let clock = l.clock else { return GST_PAD_PROBE_OK }
-            let buffer = raw.assumingMemoryBound(to: GstBuffer.self)
-            guard UInt64(buffer.pointee.pts) >= l.measuredFrom else { return GST_PAD_PROBE_OK }
-            let due = l.base &+ UInt64(buffer.pointee.pts) &+ l.latency
-            let late = Int64(bitPattern: UInt64(gst_clock_get_time(clock)) &- due)
-            l.lock.withLock { $0.append(late) }
-            return GST_PAD_PROBE_OK
-        }, context, nil)
+        _ = gst_pad_add_probe(
+            pad, GST_PAD_PROBE_TYPE_BUFFER,
+            { _, info, data in
+                guard let info, let data, let raw = info.pointee.data else { return GST_PAD_PROBE_OK }
+                let l = Unmanaged<Lateness>.fromOpaque(data).takeUnretainedValue()
+                guard l.ready.load(ordering: .acquiring), let clock = l.clock else { return GST_PAD_PROBE_OK }
+                let buffer = raw.assumingMemoryBound(to: GstBuffer.self)
+                guard UInt64(buffer.pointee.pts) >= l.measuredFrom else { return GST_PAD_PROBE_OK }
+                let due = l.base &+ UInt64(buffer.pointee.pts) &+ l.latency
+                let late = Int64(bitPattern: UInt64(gst_clock_get_time(clock)) &- due)
+                l.lock.withLock { $0.append(late) }
+                return GST_PAD_PROBE_OK
+            }, context, nil)
 
         // A live pipeline reaches PLAYING once frames flow: the clock and
         // base time are known at once, the latency once the sink has a frame.
         _ = gst_element_set_state(pipeline, GST_STATE_PLAYING)
         var clockOrNil: UnsafeMutablePointer<GstClock>?
-        for _ in 0 ..< 500 where clockOrNil == nil {
+        for _ in 0..<500 where clockOrNil == nil {
             clockOrNil = gst_element_get_clock(pipeline)
             if clockOrNil == nil { usleep(10_000) }
         }
@@ -172,7 +180,7 @@ final class StopAndPacingTests: XCTestCase {
         lateness.measuredFrom = measuredFrom
 
         // Frame i is captured at running time i x interval, as a camera would.
-        for i in 0 ..< count {
+        for i in 0..<count {
             let capture = UInt64(i) * interval
             let now = UInt64(gst_clock_get_time(clock)) &- base
             if now < capture { usleep(UInt32((capture - now) / 1000)) }
@@ -203,8 +211,10 @@ final class StopAndPacingTests: XCTestCase {
             case GST_MESSAGE_EOS: ended = true
             case GST_MESSAGE_ERROR: XCTFail(problemText(message)); ended = true
             case GST_MESSAGE_ELEMENT:
-                if let st = gst_message_get_structure(message), String(cString: gst_structure_get_name(st)) == "barcode",
-                   let symbol = readStructure(st)["symbol"]?.string {
+                if let st = gst_message_get_structure(message),
+                    String(cString: gst_structure_get_name(st)) == "barcode",
+                    let symbol = readStructure(st)["symbol"]?.string
+                {
                     symbols.append(symbol)
                 }
             default: break
@@ -217,9 +227,11 @@ final class StopAndPacingTests: XCTestCase {
         let late = lateness.lock.withLock { $0 }
         let lateCount = late.filter { $0 > 0 }.count
         let worst = late.max() ?? 0
-        print("live 60 fps thorough: \(late.count) frames measured at the sink, \(lateCount) late, worst "
-              + "\(worst / 1_000_000) ms, latency \(lateness.latency / 1_000_000) ms, \(analysed) analysed, \(skipped) skipped")
-        let measured = (0 ..< count).filter { UInt64($0) * interval >= measuredFrom }.count
+        print(
+            "live 60 fps thorough: \(late.count) frames measured at the sink, \(lateCount) late, worst "
+                + "\(worst / 1_000_000) ms, latency \(lateness.latency / 1_000_000) ms, \(analysed) analysed, \(skipped) skipped"
+        )
+        let measured = (0..<count).filter { UInt64($0) * interval >= measuredFrom }.count
         XCTAssertEqual(late.count, measured, "every frame reaches the sink")
         XCTAssertGreaterThan(skipped, 0, "frames skipped")
         XCTAssertGreaterThan(analysed, 0, "frames analysed")
@@ -241,9 +253,10 @@ final class StopAndPacingTests: XCTestCase {
         var canvas = Canvas(width: 160, height: 100)
         let modules = try Zint.modules(symbology: 13, data: Codes.ean13Data)
         canvas.drawLinear(modules, x: 5, y: 20, moduleWidth: 1, barHeight: 60)
-        let pipeline = try launchPipeline("appsrc name=src format=time caps=\"video/x-raw,format=GRAY8,width=160,height=100,"
-                                  + "framerate=30/1\" ! rlbarcode attach-frame=true report=every-frame ! "
-                                  + "appsink name=sink sync=false")
+        let pipeline = try launchPipeline(
+            "appsrc name=src format=time caps=\"video/x-raw,format=GRAY8,width=160,height=100,"
+                + "framerate=30/1\" ! rlbarcode attach-frame=true report=every-frame ! "
+                + "appsink name=sink sync=false")
         defer { gst_object_unref(pipeline) }
         let src = try child(pipeline, "src"), sinkElement = try child(pipeline, "sink")
         defer { gst_object_unref(src); gst_object_unref(sinkElement) }
@@ -254,7 +267,7 @@ final class StopAndPacingTests: XCTestCase {
 
         /// Pushes `n` frames from frame `first` on and takes them at the sink.
         func flow(_ first: Int, _ n: Int) throws {
-            for i in first ..< first + n {
+            for i in first..<first + n {
                 let frame = try buffer(canvas.pixels, pts: UInt(i) * 33_333_333, duration: 33_333_333)
                 _ = emit(src, "push-buffer", buffer: frame, returnsFlow: true)
                 gst_buffer_unref(frame)
@@ -268,7 +281,8 @@ final class StopAndPacingTests: XCTestCase {
             while let message = gst_bus_pop(bus) {
                 defer { gst_message_unref(message) }
                 guard message.pointee.type == GST_MESSAGE_ELEMENT, let st = gst_message_get_structure(message),
-                      String(cString: gst_structure_get_name(st)) == "barcode" else { continue }
+                    String(cString: gst_structure_get_name(st)) == "barcode"
+                else { continue }
                 messages += 1
                 if gst_structure_has_field(st, "frame") != 0 { withFrame += 1 }
             }

@@ -21,8 +21,9 @@ final class StreamLimitsTests: XCTestCase {
     func testCountersAreReadOnly() throws {
         let element = try XCTUnwrap(gst_element_factory_make("rlbarcode", nil))
         defer { gst_object_unref(element) }
-        let klass = UnsafeMutablePointer<GObjectClass>(OpaquePointer(
-            UnsafeMutablePointer<GTypeInstance>(OpaquePointer(element)).pointee.g_class))
+        let klass = UnsafeMutablePointer<GObjectClass>(
+            OpaquePointer(
+                UnsafeMutablePointer<GTypeInstance>(OpaquePointer(element)).pointee.g_class))
         for name in ["frames-analysed", "frames-skipped", "frames-rejected"] {
             let spec = try XCTUnwrap(g_object_class_find_property(klass, name), name)
             XCTAssertEqual(spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue, 0, "\(name) is writable")
@@ -46,12 +47,15 @@ final class StreamLimitsTests: XCTestCase {
     /// and unread, is counted, and warned about once; the good frame after
     /// it is analysed and read.
     func testMetaStridesBeyondTheBufferPassUnread() throws {
-        let lie = LyingBuffer(name: "strides 1408", size: 506_176,
-                              meta: ClaimedLayout(format: "NV12", width: 641, height: 479,
-                                                  offsets: [0, 704 * 479], strides: [1408, 1408]))
+        let lie = LyingBuffer(
+            name: "strides 1408", size: 506_176,
+            meta: ClaimedLayout(
+                format: "NV12", width: 641, height: 479,
+                offsets: [0, 704 * 479], strides: [1408, 1408]))
         let good = try ean13Frame(width: 641, height: 479)
-        let run = try push(caps: "video/x-raw,format=NV12,width=641,height=479,framerate=30/1",
-                           buffers: [lie, lie], then: good)
+        let run = try push(
+            caps: "video/x-raw,format=NV12,width=641,height=479,framerate=30/1",
+            buffers: [lie, lie], then: good)
         XCTAssertEqual(run.outputs.count, 3, "a buffer was lost")
         XCTAssertEqual(run.outputs.first, run.inputs.first, "the rejected buffer changed")
         XCTAssertEqual(run.rejected, 2)
@@ -69,40 +73,57 @@ final class StreamLimitsTests: XCTestCase {
     func testLyingMetasInEveryFormatAreCounted() throws {
         for format in ["NV12", "NV21", "I420", "YV12", "GRAY8", "Y42B", "Y444", "NV16", "NV24"] {
             let (w, h) = (37, 23)
-            let honest = try XCTUnwrap(layout(of: TestFrame(format: format, width: w, height: h,
-                                                            luma: [], rowPadding: 3)))
+            let honest = try XCTUnwrap(
+                layout(
+                    of: TestFrame(
+                        format: format, width: w, height: h,
+                        luma: [], rowPadding: 3)))
             let plain = try XCTUnwrap(layout(of: TestFrame(format: format, width: w, height: h, luma: [])))
             let n = honest.offsets.count
             let size = honest.size
             func meta(_ offsets: [Int], _ strides: [Int], format f: String = format, height: Int = h)
-                -> ClaimedLayout { ClaimedLayout(format: f, width: w, height: height, offsets: offsets, strides: strides) }
+                -> ClaimedLayout
+            { ClaimedLayout(format: f, width: w, height: height, offsets: offsets, strides: strides) }
             var lies: [LyingBuffer] = [
-                LyingBuffer(name: "stride twice", size: size, meta: meta(honest.offsets, honest.strides.map { $0 * 2 })),
-                LyingBuffer(name: "stride under the width", size: size,
-                            meta: meta(honest.offsets, [w - 1] + honest.strides.dropFirst())),
-                LyingBuffer(name: "negative stride", size: size,
-                            meta: meta(honest.offsets, [-honest.strides[0]] + honest.strides.dropFirst())),
-                LyingBuffer(name: "huge stride", size: size,
-                            meta: meta(honest.offsets, [Int(Int32.max)] + honest.strides.dropFirst())),
-                LyingBuffer(name: "offset past the end", size: size,
-                            meta: meta(honest.offsets.dropLast() + [size + 10], honest.strides)),
-                LyingBuffer(name: "last plane one row short", size: size,
-                            meta: meta(honest.offsets.dropLast() + [size - honest.strides[n - 1] * (honest.planeHeights[n - 1] - 1)],
-                                       honest.strides)),
-                LyingBuffer(name: "twice the height", size: size, meta: meta(honest.offsets, honest.strides, height: 2 * h)),
+                LyingBuffer(
+                    name: "stride twice", size: size, meta: meta(honest.offsets, honest.strides.map { $0 * 2 })),
+                LyingBuffer(
+                    name: "stride under the width", size: size,
+                    meta: meta(honest.offsets, [w - 1] + honest.strides.dropFirst())),
+                LyingBuffer(
+                    name: "negative stride", size: size,
+                    meta: meta(honest.offsets, [-honest.strides[0]] + honest.strides.dropFirst())),
+                LyingBuffer(
+                    name: "huge stride", size: size,
+                    meta: meta(honest.offsets, [Int(Int32.max)] + honest.strides.dropFirst())),
+                LyingBuffer(
+                    name: "offset past the end", size: size,
+                    meta: meta(honest.offsets.dropLast() + [size + 10], honest.strides)),
+                LyingBuffer(
+                    name: "last plane one row short", size: size,
+                    meta: meta(
+                        honest.offsets.dropLast() + [size - honest.strides[n - 1] * (honest.planeHeights[n - 1] - 1)],
+                        honest.strides)),
+                LyingBuffer(
+                    name: "twice the height", size: size, meta: meta(honest.offsets, honest.strides, height: 2 * h)),
                 LyingBuffer(name: "buffer one byte short, no meta", size: plain.size - 1, meta: nil),
                 LyingBuffer(name: "empty buffer", size: 0, meta: nil),
-                LyingBuffer(name: "meta on an empty buffer", size: 0, meta: meta(honest.offsets, honest.strides)),
+                LyingBuffer(name: "meta on an empty buffer", size: 0, meta: meta(honest.offsets, honest.strides))
             ]
-            lies.append(n > 1
-                ? LyingBuffer(name: "one plane", size: size, meta: meta([0], [honest.strides[0]]))
-                : LyingBuffer(name: "other format", size: size,
-                              meta: meta(honest.offsets + [size / 2], honest.strides + [honest.strides[0]],
-                                         format: "NV12")))
-            let honestCanvas = TestFrame(format: format, width: w, height: h,
-                                         luma: [UInt8](repeating: 90, count: w * h), rowPadding: 3)
-            let run = try push(caps: "video/x-raw,format=\(format),width=\(w),height=\(h),framerate=30/1",
-                               buffers: lies, then: honestCanvas)
+            lies.append(
+                n > 1
+                    ? LyingBuffer(name: "one plane", size: size, meta: meta([0], [honest.strides[0]]))
+                    : LyingBuffer(
+                        name: "other format", size: size,
+                        meta: meta(
+                            honest.offsets + [size / 2], honest.strides + [honest.strides[0]],
+                            format: "NV12")))
+            let honestCanvas = TestFrame(
+                format: format, width: w, height: h,
+                luma: [UInt8](repeating: 90, count: w * h), rowPadding: 3)
+            let run = try push(
+                caps: "video/x-raw,format=\(format),width=\(w),height=\(h),framerate=30/1",
+                buffers: lies, then: honestCanvas)
             XCTAssertEqual(run.outputs.count, lies.count + 1, "\(format): a buffer was lost")
             for (i, lie) in lies.enumerated() where i < run.outputs.count {
                 XCTAssertEqual(run.outputs[i], run.inputs[i], "\(format), \(lie.name): the buffer changed")
@@ -128,8 +149,9 @@ final class StreamLimitsTests: XCTestCase {
     /// Pushes `buffers` (bytes 0, 1, 2... with their metas), then `then`
     /// in its own layout, through `appsrc ! rlbarcode ! appsink`.
     private func push(caps: String, buffers: [LyingBuffer], then good: TestFrame) throws -> PushRun {
-        let pipeline = try launchPipeline("appsrc name=src format=time caps=\"\(caps)\" ! rlbarcode name=bc "
-                                  + "report=every-frame ! appsink name=sink sync=false")
+        let pipeline = try launchPipeline(
+            "appsrc name=src format=time caps=\"\(caps)\" ! rlbarcode name=bc "
+                + "report=every-frame ! appsink name=sink sync=false")
         defer { gst_object_unref(pipeline) }
         let bin = UnsafeMutablePointer<GstBin>(OpaquePointer(pipeline))
         let src = try XCTUnwrap(gst_bin_get_by_name(bin, "src"))
@@ -140,15 +162,16 @@ final class StreamLimitsTests: XCTestCase {
         var run = PushRun()
         var pushed: [UnsafeMutablePointer<GstBuffer>] = []
         for b in buffers {
-            let bytes = (0 ..< b.size).map { UInt8(truncatingIfNeeded: $0 * 7) }
+            let bytes = (0..<b.size).map { UInt8(truncatingIfNeeded: $0 * 7) }
             run.inputs.append(bytes)
             pushed.append(try buffer(bytes, meta: b.meta))
         }
         let l = try XCTUnwrap(layout(of: good))
         let goodBytes = frameBytes(good, l)
         run.inputs.append(goodBytes)
-        let claimed = ClaimedLayout(format: good.format, width: good.width, height: good.height,
-                                    offsets: l.offsets, strides: l.strides)
+        let claimed = ClaimedLayout(
+            format: good.format, width: good.width, height: good.height,
+            offsets: l.offsets, strides: l.strides)
         pushed.append(try buffer(goodBytes, meta: l.hasMeta ? claimed : nil))
         for (i, buffer) in pushed.enumerated() {
             buffer.pointee.pts = UInt(i * 33_333_333)
@@ -175,8 +198,10 @@ final class StreamLimitsTests: XCTestCase {
             case GST_MESSAGE_WARNING: run.warnings.append(problemText(message))
             case GST_MESSAGE_ERROR: run.errors.append(problemText(message))
             case GST_MESSAGE_ELEMENT:
-                if let st = gst_message_get_structure(message), String(cString: gst_structure_get_name(st)) == "barcode",
-                   let symbol = readStructure(st)["symbol"]?.string {
+                if let st = gst_message_get_structure(message),
+                    String(cString: gst_structure_get_name(st)) == "barcode",
+                    let symbol = readStructure(st)["symbol"]?.string
+                {
                     run.symbols.append(symbol)
                 }
             default: break

@@ -14,9 +14,11 @@ enum Zint {
         let out = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0, let text = String(data: out, encoding: .utf8),
-              let firstRow = text.split(separator: "\n").first else {
-            throw NSError(domain: "zint", code: Int(process.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: "zint failed for \(data)"])
+            let firstRow = text.split(separator: "\n").first
+        else {
+            throw NSError(
+                domain: "zint", code: Int(process.terminationStatus),
+                userInfo: [NSLocalizedDescriptionKey: "zint failed for \(data)"])
         }
         var bits: [Bool] = []
         for c in firstRow where c.isHexDigit {
@@ -48,7 +50,8 @@ struct Canvas {
     /// - Returns: the bars' rectangle (x, y, width, height).
     @discardableResult
     mutating func drawLinear(_ modules: [Bool], x: Int, y: Int, moduleWidth: Int = 2, barHeight: Int = 60)
-        -> (x: Int, y: Int, width: Int, height: Int) {
+        -> (x: Int, y: Int, width: Int, height: Int)
+    {
         let quiet = 10 * moduleWidth
         let total = modules.count * moduleWidth + 2 * quiet
         fill(x: x, y: y - 8, width: total, height: barHeight + 16, value: 240)
@@ -62,8 +65,8 @@ struct Canvas {
     mutating func fill(x: Int, y: Int, width w: Int, height h: Int, value: UInt8) {
         let x0 = max(0, x), x1 = min(width, x + w), y0 = max(0, y), y1 = min(height, y + h)
         guard x0 < x1, y0 < y1 else { return }
-        for yy in y0 ..< y1 {
-            for xx in x0 ..< x1 { pixels[yy * width + xx] = value }
+        for yy in y0..<y1 {
+            for xx in x0..<x1 { pixels[yy * width + xx] = value }
         }
     }
 

@@ -24,8 +24,9 @@ final class TrackingTests: XCTestCase {
         canvas.drawLinear(modules, x: 195, y: 14, moduleWidth: 2, barHeight: 60)
         let frames = Array(repeating: canvas.frame("GRAY8"), count: 150)
         let region = "active-region=0.25,0.25,0.5,0.5"
-        let out = try runPipeline(frames, properties: "\(region) report=every-frame", live: true,
-                                  frameDuration: 100_000_000)
+        let out = try runPipeline(
+            frames, properties: "\(region) report=every-frame", live: true,
+            frameDuration: 100_000_000)
         let times = out.messages.compactMap { $0["timestamp"]?.uint64 }
         XCTAssertGreaterThanOrEqual(times.count, 2, "read in several of its tile's turns, needs the engine")
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
@@ -48,7 +49,7 @@ final class TrackingTests: XCTestCase {
         var looked: [Int] = []
         pixels.withUnsafeBufferPointer { p in
             let luma = LumaView(base: p.baseAddress!, width: 640, height: 360, stride: 640)
-            for n in 1 ... 104 {
+            for n in 1...104 {
                 _ = scanner.scan(luma, frameNumber: n)
                 XCTAssertTrue(scanner.lastScannedArea.contains(x: 320, y: 180), "the region, frame \(n)")
                 if scanner.lastScannedArea.contains(x: 40, y: 320) { looked.append(n) }
@@ -73,8 +74,9 @@ final class TrackingTests: XCTestCase {
         canvas.drawLinear(modules, x: 205, y: 150, moduleWidth: 2, barHeight: 60)
         let code = canvas.frame("GRAY8"), blank = Canvas(width: 640, height: 360).frame("GRAY8")
         let frames = [code, code] + Array(repeating: blank, count: 12) + [code, code]
-        let out = try runPipeline(frames, properties: "active-region=0.25,0.25,0.5,0.5", live: true,
-                                  frameDuration: 100_000_000)
+        let out = try runPipeline(
+            frames, properties: "active-region=0.25,0.25,0.5,0.5", live: true,
+            frameDuration: 100_000_000)
         XCTAssertEqual(out.messages.compactMap { $0["id"]?.uint }, [1, 2], "lost after 1 s unseen, needs the engine")
     }
 
@@ -85,10 +87,11 @@ final class TrackingTests: XCTestCase {
     func testIdenticalCodesSideBySideKeepTheirOwnIDs() throws {
         let modules = try Zint.modules(symbology: 13, data: Codes.ean13Data)
         var frames: [TestFrame] = []
-        for k in 0 ..< 40 {
+        for k in 0..<40 {
             var canvas = Canvas(width: 480, height: 240)
             let dx = k % 20 < 10 ? k % 10 : 10 - k % 10, dy = dx / 3
-            for (i, (x, y)) in [(6, 22), (244, 22), (6, 146), (244, 146)].enumerated() where i > 0 || !(15 ..< 19).contains(k) {
+            for (i, (x, y)) in [(6, 22), (244, 22), (6, 146), (244, 146)].enumerated()
+            where i > 0 || !(15..<19).contains(k) {
                 canvas.drawLinear(modules, x: x + dx, y: y + dy, moduleWidth: 2, barHeight: 60)
             }
             frames.append(canvas.frame("GRAY8"))

@@ -35,9 +35,12 @@ final class AreaThresholdsTests: XCTestCase {
             for block in [8, 16] {
                 var blocks = BlockThreshold()
                 defer { blocks.free() }
-                blocks.prepare(view, rect: PixelRect(x0: 40, y0: 30, x1: 250, y1: 170), blockSize: block, minContrast: 20)
-                for (x, y, dx, dy) in [(0, 100, 1, 0), (300, 57, -1, 0), (120, 0, 0, 1), (77, 202, 0, -1),
-                                       (0, 0, 1, 1), (300, 0, -1, 1), (150, 202, 1, -1)] {
+                blocks.prepare(
+                    view, rect: PixelRect(x0: 40, y0: 30, x1: 250, y1: 170), blockSize: block, minContrast: 20)
+                for (x, y, dx, dy) in [
+                    (0, 100, 1, 0), (300, 57, -1, 0), (120, 0, 0, 1), (77, 202, 0, -1),
+                    (0, 0, 1, 1), (300, 0, -1, 1), (150, 202, 1, -1)
+                ] {
                     var walker = BlockThreshold.Walker(blocks, view)
                     var px = x, py = y
                     while px >= 0, py >= 0, px < width, py < height {
@@ -51,7 +54,8 @@ final class AreaThresholdsTests: XCTestCase {
             }
             XCTAssertEqual(differ, 0)
             XCTAssertGreaterThan(checked, 2000)
-            XCTAssertTrue(dark > checked / 10 && dark < checked * 9 / 10, "\(dark) dark of \(checked): the walks test nothing")
+            XCTAssertTrue(
+                dark > checked / 10 && dark < checked * 9 / 10, "\(dark) dark of \(checked): the walks test nothing")
         }
     }
 
@@ -60,8 +64,10 @@ final class AreaThresholdsTests: XCTestCase {
         let pixels = texture(width: width, height: height)
         pixels.withUnsafeBufferPointer {
             let view = LumaView(base: $0.baseAddress!, width: width, height: height, stride: width)
-            for (rect, block) in [(PixelRect(x0: 13, y0: 7, x1: 290, y1: 190), 8),
-                                  (PixelRect(x0: 0, y0: 0, x1: width, y1: height), 16)] {
+            for (rect, block) in [
+                (PixelRect(x0: 13, y0: 7, x1: 290, y1: 190), 8),
+                (PixelRect(x0: 0, y0: 0, x1: width, y1: height), 16)
+            ] {
                 var fresh = BlockThreshold(), copy = BlockThreshold()
                 defer { fresh.free(); copy.free() }
                 fresh.prepare(view, rect: rect, blockSize: block, minContrast: 20)
@@ -69,12 +75,16 @@ final class AreaThresholdsTests: XCTestCase {
                 XCTAssertTrue(copy.matches(rect: rect, blockSize: block, minContrast: 20))
                 XCTAssertFalse(copy.matches(rect: rect, blockSize: block == 8 ? 16 : 8, minContrast: 20))
                 XCTAssertFalse(copy.matches(rect: rect, blockSize: block, minContrast: 30))
-                XCTAssertFalse(copy.matches(rect: PixelRect(x0: rect.x0 + 1, y0: rect.y0, x1: rect.x1, y1: rect.y1),
-                                            blockSize: block, minContrast: 20))
+                XCTAssertFalse(
+                    copy.matches(
+                        rect: PixelRect(x0: rect.x0 + 1, y0: rect.y0, x1: rect.x1, y1: rect.y1),
+                        blockSize: block, minContrast: 20))
                 var differing = 0
                 for y in 0..<height {
-                    for x in 0..<width where copy.threshold(x: x, y: y) != fresh.threshold(x: x, y: y)
-                        || copy.isDark(view, x: x, y: y) != fresh.isDark(view, x: x, y: y) {
+                    for x in 0..<width
+                    where copy.threshold(x: x, y: y) != fresh.threshold(x: x, y: y)
+                        || copy.isDark(view, x: x, y: y) != fresh.isDark(view, x: x, y: y)
+                    {
                         differing += 1
                     }
                 }
@@ -98,8 +108,10 @@ final class AreaThresholdsTests: XCTestCase {
         let pixels = texture(width: width, height: height)
         pixels.withUnsafeBufferPointer { p in
             let view = LumaView(base: p.baseAddress!, width: width, height: height, stride: width)
-            for (rect, block) in [(PixelRect(x0: 13, y0: 7, x1: 290, y1: 181), 8), (PixelRect(x0: 5, y0: 3, x1: 333, y1: 190), 8),
-                                  (PixelRect(x0: 21, y0: 0, x1: 317, y1: 177), 16)] {
+            for (rect, block) in [
+                (PixelRect(x0: 13, y0: 7, x1: 290, y1: 181), 8), (PixelRect(x0: 5, y0: 3, x1: 333, y1: 190), 8),
+                (PixelRect(x0: 21, y0: 0, x1: 317, y1: 177), 16)
+            ] {
                 var blocks = BlockThreshold()
                 defer { blocks.free() }
                 blocks.prepare(view, rect: rect, blockSize: block, minContrast: 20)
@@ -163,7 +175,9 @@ final class AreaThresholdsTests: XCTestCase {
                         var want: [Int32] = []
                         var dark = blocks.isDark(view, x: x0, y: y), length: Int32 = 0
                         for x in x0..<x1 {
-                            if blocks.isDark(view, x: x, y: y) == dark { length += 1 } else {
+                            if blocks.isDark(view, x: x, y: y) == dark {
+                                length += 1
+                            } else {
                                 want.append(length); dark.toggle(); length = 1
                             }
                         }
@@ -180,7 +194,8 @@ final class AreaThresholdsTests: XCTestCase {
 
     func testReadersReadTheSameWithSharedThresholds() throws {
         guard let dm = try ZintMatrix.make(.dataMatrix, "Shared blocks 42"),
-              let qr = try ZintMatrix.make(.qrCode, "Shared blocks QR") else {
+            let qr = try ZintMatrix.make(.qrCode, "Shared blocks QR")
+        else {
             throw XCTSkip("zint is not installed")
         }
         var pic = QRPicture(width: 640, height: 360)
@@ -188,8 +203,9 @@ final class AreaThresholdsTests: XCTestCase {
         pic.draw(matrix: qr, QRPicture.Placement(cx: 460, cy: 180, module: 5, angle: -8))
         pic.picture.addNoise(amplitude: 10)
         pic.picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: pic.picture.width, height: pic.picture.height,
-                                stride: pic.picture.stride)
+            let view = LumaView(
+                base: $0.baseAddress!, width: pic.picture.width, height: pic.picture.height,
+                stride: pic.picture.stride)
             var regions = MatrixRegionDetector()
             defer { regions.free() }
             regions.findAll(view, bounds: nil)
@@ -202,26 +218,34 @@ final class AreaThresholdsTests: XCTestCase {
             // An area's blocks are found whatever its place in the list;
             // a part of an area (left by carving) has none.
             let last = regions.regionCount - 1
-            XCTAssertTrue(shared.blocks(0, area: regions.regions[last])?
-                .matches(rect: regions.regions[last].clipped(width: view.width, height: view.height),
-                         blockSize: AreaThresholds.blockSize(regions.regions[last].clipped(width: view.width, height: view.height)),
-                         minContrast: AreaThresholds.minContrast) ?? false)
+            XCTAssertTrue(
+                shared.blocks(0, area: regions.regions[last])?
+                    .matches(
+                        rect: regions.regions[last].clipped(width: view.width, height: view.height),
+                        blockSize: AreaThresholds.blockSize(
+                            regions.regions[last].clipped(width: view.width, height: view.height)),
+                        minContrast: AreaThresholds.minContrast) ?? false)
             let first = regions.regions[0]
             XCTAssertNil(shared.blocks(0, area: PixelRect(x0: first.x0, y0: first.y0, x1: first.x1 - 12, y1: first.y1)))
             // Prepared as each reader would prepare them itself (so each takes them).
             for k in 0..<regions.regionCount {
                 let r = regions.regions[k].clipped(width: view.width, height: view.height)
-                for contrast in [DMDetector.Options().minContrast, QRDetector.Options().minContrast,
-                                 AztecDetector.Options().minContrast] {
-                    XCTAssertEqual(shared.blocks(k, area: regions.regions[k])?.matches(rect: r, blockSize: AreaThresholds.blockSize(r),
-                                                             minContrast: contrast), true, "area \(k)")
+                for contrast in [
+                    DMDetector.Options().minContrast, QRDetector.Options().minContrast,
+                    AztecDetector.Options().minContrast
+                ] {
+                    XCTAssertEqual(
+                        shared.blocks(k, area: regions.regions[k])?.matches(
+                            rect: r, blockSize: AreaThresholds.blockSize(r),
+                            minContrast: contrast), true, "area \(k)")
                 }
             }
 
             var alone: [BarcodeResult] = [], together: [BarcodeResult] = []
             DataMatrixReader().read(view, bounds: nil, thorough: true, regions: regions, into: &alone)
-            DataMatrixReader().read(view, bounds: nil, thorough: true, regions: regions, prepared: shared,
-                                    into: &together)
+            DataMatrixReader().read(
+                view, bounds: nil, thorough: true, regions: regions, prepared: shared,
+                into: &together)
             XCTAssertEqual(alone.map(\.text), ["Shared blocks 42"])
             XCTAssertEqual(together.map(\.text), alone.map(\.text))
             XCTAssertEqual(together.map(\.corners), alone.map(\.corners))
@@ -230,8 +254,9 @@ final class AreaThresholdsTests: XCTestCase {
             QRDetector().scan(view, regions: regions, into: &qrAlone)
             QRDetector().scan(view, regions: regions, prepared: shared, into: &qrTogether)
             XCTAssertEqual(qrAlone.compactMap { QRDetector.decodeFirst($0)?.text }, ["Shared blocks QR"])
-            XCTAssertEqual(qrTogether.compactMap { QRDetector.decodeFirst($0)?.text },
-                           qrAlone.compactMap { QRDetector.decodeFirst($0)?.text })
+            XCTAssertEqual(
+                qrTogether.compactMap { QRDetector.decodeFirst($0)?.text },
+                qrAlone.compactMap { QRDetector.decodeFirst($0)?.text })
 
             shared.clear()
             XCTAssertEqual(shared.count, 0)

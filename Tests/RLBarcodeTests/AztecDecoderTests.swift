@@ -5,8 +5,10 @@ import XCTest
 /// every size, every mode, ECI, GS1, structured append, reader
 /// initialisation, Runes, and damage up to and beyond the correction limit.
 final class AztecDecoderTests: XCTestCase {
-    private func decode(_ data: String, _ arguments: [String] = [], file: StaticString = #filePath,
-                        line: UInt = #line) throws -> AztecDecodeResult? {
+    private func decode(
+        _ data: String, _ arguments: [String] = [], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> AztecDecodeResult? {
         guard let m = try ZintAztec.make(data, arguments: arguments, file: file, line: line) else { return nil }
         let r = AztecDecoder.decodeResult(m)
         if case .failure(let f) = r { XCTFail("\(arguments) \(data.prefix(40)): \(f)", file: file, line: line) }
@@ -58,7 +60,7 @@ final class AztecDecoderTests: XCTestCase {
         let samples = [
             "UPPER CASE", "lower case", "MiXeD CaSe wOrDs", "12345678901234567890", "3.14, 2.71",
             "a@b\\c^d_e`f|g~h", "Punct: !\"#$%&'()*+,-./:;<=>?[]{}", "CR\rLF\r\nEnd. Next, x: y",
-            "Digits 123 then UPPER then 456 lower 789", "Tab\there\u{1}ctl\u{7F}",
+            "Digits 123 then UPPER then 456 lower 789", "Tab\there\u{1}ctl\u{7F}"
         ]
         for s in samples { XCTAssertEqual(try decode(s)?.text, s) }
     }
@@ -143,8 +145,10 @@ final class AztecDecoderTests: XCTestCase {
     /// limit corrects, beyond it fails or (never) misreads.
     func testDamage() throws {
         var rng = DecoderTestRandom(seed: 5)
-        for (args, text) in [(["--vers=2"], "DAMAGE 12"), (["--vers=8"], "Damage in a full-range symbol"),
-                             (["--vers=14", "--secure=3"], String(repeating: "Payload ", count: 20))] {
+        for (args, text) in [
+            (["--vers=2"], "DAMAGE 12"), (["--vers=8"], "Damage in a full-range symbol"),
+            (["--vers=14", "--secure=3"], String(repeating: "Payload ", count: 20))
+        ] {
             guard let m = try ZintAztec.make(text, arguments: args) else { continue }
             guard let clean = AztecDecoder.decode(m) else { XCTFail("\(args)"); continue }
             let layout = AztecLayout(compact: clean.compact, layers: clean.layers)

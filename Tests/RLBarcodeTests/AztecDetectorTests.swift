@@ -15,22 +15,27 @@ final class AztecDetectorTests: XCTestCase {
         detector.options.blurredCentres = blurred
         var out: [AztecSymbol] = []
         p.picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: p.picture.width, height: p.picture.height,
-                                stride: p.picture.stride)
+            let view = LumaView(
+                base: $0.baseAddress!, width: p.picture.width, height: p.picture.height,
+                stride: p.picture.stride)
             detector.scan(view, thorough: thorough, into: &out)
         }
         return out
     }
 
-    private func picture(_ s: QRTestSymbol, _ placement: QRPicture.Placement, width: Int = 400,
-                         height: Int = 400) -> (QRPicture, [Point]) {
+    private func picture(
+        _ s: QRTestSymbol, _ placement: QRPicture.Placement, width: Int = 400,
+        height: Int = 400
+    ) -> (QRPicture, [Point]) {
         var p = QRPicture(width: width, height: height)
         let c = p.draw(s, placement)
         return (p, c)
     }
 
-    private func assertCorners(_ got: [Point], _ want: [Point], tolerance: Double,
-                               file: StaticString = #filePath, line: UInt = #line) {
+    private func assertCorners(
+        _ got: [Point], _ want: [Point], tolerance: Double,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(got.count, 4, file: file, line: line)
         for (g, w) in zip(got, want) {
             XCTAssertLessThan(g.distance(to: w), tolerance, "corner \(g) vs \(w)", file: file, line: line)
@@ -38,15 +43,18 @@ final class AztecDetectorTests: XCTestCase {
     }
 
     func testModuleSizesCompactAndFull() throws {
-        let cases: [(String, [String])] = [("AZTEC", []), ("Compact four layers 0123", ["--vers=4"]),
-                                           ("Full range 1", ["--vers=5"]), ("Full range symbol, six layers", ["--vers=10"]),
-                                           (String(repeating: "Reference grid ", count: 12), ["--vers=16"])]
+        let cases: [(String, [String])] = [
+            ("AZTEC", []), ("Compact four layers 0123", ["--vers=4"]),
+            ("Full range 1", ["--vers=5"]), ("Full range symbol, six layers", ["--vers=10"]),
+            (String(repeating: "Reference grid ", count: 12), ["--vers=16"])
+        ]
         for (data, args) in cases {
             guard let s = try symbol(data, args) else { continue }
             for module in [2.0, 3.0, 4.5] {
                 let size = Int(Double(s.size + 12) * module) + 20
-                let (p, corners) = picture(s, QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2, module: module),
-                                           width: size, height: size)
+                let (p, corners) = picture(
+                    s, QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2, module: module),
+                    width: size, height: size)
                 let r = detect(p)
                 XCTAssertEqual(r.first?.decoded.text, data, "\(args) module \(module)")
                 if let f = r.first { assertCorners(f.corners, corners, tolerance: 1.5 * module) }
@@ -55,7 +63,9 @@ final class AztecDetectorTests: XCTestCase {
     }
 
     func testRotations() throws {
-        guard let s = try symbol("Rotated Aztec 2024", ["--vers=3"]), let f = try symbol("Rotated full range!", ["--vers=7"]) else { return }
+        guard let s = try symbol("Rotated Aztec 2024", ["--vers=3"]),
+            let f = try symbol("Rotated full range!", ["--vers=7"])
+        else { return }
         for sym in [s, f] {
             for step in 0..<24 {
                 let angle = Double(step) * 15
@@ -75,10 +85,14 @@ final class AztecDetectorTests: XCTestCase {
     }
 
     func testPerspectiveBlurNoise() throws {
-        guard let s = try symbol("Perspective 123", ["--vers=2"]), let f = try symbol("Perspective full range 456", ["--vers=8"]) else { return }
+        guard let s = try symbol("Perspective 123", ["--vers=2"]),
+            let f = try symbol("Perspective full range 456", ["--vers=8"])
+        else { return }
         for sym in [s, f] {
-            for (taper, taperY, angle) in [(0.2, 0.0, 10.0), (0.0, 0.2, 40.0), (0.15, 0.15, 200.0), (0.25, 0.0, 300.0)] {
-                var (p, _) = picture(sym, QRPicture.Placement(cx: 200, cy: 200, module: 4, angle: angle, taper: taper, taperY: taperY))
+            for (taper, taperY, angle) in [(0.2, 0.0, 10.0), (0.0, 0.2, 40.0), (0.15, 0.15, 200.0), (0.25, 0.0, 300.0)]
+            {
+                var (p, _) = picture(
+                    sym, QRPicture.Placement(cx: 200, cy: 200, module: 4, angle: angle, taper: taper, taperY: taperY))
                 XCTAssertEqual(detect(p).first?.decoded.text != nil, true, "taper \(taper) \(taperY) angle \(angle)")
                 p.picture.blur(radius: 1)
                 p.picture.addNoise(amplitude: 12)
@@ -106,7 +120,8 @@ final class AztecDetectorTests: XCTestCase {
 
     func testTwoSymbolsAndRune() throws {
         guard let a = try symbol("First symbol"), let b = try symbol("Second one, full", ["--vers=6"]),
-              let rm = try ZintAztec.rune(68) else { return }
+            let rm = try ZintAztec.rune(68)
+        else { return }
         let rune = QRTestSymbol(modules: (0..<rm.height).map { y in (0..<rm.width).map { rm[$0, y] } })
         var p = QRPicture(width: 640, height: 360)
         p.draw(a, QRPicture.Placement(cx: 120, cy: 150, module: 4, angle: 20))
@@ -159,7 +174,9 @@ final class AztecDetectorTests: XCTestCase {
         text.textClutter(seed: 9)
         XCTAssertTrue(detect(text, thorough: true).isEmpty)
         var checker = QRPicture(width: 320, height: 320)
-        for y in 0..<320 { for x in 0..<320 where (x / 3 + y / 3) & 1 == 0 { checker.picture.pixels[y * 320 + x] = 20 } }
+        for y in 0..<320 {
+            for x in 0..<320 where (x / 3 + y / 3) & 1 == 0 { checker.picture.pixels[y * 320 + x] = 20 }
+        }
         XCTAssertTrue(detect(checker, thorough: true).isEmpty)
     }
 }

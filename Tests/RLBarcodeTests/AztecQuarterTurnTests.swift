@@ -59,21 +59,27 @@ final class AztecQuarterTurnTests: XCTestCase {
             // Not square, so that a turn moves the symbol against the frame's block grid.
             let w = Int(Double(s.size + 8) * module) + 9, h = w + 2
             var p = QRPicture(width: w, height: h)
-            p.draw(s, QRPicture.Placement(cx: Double(w) / 2 + 0.3, cy: Double(h) / 2 - 0.2, module: module,
-                                          distortion: distortion))
+            p.draw(
+                s,
+                QRPicture.Placement(
+                    cx: Double(w) / 2 + 0.3, cy: Double(h) / 2 - 0.2, module: module,
+                    distortion: distortion))
             p.picture = bent(p.picture, 1.5 * module)
             p.picture.blur(radius: blur, passes: 1)
             p.picture.addNoise(amplitude: noise)
-            XCTAssertEqual(turnsRead(p.picture, text), [true, true, true, true],
-                           "module \(module) distortion \(distortion) blur \(blur) noise \(noise)")
+            XCTAssertEqual(
+                turnsRead(p.picture, text), [true, true, true, true],
+                "module \(module) distortion \(distortion) blur \(blur) noise \(noise)")
         }
     }
 
     /// Symbols at 45 degrees (and so, turned, at 135, 225 and 315), blurred
     /// and noisy: read at every turn.
     func testDiagonalSymbolsAtEveryQuarterTurn() throws {
-        for (data, arguments) in [("Diagonal compact", ["--vers=3"]), ("Diagonal full range 45", ["--vers=7"]),
-                                  (String(repeating: "Diagonal grid ", count: 10), ["--vers=16"])] {
+        for (data, arguments) in [
+            ("Diagonal compact", ["--vers=3"]), ("Diagonal full range 45", ["--vers=7"]),
+            (String(repeating: "Diagonal grid ", count: 10), ["--vers=16"])
+        ] {
             guard let s = try symbol(data, arguments) else { continue }
             let size = Int(Double(s.size + 8) * 3 * 1.42) + 11
             var p = QRPicture(width: size, height: size + 3)

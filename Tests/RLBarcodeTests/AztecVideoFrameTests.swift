@@ -9,8 +9,9 @@ final class AztecVideoFrameTests: XCTestCase {
         let detector = AztecDetector()
         var out: [AztecSymbol] = []
         p.picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: p.picture.width, height: p.picture.height,
-                                stride: p.picture.stride)
+            let view = LumaView(
+                base: $0.baseAddress!, width: p.picture.width, height: p.picture.height,
+                stride: p.picture.stride)
             detector.scan(view, thorough: false, into: &out)
         }
         return out

@@ -36,8 +36,9 @@ final class BarCellTests: XCTestCase {
 
     private func line(_ cx: Double, _ cy: Double, degrees: Double) -> ScanLine {
         let a = degrees * Double.pi / 180
-        return ScanLine.clipped(center: Point(x: cx, y: cy), dx: cos(a), dy: sin(a), halfLength: 400,
-                                bounds: PixelRect(x0: 0, y0: 0, x1: 320, y1: 240))!
+        return ScanLine.clipped(
+            center: Point(x: cx, y: cy), dx: cos(a), dy: sin(a), halfLength: 400,
+            bounds: PixelRect(x0: 0, y0: 0, x1: 320, y1: 240))!
     }
 
     /// The cells as their definition gives them, computed here pixel by
@@ -55,8 +56,10 @@ final class BarCellTests: XCTestCase {
             for x in 0..<w {
                 // Texture in patches; elsewhere a faint noise, under the
                 // flatness threshold but not without gradients.
-                pixels[y * w + x] = (x / 48) % 3 == 1 && (y / 48) % 2 == 1
-                    ? UInt8.random(in: 0...255, using: &generator) : UInt8(126 + Int.random(in: 0...4, using: &generator))
+                pixels[y * w + x] =
+                    (x / 48) % 3 == 1 && (y / 48) % 2 == 1
+                    ? UInt8.random(in: 0...255, using: &generator)
+                    : UInt8(126 + Int.random(in: 0...4, using: &generator))
             }
         }
         pixels.withUnsafeBufferPointer { p in
@@ -71,7 +74,8 @@ final class BarCellTests: XCTestCase {
             var active = [Bool](repeating: false, count: cols * rows)
             for cy in 0..<rows {
                 for cx in 0..<cols {
-                    let xs = max(1, cx * 16), xe = min(w - 1, cx * 16 + 16), ys = max(1, cy * 16), ye = min(h - 1, cy * 16 + 16)
+                    let xs = max(1, cx * 16), xe = min(w - 1, cx * 16 + 16), ys = max(1, cy * 16),
+                        ye = min(h - 1, cy * 16 + 16)
                     var sum = 0, n = 0
                     for y in stride(from: ys + 1, to: ye, by: 4) {
                         for x in stride(from: xs + 1, to: xe, by: 4) {
@@ -92,7 +96,8 @@ final class BarCellTests: XCTestCase {
                     }
                     var xx = 0, yy = 0, xy = 0, n = 0
                     if near {
-                        let xs = max(1, cx * 16), xe = min(w - 1, cx * 16 + 16), ys = max(1, cy * 16), ye = min(h - 1, cy * 16 + 16)
+                        let xs = max(1, cx * 16), xe = min(w - 1, cx * 16 + 16), ys = max(1, cy * 16),
+                            ye = min(h - 1, cy * 16 + 16)
                         for y in stride(from: ys, to: ye, by: 2) {
                             for x in stride(from: xs, to: xe, by: 2) {
                                 let gx = px(x + 1, y) - px(x - 1, y), gy = px(x, y + 1) - px(x, y - 1)
@@ -103,7 +108,10 @@ final class BarCellTests: XCTestCase {
                     }
                     let samples = Float(max(n, 1))
                     if cells.sxx[i] != Float(xx) / samples || cells.syy[i] != Float(yy) / samples
-                        || cells.sxy[i] != Float(xy) / samples { wrong += 1 }
+                        || cells.sxy[i] != Float(xy) / samples
+                    {
+                        wrong += 1
+                    }
                 }
             }
             XCTAssertEqual(wrong, 0)
@@ -118,9 +126,11 @@ final class BarCellTests: XCTestCase {
     /// the rows beside it counts for its edge rows as it does whole.
     func testBandsOfRowsMeasureAsTheWhole() throws {
         withBars { image in
-            for (flat, rect) in [(Float(60), PixelRect(x0: 0, y0: 0, x1: 320, y1: 240)),
-                                 (Float(60), PixelRect(x0: 40, y0: 30, x1: 250, y1: 200)),
-                                 (Float(0), PixelRect(x0: 40, y0: 30, x1: 250, y1: 200))] {
+            for (flat, rect) in [
+                (Float(60), PixelRect(x0: 0, y0: 0, x1: 320, y1: 240)),
+                (Float(60), PixelRect(x0: 40, y0: 30, x1: 250, y1: 200)),
+                (Float(0), PixelRect(x0: 40, y0: 30, x1: 250, y1: 200))
+            ] {
                 var whole = RegionDetector(), banded = RegionDetector()
                 defer { whole.free(); banded.free() }
                 whole.measure(image, cellSize: 16, x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y1, flatBelow: flat)
@@ -128,8 +138,9 @@ final class BarCellTests: XCTestCase {
                 // Bands of four rows, the last first (three rows): the bars
                 // begin at row 4, a band's first row.
                 for start in stride(from: 12, through: 0, by: -4) {
-                    banded.measureRows(image, x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y1,
-                                       cellRows: start..<min(start + 4, 15), flatBelow: flat)
+                    banded.measureRows(
+                        image, x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y1,
+                        cellRows: start..<min(start + 4, 15), flatBelow: flat)
                 }
                 guard let a = whole.tensors, let b = banded.tensors else { return XCTFail("no cells") }
                 XCTAssertEqual(a.cols, b.cols)
@@ -162,14 +173,16 @@ final class BarCellTests: XCTestCase {
             XCTAssertLessThanOrEqual(across, 9)
             // Along the bars: only the cells of their ends (an edge across
             // the line) at most.
-            XCTAssertLessThanOrEqual(cells.barsCrossed(by: line(160, 120, degrees: 90), minEnergy: 25, dominance: 1).cells, 2)
+            XCTAssertLessThanOrEqual(
+                cells.barsCrossed(by: line(160, 120, degrees: 90), minEnergy: 25, dominance: 1).cells, 2)
             // Across the noisy light above them: none, unless the energy
             // asked for is as low as the noise's.
             XCTAssertEqual(cells.barsCrossed(by: line(160, 24, degrees: 0), minEnergy: 25, dominance: 1).cells, 0)
             XCTAssertGreaterThan(cells.barsCrossed(by: line(160, 24, degrees: 0), minEnergy: 1, dominance: 1).cells, 0)
             // 30 degrees from square: counted with a dominance of 2
             // (up to 35 degrees), not with 8 (up to 19 degrees).
-            XCTAssertGreaterThan(cells.barsCrossed(by: line(160, 120, degrees: 30), minEnergy: 6, dominance: 2).cells, 2)
+            XCTAssertGreaterThan(
+                cells.barsCrossed(by: line(160, 120, degrees: 30), minEnergy: 6, dominance: 2).cells, 2)
             XCTAssertEqual(cells.barsCrossed(by: line(160, 120, degrees: 30), minEnergy: 6, dominance: 8).cells, 0)
             // The angle limit: 4 degrees off passes 0.1 radians, 10 degrees does not.
             XCTAssertGreaterThan(
@@ -250,8 +263,9 @@ final class BarCellTests: XCTestCase {
             guard let cells = detector.tensors else { return XCTFail("no cells measured") }
             let middle = Point(x: 56, y: 120)
             func reach(_ ux: Double, _ uy: Double, gap: Int, dominance: Float = 8) -> Double {
-                cells.barsReach(from: middle, ux: ux, uy: uy, start: 24, minEnergy: 6, dominance: dominance,
-                                maxAngle: 0.2, maxGap: gap, limit: 400)
+                cells.barsReach(
+                    from: middle, ux: ux, uy: uy, start: 24, minEnergy: 6, dominance: dominance,
+                    maxAngle: 0.2, maxGap: gap, limit: 400)
             }
             // Ahead, over the gap to the far group's end (x 240: 184 from the middle).
             XCTAssertEqual(reach(1, 0, gap: 6), 184, accuracy: 24)
@@ -264,8 +278,10 @@ final class BarCellTests: XCTestCase {
             // ends (y 176: 56 below the middle), whose edge is across it.
             XCTAssertLessThanOrEqual(reach(0, 1, gap: 6), 56 + 24)
             // The limit holds.
-            XCTAssertLessThanOrEqual(cells.barsReach(from: middle, ux: 1, uy: 0, start: 24, minEnergy: 6, dominance: 8,
-                                                     maxAngle: 0.2, maxGap: 6, limit: 100), 100)
+            XCTAssertLessThanOrEqual(
+                cells.barsReach(
+                    from: middle, ux: 1, uy: 0, start: 24, minEnergy: 6, dominance: 8,
+                    maxAngle: 0.2, maxGap: 6, limit: 100), 100)
         }
     }
 }

@@ -18,8 +18,11 @@ final class CandidateLinesTests: XCTestCase {
         let side = Int(Double(m.width + m.height) * module) + 120
         let width = side, height = side
         var p = QRPicture(width: width, height: height)
-        _ = p.draw(matrix: m, QRPicture.Placement(cx: Double(width) / 2, cy: Double(height) / 2, module: module,
-                                                  angle: 0, quietZone: 2))
+        _ = p.draw(
+            matrix: m,
+            QRPicture.Placement(
+                cx: Double(width) / 2, cy: Double(height) / 2, module: module,
+                angle: 0, quietZone: 2))
         let scanner = Scanner(options: ScanOptions(symbologies: .dataBarExpanded, effort: .balanced))
         let before = scanner.linesSampled
         let pic = p.picture

@@ -21,8 +21,8 @@ final class CellDirectionTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         var checked = 0
         for _ in 0..<20_000 {
-            let a = Double.random(in: -Double.pi / 2 ... Double.pi / 2, using: &generator)
-            let b = Double.random(in: -Double.pi / 2 ... Double.pi / 2, using: &generator)
+            let a = Double.random(in: -Double.pi / 2...Double.pi / 2, using: &generator)
+            let b = Double.random(in: -Double.pi / 2...Double.pi / 2, using: &generator)
             var diff = abs(a - b)
             if diff > Double.pi / 2 { diff = Double.pi - diff }
             guard abs(diff - 0.40) > 0.001 else { continue }

@@ -15,8 +15,11 @@ final class CodabarReaderTests: XCTestCase {
         let length = (Double(row.modules.count) + 2 * quiet) * module
         let size = angle == 0 ? Int(length) + 20 : Int(length * 1.05) + 40
         var pic = TestPicture(width: size, height: angle == 0 ? 140 : size)
-        pic.draw(row, .init(cx: Double(size) / 2, cy: Double(pic.height) / 2, module: module, barHeight: 80,
-                            angle: angle, quietZone: quiet))
+        pic.draw(
+            row,
+            .init(
+                cx: Double(size) / 2, cy: Double(pic.height) / 2, module: module, barHeight: 80,
+                angle: angle, quietZone: quiet))
         return scan(pic)
     }
 
@@ -48,16 +51,18 @@ final class CodabarReaderTests: XCTestCase {
 
     func testInvertedBlurredAndNoisy() throws {
         var pic = TestPicture(width: 340, height: 200)
-        pic.draw(try code39TestZint(18, "B4711C").c39Stretched(narrow: 3, wide: 7),
-                 .init(cx: 170, cy: 100, module: 1, barHeight: 80, angle: 25, quietZone: 30))
+        pic.draw(
+            try code39TestZint(18, "B4711C").c39Stretched(narrow: 3, wide: 7),
+            .init(cx: 170, cy: 100, module: 1, barHeight: 80, angle: 25, quietZone: 30))
         pic.invert()
         let r = scan(pic)
         XCTAssertEqual(r.map(\.text), ["B4711C"])
         XCTAssertEqual(r.first?.isInverted, true)
 
         var blurred = TestPicture(width: 360, height: 200, background: 110)
-        blurred.draw(try code39TestZint(18, "A$12.50+D").c39Stretched(narrow: 3, wide: 7),
-                     .init(cx: 180, cy: 100, module: 1, barHeight: 80, angle: -10, dark: 60, light: 170, quietZone: 30))
+        blurred.draw(
+            try code39TestZint(18, "A$12.50+D").c39Stretched(narrow: 3, wide: 7),
+            .init(cx: 180, cy: 100, module: 1, barHeight: 80, angle: -10, dark: 60, light: 170, quietZone: 30))
         blurred.blur(radius: 1)
         blurred.addNoise(amplitude: 14, seed: 5)
         XCTAssertEqual(scan(blurred).map(\.text), ["A$12.50+D"])
@@ -65,12 +70,14 @@ final class CodabarReaderTests: XCTestCase {
 
     func testPerspectiveAndSmallModules() throws {
         var pic = TestPicture(width: 480, height: 300)
-        pic.draw(try code39TestZint(18, "A4711B").c39Stretched(narrow: 3, wide: 7),
-                 .init(cx: 240, cy: 150, module: 1, barHeight: 80, angle: 5, taper: 0.4, quietZone: 30))
+        pic.draw(
+            try code39TestZint(18, "A4711B").c39Stretched(narrow: 3, wide: 7),
+            .init(cx: 240, cy: 150, module: 1, barHeight: 80, angle: 5, taper: 0.4, quietZone: 30))
         XCTAssertEqual(scan(pic).map(\.text), ["A4711B"])
         // Narrow elements of 1.5 pixels, wide of 3 (ratio 2), at 30 degrees.
-        XCTAssertEqual(read(try code39TestZint(18, "C0815D").c39Stretched(narrow: 2, wide: 4), module: 0.75, angle: 30)
-            .map(\.text), ["C0815D"])
+        XCTAssertEqual(
+            read(try code39TestZint(18, "C0815D").c39Stretched(narrow: 2, wide: 4), module: 0.75, angle: 30)
+                .map(\.text), ["C0815D"])
     }
 
     func testSymbolTouchingTheFrameBorder() throws {
@@ -83,8 +90,9 @@ final class CodabarReaderTests: XCTestCase {
                 for (start, end) in [(true, false), (false, true), (true, true)] {
                     let pic = TestPicture.c39Touching(row, module: module, start: start, end: end)
                     for turn in 0..<4 {
-                        XCTAssertEqual(scan(pic.c39Turned(turn)).map(\.text), [data],
-                                       "\(data), module \(module), start \(start), end \(end), \(turn * 90) degrees")
+                        XCTAssertEqual(
+                            scan(pic.c39Turned(turn)).map(\.text), [data],
+                            "\(data), module \(module), start \(start), end \(end), \(turn * 90) degrees")
                     }
                 }
             }
@@ -147,10 +155,12 @@ final class CodabarReaderTests: XCTestCase {
 
     func testTwoCodesInOnePicture() throws {
         var pic = TestPicture(width: 400, height: 300)
-        pic.draw(try code39TestZint(18, "A111B").c39Stretched(narrow: 2, wide: 5),
-                 .init(cx: 200, cy: 75, module: 1, barHeight: 60, quietZone: 24))
-        pic.draw(try code39TestZint(18, "C2222D").c39Stretched(narrow: 2, wide: 5),
-                 .init(cx: 200, cy: 220, module: 1, barHeight: 60, angle: -6, quietZone: 24))
+        pic.draw(
+            try code39TestZint(18, "A111B").c39Stretched(narrow: 2, wide: 5),
+            .init(cx: 200, cy: 75, module: 1, barHeight: 60, quietZone: 24))
+        pic.draw(
+            try code39TestZint(18, "C2222D").c39Stretched(narrow: 2, wide: 5),
+            .init(cx: 200, cy: 220, module: 1, barHeight: 60, angle: -6, quietZone: 24))
         XCTAssertEqual(Set(scan(pic).map(\.text)), ["A111B", "C2222D"])
     }
 
@@ -255,8 +265,9 @@ final class CodabarReaderTests: XCTestCase {
         XCTAssertTrue(scan(text, thorough).isEmpty)
         // Code 39 and EAN-13 symbols are not Codabar.
         var other = TestPicture(width: 400, height: 240)
-        other.draw(try code39TestZint(8, "CODE39").c39Stretched(narrow: 2, wide: 5),
-                   .init(cx: 200, cy: 60, module: 1, barHeight: 60, quietZone: 24))
+        other.draw(
+            try code39TestZint(8, "CODE39").c39Stretched(narrow: 2, wide: 5),
+            .init(cx: 200, cy: 60, module: 1, barHeight: 60, quietZone: 24))
         other.draw(try ZintRow.make(.eanx, "590123412345"), .init(cx: 200, cy: 170, module: 2, barHeight: 40))
         XCTAssertTrue(scan(other, thorough).isEmpty)
     }

@@ -9,8 +9,10 @@ enum LinearSymbolTestKit {
     static let code128 = 20, gs1128 = 16, code93 = 25
 
     /// Runs `zint -b SYMBOLOGY -d DATA --dump` (plus `arguments`) and parses the row.
-    static func row(_ symbology: Int, _ data: String, arguments: [String] = [],
-                    file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow {
+    static func row(
+        _ symbology: Int, _ data: String, arguments: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ZintRow {
         try ZintRow.make(symbology: symbology, data, arguments: arguments, file: file, line: line)
     }
 
@@ -28,14 +30,19 @@ enum LinearSymbolTestKit {
     /// given quiet zones, with `spread` added to every bar (and taken from
     /// every space); `reversed` reads it backwards.
     /// - Returns: the texts (payload bytes), errors and AIM modifiers of the hits.
-    static func decode(_ reader: any LinearReader, _ enabled: Symbology, _ row: ZintRow, module: Float = 3,
-                       quiet: Float = 12, trailingQuiet: Float? = nil, spread: Float = 0, reversed: Bool = false)
+    static func decode(
+        _ reader: any LinearReader, _ enabled: Symbology, _ row: ZintRow, module: Float = 3,
+        quiet: Float = 12, trailingQuiet: Float? = nil, spread: Float = 0, reversed: Bool = false
+    )
         -> [(bytes: [UInt8], error: Float, modifier: Character)]
     {
         var bars = runs(row).map { Float($0) * module }
         for k in bars.indices { bars[k] += k % 2 == 0 ? spread : -spread }
         // Framed by a bar on either side, so that the quiet zones do not run to the line's ends.
-        var widths = [5 * module, 3 * module, quiet * module] + bars + [(trailingQuiet ?? quiet) * module, 3 * module, 5 * module]
+        var widths =
+            [5 * module, 3 * module, quiet * module] + bars + [
+                (trailingQuiet ?? quiet) * module, 3 * module, 5 * module
+            ]
         if reversed { widths.reverse() }
         var run = ElementRun()
         run.reserve(widths.count)
@@ -47,13 +54,18 @@ enum LinearSymbolTestKit {
         defer { run.free(); sink.free() }
         reader.decode(run, enabled: enabled, into: &sink)
         return (0..<sink.hitCount).map {
-            (Array(sink.text(of: sink.hits[$0])), sink.hits[$0].error, Character(Unicode.Scalar(sink.hits[$0].aimModifier)))
+            (
+                Array(sink.text(of: sink.hits[$0])), sink.hits[$0].error,
+                Character(Unicode.Scalar(sink.hits[$0].aimModifier))
+            )
         }
     }
 
     /// Scans a picture with the given readers only.
-    static func scan(_ pic: TestPicture, _ symbologies: Symbology, _ readers: [any LinearReader],
-                     effort: Effort = .balanced) -> [BarcodeResult] {
+    static func scan(
+        _ pic: TestPicture, _ symbologies: Symbology, _ readers: [any LinearReader],
+        effort: Effort = .balanced
+    ) -> [BarcodeResult] {
         let scanner = Scanner(options: ScanOptions(symbologies: symbologies, effort: effort), linearReaders: readers)
         return pic.pixels.withUnsafeBufferPointer {
             scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
@@ -102,7 +114,9 @@ enum LinearSymbolTestKit {
                         for _ in 0..<strokes where x < 470 {
                             let w = 1 + Int(next() % 3)
                             let top = lineY + Int(next() % 6)
-                            for y in top..<(lineY + 16) { for k in x..<min(x + w, 480) { text.pixels[y * 480 + k] = 20 } }
+                            for y in top..<(lineY + 16) {
+                                for k in x..<min(x + w, 480) { text.pixels[y * 480 + k] = 20 }
+                            }
                             x += w + 1 + Int(next() % 3)
                         }
                         x += 2
@@ -170,7 +184,8 @@ final class Code128ReaderTests: XCTestCase {
         // Set A's control characters (values 64-95) and DEL.
         var controls = ""
         for c in 0..<32 { controls += String(format: "\\x%02X", c) }
-        let r = Kit.decode(Code128Reader(), .code128, try Kit.row(Kit.code128, controls + "\\x7F", arguments: ["--esc"]))
+        let r = Kit.decode(
+            Code128Reader(), .code128, try Kit.row(Kit.code128, controls + "\\x7F", arguments: ["--esc"]))
         XCTAssertEqual(r.map(\.bytes), [Array(0..<32) + [127]])
     }
 
@@ -184,7 +199,7 @@ final class Code128ReaderTests: XCTestCase {
             ("ab\\x01cd", Array("ab\u{01}cd".utf8)),  // B with a shift to A
             ("\\x01\\x02a\\x03\\x04", [1, 2, 97, 3, 4]),  // A with a shift to B
             ("HELLO\\x00world 42", Array("HELLO\u{00}world 42".utf8)),
-            ("X", Array("X".utf8)),
+            ("X", Array("X".utf8))
         ]
         let reader = Code128Reader()
         for (data, bytes) in cases {
@@ -219,7 +234,7 @@ final class Code128ReaderTests: XCTestCase {
             ("[01]12345678901231[10]ABC", "011234567890123110ABC", "(01)12345678901231(10)ABC"),
             ("[10]ABC[21]XYZ", "10ABC\u{1D}21XYZ", "(10)ABC(21)XYZ"),
             ("[21]12345[17]261231[10]L1", "2112345\u{1D}17261231" + "10L1", "(21)12345(17)261231(10)L1"),
-            ("[00]123456789012345675", "00123456789012345675", "(00)123456789012345675"),
+            ("[00]123456789012345675", "00123456789012345675", "(00)123456789012345675")
         ]
         for (data, text, hri) in cases {
             let row = try Kit.row(Kit.gs1128, data)
@@ -234,7 +249,9 @@ final class Code128ReaderTests: XCTestCase {
     func testFunctionCharactersByValue() {
         let reader = Code128Reader()
         func text(_ values: [Int]) -> [[UInt8]] { Kit.decode(reader, .code128, Code128Symbol.row(values)).map(\.bytes) }
-        func modifier(_ values: [Int]) -> [Character] { Kit.decode(reader, .code128, Code128Symbol.row(values)).map(\.modifier) }
+        func modifier(_ values: [Int]) -> [Character] {
+            Kit.decode(reader, .code128, Code128Symbol.row(values)).map(\.modifier)
+        }
         // FNC1 in second position after a letter: AIM ]C2, the letter is data.
         XCTAssertEqual(text([104, 33, 102, 16, 17]), [Array("A01".utf8)])
         XCTAssertEqual(modifier([104, 33, 102, 16, 17]), ["2"])
@@ -266,7 +283,7 @@ final class Code128ReaderTests: XCTestCase {
         let cases: [(String, [UInt8])] = [
             ("café", [99, 97, 102, 0xE9]),
             ("éèàü", [0xE9, 0xE8, 0xE0, 0xFC]),
-            ("Grüße 123456", [71, 114, 0xFC, 0xDF, 101, 32, 49, 50, 51, 52, 53, 54]),
+            ("Grüße 123456", [71, 114, 0xFC, 0xDF, 101, 32, 49, 50, 51, 52, 53, 54])
         ]
         for (data, bytes) in cases {
             let row = try Kit.row(Kit.code128, data)
@@ -351,14 +368,18 @@ final class Code128ReaderTests: XCTestCase {
         small.draw(row, .init(cx: Double(size) / 2, cy: 60, module: 1.5, barHeight: 30, angle: 7, dark: 60, light: 200))
         XCTAssertEqual(Kit.scan(small, .code128, [Code128Reader()]).map(\.text), [data])
         var tapered = TestPicture(width: size, height: 220, background: 120)
-        tapered.draw(row, .init(cx: Double(size) / 2, cy: 110, module: 3, barHeight: 40, angle: 7, taper: 0.3, dark: 60, light: 200))
+        tapered.draw(
+            row,
+            .init(cx: Double(size) / 2, cy: 110, module: 3, barHeight: 40, angle: 7, taper: 0.3, dark: 60, light: 200))
         XCTAssertEqual(Kit.scan(tapered, .code128, [Code128Reader()]).map(\.text), [data])
     }
 
     func testTwoCodesInOnePicture() throws {
         var pic = TestPicture(width: 520, height: 320)
         pic.draw(try Kit.row(Kit.code128, "FIRST-1"), .init(cx: 150, cy: 90, module: 2, barHeight: 30, angle: 15))
-        pic.draw(try Kit.row(Kit.gs1128, "[01]12345678901231"), .init(cx: 330, cy: 230, module: 2, barHeight: 30, angle: -40))
+        pic.draw(
+            try Kit.row(Kit.gs1128, "[01]12345678901231"), .init(cx: 330, cy: 230, module: 2, barHeight: 30, angle: -40)
+        )
         XCTAssertEqual(Set(Kit.scan(pic, .code128, [Code128Reader()]).map(\.text)), ["FIRST-1", "0112345678901231"])
     }
 
@@ -369,7 +390,8 @@ final class Code128ReaderTests: XCTestCase {
 
     func testNothingFromNoiseStripesOrText() throws {
         for (i, frame) in Kit.falsePositiveFrames().enumerated() {
-            XCTAssertEqual(Kit.scan(frame, .code128, [Code128Reader()], effort: .thorough).map(\.text), [], "frame \(i)")
+            XCTAssertEqual(
+                Kit.scan(frame, .code128, [Code128Reader()], effort: .thorough).map(\.text), [], "frame \(i)")
         }
         // Other symbologies are not Code 128.
         var pic = TestPicture(width: 400, height: 140)

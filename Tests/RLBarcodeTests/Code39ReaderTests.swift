@@ -46,14 +46,19 @@ extension TestPicture {
     /// A picture of `row` upright, `module` pixels a module, whose first
     /// bar (`start`) and/or last bar (`end`) touches the picture's left or
     /// right border; a side not touching keeps a margin of `margin` modules.
-    static func c39Touching(_ row: ZintRow, module: Double, start: Bool, end: Bool, margin: Double = 24,
-                            height: Int = 120) -> TestPicture {
+    static func c39Touching(
+        _ row: ZintRow, module: Double, start: Bool, end: Bool, margin: Double = 24,
+        height: Int = 120
+    ) -> TestPicture {
         let n = Double(row.modules.count)
         let left = start ? 0 : margin, right = end ? 0 : margin
         let width = Int(((left + n + right) * module).rounded())
         var pic = TestPicture(width: width, height: height)
-        pic.draw(row, .init(cx: (left + n / 2) * module, cy: Double(height) / 2, module: module,
-                            barHeight: Double(height) / module, quietZone: margin))
+        pic.draw(
+            row,
+            .init(
+                cx: (left + n / 2) * module, cy: Double(height) / 2, module: module,
+                barHeight: Double(height) / module, quietZone: margin))
         return pic
     }
 
@@ -79,8 +84,11 @@ final class Code39ReaderTests: XCTestCase {
         let length = (Double(row.modules.count) + 2 * quiet) * module
         let size = angle == 0 ? Int(length) + 20 : Int(length * 1.05) + 40
         var pic = TestPicture(width: size, height: angle == 0 ? 140 : size)
-        pic.draw(row, .init(cx: Double(size) / 2, cy: Double(pic.height) / 2, module: module, barHeight: 80,
-                            angle: angle, quietZone: quiet))
+        pic.draw(
+            row,
+            .init(
+                cx: Double(size) / 2, cy: Double(pic.height) / 2, module: module, barHeight: 80,
+                angle: angle, quietZone: quiet))
         return scan(pic)
     }
 
@@ -113,8 +121,9 @@ final class Code39ReaderTests: XCTestCase {
             XCTAssertEqual(r.map(\.text), [data], data)
             XCTAssertEqual(r.first?.extendedText, data + String(check(data)), data)
             if let code = r.first {
-                XCTAssertEqual(code.symbologyIdentifier,
-                               "]A3")
+                XCTAssertEqual(
+                    code.symbologyIdentifier,
+                    "]A3")
             }
         }
     }
@@ -126,16 +135,18 @@ final class Code39ReaderTests: XCTestCase {
             XCTAssertEqual(r.map(\.text), [data], data)
             guard let code = r.first else { continue }
             XCTAssertTrue(code.extendedText.count > data.count, "raw Code 39 characters in the extended text")
-            XCTAssertEqual(code.symbologyIdentifier,
-                           "]A4")
+            XCTAssertEqual(
+                code.symbologyIdentifier,
+                "]A4")
         }
         // With a check character too.
         let r = read(try code39TestZint(9, "abc", ["--vers=1"]).c39Stretched(narrow: 2, wide: 5))
         XCTAssertEqual(r.map(\.text), ["abc"])
         if let code = r.first {
             XCTAssertEqual(code.extendedText.count, 7)
-            XCTAssertEqual(code.symbologyIdentifier,
-                           "]A7")
+            XCTAssertEqual(
+                code.symbologyIdentifier,
+                "]A7")
         }
     }
 
@@ -144,7 +155,9 @@ final class Code39ReaderTests: XCTestCase {
             let bytes = Array(raw.utf8)
             var out = [UInt8](repeating: 0, count: bytes.count)
             let n = bytes.withUnsafeBufferPointer { b in
-                out.withUnsafeMutableBufferPointer { Code39Reader.fullASCII(b.baseAddress!, count: bytes.count, into: $0.baseAddress!) }
+                out.withUnsafeMutableBufferPointer {
+                    Code39Reader.fullASCII(b.baseAddress!, count: bytes.count, into: $0.baseAddress!)
+                }
             }
             return n < 0 ? nil : String(decoding: out[0..<n], as: UTF8.self)
         }
@@ -177,8 +190,9 @@ final class Code39ReaderTests: XCTestCase {
         XCTAssertEqual(r.first?.isInverted, true)
 
         var blurred = TestPicture(width: 480, height: 200, background: 110)
-        blurred.draw(try code39TestZint(8, "BLUR39", ["--vers=1"]).c39Stretched(narrow: 3, wide: 7),
-                     .init(cx: 240, cy: 100, module: 1, barHeight: 80, angle: 10, dark: 60, light: 170, quietZone: 30))
+        blurred.draw(
+            try code39TestZint(8, "BLUR39", ["--vers=1"]).c39Stretched(narrow: 3, wide: 7),
+            .init(cx: 240, cy: 100, module: 1, barHeight: 80, angle: 10, dark: 60, light: 170, quietZone: 30))
         blurred.blur(radius: 1)
         blurred.addNoise(amplitude: 14, seed: 3)
         XCTAssertEqual(scan(blurred).map(\.text), ["BLUR39"])
@@ -186,20 +200,24 @@ final class Code39ReaderTests: XCTestCase {
 
     func testPerspectiveAndSmallModules() throws {
         var pic = TestPicture(width: 480, height: 300)
-        pic.draw(try code39TestZint(8, "TAPER39").c39Stretched(narrow: 3, wide: 7),
-                 .init(cx: 240, cy: 150, module: 1, barHeight: 80, angle: 5, taper: 0.4, quietZone: 30))
+        pic.draw(
+            try code39TestZint(8, "TAPER39").c39Stretched(narrow: 3, wide: 7),
+            .init(cx: 240, cy: 150, module: 1, barHeight: 80, angle: 5, taper: 0.4, quietZone: 30))
         XCTAssertEqual(scan(pic).map(\.text), ["TAPER39"])
         // Narrow elements of 1.5 pixels, wide of 3 (ratio 2), at 30 degrees.
-        XCTAssertEqual(read(try code39TestZint(8, "SMALL39").c39Stretched(narrow: 2, wide: 4), module: 0.75, angle: 30)
-            .map(\.text), ["SMALL39"])
+        XCTAssertEqual(
+            read(try code39TestZint(8, "SMALL39").c39Stretched(narrow: 2, wide: 4), module: 0.75, angle: 30)
+                .map(\.text), ["SMALL39"])
     }
 
     func testTwoCodesInOnePicture() throws {
         var pic = TestPicture(width: 420, height: 300)
-        pic.draw(try code39TestZint(8, "FIRST").c39Stretched(narrow: 2, wide: 5),
-                 .init(cx: 210, cy: 75, module: 1, barHeight: 60, quietZone: 24))
-        pic.draw(try code39TestZint(8, "SECOND").c39Stretched(narrow: 2, wide: 5),
-                 .init(cx: 210, cy: 220, module: 1, barHeight: 60, angle: 8, quietZone: 24))
+        pic.draw(
+            try code39TestZint(8, "FIRST").c39Stretched(narrow: 2, wide: 5),
+            .init(cx: 210, cy: 75, module: 1, barHeight: 60, quietZone: 24))
+        pic.draw(
+            try code39TestZint(8, "SECOND").c39Stretched(narrow: 2, wide: 5),
+            .init(cx: 210, cy: 220, module: 1, barHeight: 60, angle: 8, quietZone: 24))
         XCTAssertEqual(Set(scan(pic).map(\.text)), ["FIRST", "SECOND"])
     }
 
@@ -213,8 +231,9 @@ final class Code39ReaderTests: XCTestCase {
             for (start, end) in [(true, false), (false, true), (true, true)] {
                 let pic = TestPicture.c39Touching(row, module: module, start: start, end: end)
                 for turn in 0..<4 {
-                    XCTAssertEqual(scan(pic.c39Turned(turn)).map(\.text), ["EDGE-39"],
-                                   "module \(module), start \(start), end \(end), \(turn * 90) degrees")
+                    XCTAssertEqual(
+                        scan(pic.c39Turned(turn)).map(\.text), ["EDGE-39"],
+                        "module \(module), start \(start), end \(end), \(turn * 90) degrees")
                 }
             }
         }
@@ -432,8 +451,9 @@ final class Code39ReaderTests: XCTestCase {
         XCTAssertTrue(scan(text, thorough).isEmpty)
         // A Codabar symbol and an EAN-13 are not Code 39.
         var other = TestPicture(width: 400, height: 240)
-        other.draw(try code39TestZint(18, "A123456789B").c39Stretched(narrow: 2, wide: 5),
-                   .init(cx: 200, cy: 60, module: 1, barHeight: 60, quietZone: 24))
+        other.draw(
+            try code39TestZint(18, "A123456789B").c39Stretched(narrow: 2, wide: 5),
+            .init(cx: 200, cy: 60, module: 1, barHeight: 60, quietZone: 24))
         other.draw(try ZintRow.make(.eanx, "590123412345"), .init(cx: 200, cy: 170, module: 2, barHeight: 40))
         XCTAssertTrue(scan(other, thorough).isEmpty)
     }

@@ -62,7 +62,7 @@ final class Code93ReaderTests: XCTestCase {
             ("abc", Array("abc".utf8)),
             ("Hello, World!", Array("Hello, World!".utf8)),
             ("a@b`c{|}~;<=>?[\\\\]^_:\\x22#&'()*,", Array("a@b`c{|}~;<=>?[\\]^_:\"#&'()*,".utf8)),
-            ("\\x01\\x1A\\x1B\\x1F\\x7F\\x00", [1, 26, 27, 31, 127, 0]),
+            ("\\x01\\x1A\\x1B\\x1F\\x7F\\x00", [1, 26, 27, 31, 127, 0])
         ]
         for (data, bytes) in cases {
             let row = try Kit.row(Kit.code93, data, arguments: ["--esc"])
@@ -72,8 +72,9 @@ final class Code93ReaderTests: XCTestCase {
         // Every ASCII character once (zint makes at most 107 characters a symbol).
         for part in [all[0..<40], all[40..<80], all[80...]] {
             let data = part.map { String(format: "\\x%02X", $0) }.joined()
-            XCTAssertEqual(Kit.decode(reader, .code93, try Kit.row(Kit.code93, data, arguments: ["--esc"])).map(\.bytes),
-                           [Array(part)])
+            XCTAssertEqual(
+                Kit.decode(reader, .code93, try Kit.row(Kit.code93, data, arguments: ["--esc"])).map(\.bytes),
+                [Array(part)])
         }
     }
 
@@ -129,7 +130,8 @@ final class Code93ReaderTests: XCTestCase {
         let reader = Code93Reader()
         let row = try Kit.row(Kit.code93, "SPREAD-93")
         for spread: Float in [-0.9, -0.45, 0.45, 0.9] {
-            XCTAssertEqual(Kit.decode(reader, .code93, row, spread: spread).map(\.bytes), [Array("SPREAD-93".utf8)], "\(spread)")
+            XCTAssertEqual(
+                Kit.decode(reader, .code93, row, spread: spread).map(\.bytes), [Array("SPREAD-93".utf8)], "\(spread)")
         }
         XCTAssertEqual(Kit.decode(reader, .code93, row, reversed: true).count, 0)
     }
@@ -157,7 +159,8 @@ final class Code93ReaderTests: XCTestCase {
         XCTAssertEqual(inv.first?.isInverted, true)
 
         var noisy = TestPicture(width: size + 20, height: 220, background: 110)
-        noisy.draw(row, .init(cx: Double(size + 20) / 2, cy: 110, module: 3, barHeight: 40, angle: 8, dark: 80, light: 160))
+        noisy.draw(
+            row, .init(cx: Double(size + 20) / 2, cy: 110, module: 3, barHeight: 40, angle: 8, dark: 80, light: 160))
         noisy.blur(radius: 1)
         noisy.addNoise(amplitude: 8)
         XCTAssertEqual(Kit.scan(noisy, .code93, [Code93Reader()]).map(\.text), [data])
@@ -172,7 +175,9 @@ final class Code93ReaderTests: XCTestCase {
         small.draw(row, .init(cx: Double(size) / 2, cy: 60, module: 1.5, barHeight: 30, angle: 7, dark: 60, light: 200))
         XCTAssertEqual(Kit.scan(small, .code93, [Code93Reader()]).map(\.text), [data])
         var tapered = TestPicture(width: size, height: 220, background: 120)
-        tapered.draw(row, .init(cx: Double(size) / 2, cy: 110, module: 3, barHeight: 40, angle: 7, taper: 0.3, dark: 60, light: 200))
+        tapered.draw(
+            row,
+            .init(cx: Double(size) / 2, cy: 110, module: 3, barHeight: 40, angle: 7, taper: 0.3, dark: 60, light: 200))
         XCTAssertEqual(Kit.scan(tapered, .code93, [Code93Reader()]).map(\.text), [data])
     }
 

@@ -40,11 +40,13 @@ final class CrispEdgeTests: XCTestCase {
                     defer { detector.free() }
                     detector.measure(image, cellSize: 16, x0: 0, y0: 0, x1: 320, y1: 240, flatBelow: flatBelow)
                     detector.group(minEnergy: minEnergy, minCoherence: 0.55, minCells: 2)
-                    let across = (0..<detector.candidateCount).map { detector.candidates[$0] }
+                    let across =
+                        (0..<detector.candidateCount).map { detector.candidates[$0] }
                         .filter { abs(upright ? $0.ux : $0.uy) > 0.9 }
                         .map(\.lengthU).max() ?? 0
-                    XCTAssertGreaterThanOrEqual(across, upright ? 112 : 80,
-                                                "bars \(upright ? "upright" : "turned") at offset \(offset)")
+                    XCTAssertGreaterThanOrEqual(
+                        across, upright ? 112 : 80,
+                        "bars \(upright ? "upright" : "turned") at offset \(offset)")
                 }
             }
         }
@@ -104,10 +106,14 @@ final class CrispEdgeTests: XCTestCase {
             // Module edges fall on pixel boundaries: the centre is half a
             // pixel off when the symbol has an odd number of modules.
             let half = ean.modules.count % 2 == 1 ? 0.5 : 0
-            picture.draw(ean, TestPicture.Placement(cx: 640 + Double(offset) + half, cy: 360, module: 8,
-                                                    barHeight: 40, dark: 20, light: 235, quietZone: 10))
+            picture.draw(
+                ean,
+                TestPicture.Placement(
+                    cx: 640 + Double(offset) + half, cy: 360, module: 8,
+                    barHeight: 40, dark: 20, light: 235, quietZone: 10))
             let read = videoScan(picture.pixels, width: 1280, height: 720)
-            XCTAssertTrue(read.contains { $0.text == "9780201752847" }, "EAN-13 at offset \(offset): \(read.map(\.text))")
+            XCTAssertTrue(
+                read.contains { $0.text == "9780201752847" }, "EAN-13 at offset \(offset): \(read.map(\.text))")
         }
         for offset in 0..<4 {
             var frame = QRPicture(width: 1280, height: 720)

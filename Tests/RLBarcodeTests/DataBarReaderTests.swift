@@ -10,8 +10,10 @@ final class DataBarReaderTests: XCTestCase {
     private static let omni = 29, limited = 30, expanded = 31
 
     /// Runs `zint -b SYMBOLOGY -d DATA --dump` (plus `arguments`) and parses the first row.
-    private func zint(_ symbology: Int, _ data: String, arguments: [String] = [],
-                      file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow {
+    private func zint(
+        _ symbology: Int, _ data: String, arguments: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ZintRow {
         try ZintRow.make(symbology: symbology, data, arguments: arguments, file: file, line: line)
     }
 
@@ -23,10 +25,13 @@ final class DataBarReaderTests: XCTestCase {
         return "01" + thirteen + String((10 - sum % 10) % 10)
     }
 
-    private func scan(_ pic: TestPicture, _ symbologies: Symbology = [.dataBar, .dataBarExpanded],
-                      effort: Effort = .balanced) -> [BarcodeResult] {
-        let scanner = Scanner(options: ScanOptions(symbologies: symbologies, effort: effort),
-                              linearReaders: [DataBarReader(), DataBarExpandedReader()])
+    private func scan(
+        _ pic: TestPicture, _ symbologies: Symbology = [.dataBar, .dataBarExpanded],
+        effort: Effort = .balanced
+    ) -> [BarcodeResult] {
+        let scanner = Scanner(
+            options: ScanOptions(symbologies: symbologies, effort: effort),
+            linearReaders: [DataBarReader(), DataBarExpandedReader()])
         return pic.pixels.withUnsafeBufferPointer {
             scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
         }
@@ -50,13 +55,17 @@ final class DataBarReaderTests: XCTestCase {
         var count = 0
         let w = UnsafeMutablePointer<Int>.allocate(capacity: 4)
         defer { w.deallocate() }
-        for a in 1...5 { for b in 1...5 { for c in 1...5 {
-            let d = 8 - a - b - c
-            guard d >= 1, d <= 5 else { continue }
-            w[0] = a; w[1] = b; w[2] = c; w[3] = d
-            seen.insert(DataBar.value(w, count: 4, maxWidth: 5, narrowRequired: false))
-            count += 1
-        } } }
+        for a in 1...5 {
+            for b in 1...5 {
+                for c in 1...5 {
+                    let d = 8 - a - b - c
+                    guard d >= 1, d <= 5 else { continue }
+                    w[0] = a; w[1] = b; w[2] = c; w[3] = d
+                    seen.insert(DataBar.value(w, count: 4, maxWidth: 5, narrowRequired: false))
+                    count += 1
+                }
+            }
+        }
         XCTAssertEqual(seen.count, count)
         XCTAssertEqual(seen.min(), 0)
         XCTAssertEqual(seen.max(), count - 1)
@@ -65,7 +74,9 @@ final class DataBarReaderTests: XCTestCase {
     // MARK: - Omnidirectional and Truncated
 
     func testOmnidirectionalRoundTrip() throws {
-        for data in ["0441234567890", "0000000000000", "9999999999999", "2012345678901", "0950110153000", "1234567890123"] {
+        for data in [
+            "0441234567890", "0000000000000", "9999999999999", "2012345678901", "0950110153000", "1234567890123"
+        ] {
             let r = scan(picture(try zint(Self.omni, data)))
             let expected = elementString(data)
             XCTAssertEqual(r.map(\.text), [expected], data)
@@ -143,7 +154,7 @@ final class DataBarReaderTests: XCTestCase {
         let cases: [(Int, String, String)] = [
             (Self.omni, "0441234567890", elementString("0441234567890")),
             (Self.limited, "1501234567890", elementString("1501234567890")),
-            (Self.expanded, "[01]98898765432106[3202]012345[15]991231", raw("[01]98898765432106[3202]012345[15]991231")),
+            (Self.expanded, "[01]98898765432106[3202]012345[15]991231", raw("[01]98898765432106[3202]012345[15]991231"))
         ]
         for (kind, data, expected) in cases {
             let row = try zint(kind, data)
@@ -159,7 +170,7 @@ final class DataBarReaderTests: XCTestCase {
         let cases: [(Int, String, String)] = [
             (Self.omni, "0441234567890", elementString("0441234567890")),
             (Self.limited, "1501234567890", elementString("1501234567890")),
-            (Self.expanded, "[01]98898765432106[3202]012345[15]991231", raw("[01]98898765432106[3202]012345[15]991231")),
+            (Self.expanded, "[01]98898765432106[3202]012345[15]991231", raw("[01]98898765432106[3202]012345[15]991231"))
         ]
         for (kind, data, expected) in cases {
             let row = try zint(kind, data)
@@ -268,22 +279,22 @@ final class DataBarReaderTests: XCTestCase {
     func testExpandedEncodationMethods() throws {
         let cases = [
             "[01]98898765432106[3202]012345[15]991231",  // 0111xxx with a date
-            "[01]90012345678908[3103]001750",             // 0100
-            "[01]90012345678908[3202]001750",             // 0101
-            "[01]90012345678908[3203]001750",             // 0101, weight over 9999.99
-            "[01]90012345678908[3922]795",                // 01100
-            "[01]90012345678908[3932]0401234",            // 01101
-            "[01]00012345678905",                         // 1
-            "[01]12345678901231[10]ABC-12/x",             // 1 + general purpose
-            "[10]ABC123",                                 // 00, alphanumeric
-            "[99]1234567890",                             // 00, numeric
-            "[21]A1B2C3[10]12",                           // FNC1 after variable-length data
-            "[10]abc%def!?[21]12+34",                     // ISO/IEC 646
+            "[01]90012345678908[3103]001750",  // 0100
+            "[01]90012345678908[3202]001750",  // 0101
+            "[01]90012345678908[3203]001750",  // 0101, weight over 9999.99
+            "[01]90012345678908[3922]795",  // 01100
+            "[01]90012345678908[3932]0401234",  // 01101
+            "[01]00012345678905",  // 1
+            "[01]12345678901231[10]ABC-12/x",  // 1 + general purpose
+            "[10]ABC123",  // 00, alphanumeric
+            "[99]1234567890",  // 00, numeric
+            "[21]A1B2C3[10]12",  // FNC1 after variable-length data
+            "[10]abc%def!?[21]12+34",  // ISO/IEC 646
             "[01]98898765432106[3103]012233[15]991231",
             "[01]98898765432106[3203]012233[17]991231",
             "[01]98898765432106[3103]012233[11]991231",
             "[10]12A42212321123456",
-            "[01]98898765432106[15]991231[3103]001750[10]12A42212321123456",
+            "[01]98898765432106[15]991231[3103]001750[10]12A42212321123456"
         ]
         for data in cases {
             let r = scan(picture(try zint(Self.expanded, data), module: 2))
@@ -292,7 +303,9 @@ final class DataBarReaderTests: XCTestCase {
             guard let c = r.first else { continue }
             XCTAssertEqual(c.symbology, .dataBarExpanded, data)
             XCTAssertEqual(c.symbologyIdentifier, "]e0", data)
-            XCTAssertEqual(c.extendedText, data.replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")"), data)
+            XCTAssertEqual(
+                c.extendedText, data.replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")"),
+                data)
         }
     }
 
@@ -336,7 +349,7 @@ final class DataBarReaderTests: XCTestCase {
         let minimum: [String: (balanced: Int, thorough: Int)] = [
             "rss14-1": (8, 8), "databarltd-1": (1, 1), "rssexpanded-1": (27, 28), "rssexpanded-2": (10, 12),
             "rssexpanded-3": (89, 89), "rss14-2": (4, 6),
-            "rssexpandedstacked-1": (45, 47), "rssexpandedstacked-2": (2, 2),
+            "rssexpandedstacked-1": (45, 47), "rssexpandedstacked-2": (2, 2)
         ]
         for (folder, least) in minimum.sorted(by: { $0.key < $1.key }) {
             let dir = corpus.appendingPathComponent(folder)
@@ -345,7 +358,8 @@ final class DataBarReaderTests: XCTestCase {
             for name in names.sorted() where name.hasSuffix(".png") {
                 let stem = String(name.dropLast(4))
                 guard let expected = try? Data(contentsOf: dir.appendingPathComponent(stem + ".txt")),
-                      let pic = try TestPicture.load(png: dir.appendingPathComponent(name).path, convert: convert) else { continue }
+                    let pic = try TestPicture.load(png: dir.appendingPathComponent(name).path, convert: convert)
+                else { continue }
                 total += 1
                 var texts = scan(pic).map(\.bytes)
                 if texts.contains(Array(expected)) {
@@ -356,10 +370,13 @@ final class DataBarReaderTests: XCTestCase {
                     if texts.contains(Array(expected)) { thorough += 1 } else { missed.append(stem) }
                 }
                 if texts.contains(where: { $0 != Array(expected) }) {
-                    misread.append(stem + ": " + texts.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " | "))
+                    misread.append(
+                        stem + ": " + texts.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " | "))
                 }
             }
-            print("corpus \(folder): \(passed)/\(total) read, \(thorough) more with thorough effort; missed \(missed); misread \(misread)")
+            print(
+                "corpus \(folder): \(passed)/\(total) read, \(thorough) more with thorough effort; missed \(missed); misread \(misread)"
+            )
             XCTAssertGreaterThanOrEqual(passed, least.balanced, folder)
             XCTAssertGreaterThanOrEqual(passed + thorough, least.thorough, folder)
             XCTAssertEqual(misread, [], folder)
@@ -370,7 +387,8 @@ final class DataBarReaderTests: XCTestCase {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
             var found: [String] = []
             for name in names.sorted() where name.hasSuffix(".png") {
-                guard let pic = try TestPicture.load(png: dir.appendingPathComponent(name).path, convert: convert) else { continue }
+                guard let pic = try TestPicture.load(png: dir.appendingPathComponent(name).path, convert: convert)
+                else { continue }
                 let r = scan(pic)
                 if !r.isEmpty { found.append(name + ": " + r.map(\.text).joined(separator: " | ")) }
             }
@@ -395,12 +413,15 @@ extension DataBarReaderTests {
     /// Symbols drawn without quiet zones, touching the picture's left or
     /// right edge: the line's margin cuts the guard bar there.
     func testSymbolsTouchingThePictureEdge() throws {
-        for (kind, data) in [(31, "[01]98898765432106[3202]012345[15]991231"), (29, "0441234567890"), (30, "0441234567890")] {
+        for (kind, data) in [
+            (31, "[01]98898765432106[3202]012345[15]991231"), (29, "0441234567890"), (30, "0441234567890")
+        ] {
             let row = try zintRow(kind, data)
             for (l, r) in [(0, 0), (0, 10), (10, 0)] {
                 let w = (row.modules.count + l + r) * 2
                 var pic = TestPicture(width: w, height: 80)
-                pic.draw(row, .init(cx: Double(row.modules.count + 2 * l), cy: 40, module: 2, barHeight: 30, quietZone: 0))
+                pic.draw(
+                    row, .init(cx: Double(row.modules.count + 2 * l), cy: 40, module: 2, barHeight: 30, quietZone: 0))
                 XCTAssertEqual(scanPicture(pic).count, 1, "\(kind) \(data) margins \(l) \(r)")
             }
         }

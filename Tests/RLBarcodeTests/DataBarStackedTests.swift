@@ -11,8 +11,10 @@ final class DataBarStackedTests: XCTestCase {
     /// zint's symbology numbers.
     private static let omni = 29, stacked = 79, stackedOmni = 80, expandedStacked = 81
 
-    private func stack(_ symbology: Int, _ data: String, arguments: [String] = [],
-                       file: StaticString = #filePath, line: UInt = #line) throws -> ZintStack {
+    private func stack(
+        _ symbology: Int, _ data: String, arguments: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ZintStack {
         let s = try ZintStack.make(symbology: symbology, data, arguments: arguments, file: file, line: line)
         XCTAssertGreaterThan(s.dataRows.count, 0, data, file: file, line: line)
         return s
@@ -80,10 +82,12 @@ final class DataBarStackedTests: XCTestCase {
                 var pic = TestPicture(width: 500, height: 480)
                 pic.draw(s, .init(cx: 250, cy: 150 + s.height * 2 + Double(dy), module: 4, quietZone: 4))
                 for seek in [true, false] {
-                    let scanner = Scanner(options: ScanOptions(symbologies: [.dataBar, .dataBarExpanded], effort: .balanced))
+                    let scanner = Scanner(
+                        options: ScanOptions(symbologies: [.dataBar, .dataBarExpanded], effort: .balanced))
                     scanner.seeksOtherRows = seek
                     let r = pic.pixels.withUnsafeBufferPointer {
-                        scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
+                        scanner.scan(
+                            LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
                     }
                     XCTAssertTrue(r.allSatisfy { $0.text == elementString(data) }, "\(data) \(dy): \(r.map(\.text))")
                     if r.map(\.text) == [elementString(data)] {
@@ -200,7 +204,9 @@ final class DataBarStackedTests: XCTestCase {
         let letters = Array("ABCDEFGHIJKLMNOPQRST")
         for length in 1...20 { candidates.append("[01]98898765432106[10]" + String(letters.prefix(length))) }
         for length in stride(from: 2, through: 20, by: 2) {
-            candidates.append("[01]98898765432106[3202]012345[15]991231[10]ABCDEF[21]" + String("12345678901234567890".prefix(length)))
+            candidates.append(
+                "[01]98898765432106[3202]012345[15]991231[10]ABCDEF[21]" + String("12345678901234567890".prefix(length))
+            )
         }
         var rowCounts = Set<Int>()
         for data in candidates {
@@ -224,7 +230,7 @@ final class DataBarStackedTests: XCTestCase {
             "[01]98898765432106[3202]012345[15]991231[10]ABCDEF[21]12345678901234567890",
             "[01]98898765432106[15]991231[3103]001750[10]12A42212321123456",
             "[01]90012345678908[3922]795888888888888",
-            "[10]abc%def!?[21]12+34[240]XYZ-1/2",
+            "[10]abc%def!?[21]12+34[240]XYZ-1/2"
         ]
         for data in cases {
             for cols in 2...4 {
@@ -232,8 +238,9 @@ final class DataBarStackedTests: XCTestCase {
                 guard s.dataRows.count >= 2 else { continue }
                 let r = scan(picture(s, module: 2))
                 XCTAssertEqual(r.map(\.text), [raw(data)], "cols \(cols): \(data)")
-                XCTAssertEqual(r.first?.extendedText,
-                               data.replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")"))
+                XCTAssertEqual(
+                    r.first?.extendedText,
+                    data.replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")"))
             }
         }
     }
@@ -248,7 +255,8 @@ final class DataBarStackedTests: XCTestCase {
         // One and two pairs a row (rows printed right to left among them),
         // and the one-row symbol (DataBar Expanded).
         for cols in [1, 2, 0] {
-            var s = cols == 0 ? try stack(31, data) : try stack(Self.expandedStacked, data, arguments: ["--cols=\(cols)"])
+            var s =
+                cols == 0 ? try stack(31, data) : try stack(Self.expandedStacked, data, arguments: ["--cols=\(cols)"])
             guard s.dataRows.count >= (cols == 0 ? 1 : 2) else { continue }
             for k in s.rows.indices where !s.rows[k].isSeparator {
                 s.rows[k].modules[0] = true
@@ -263,7 +271,8 @@ final class DataBarStackedTests: XCTestCase {
             guard let box = r.first?.corners else { continue }
             let left = Double(pw) / 2 - Double(s.width) * module / 2
             XCTAssertGreaterThan(box.map(\.x).min() ?? 0, left - 3 * module, "cols \(cols): \(box)")
-            XCTAssertLessThan(box.map(\.x).max() ?? 0, left + Double(s.width) * module + 3 * module, "cols \(cols): \(box)")
+            XCTAssertLessThan(
+                box.map(\.x).max() ?? 0, left + Double(s.width) * module + 3 * module, "cols \(cols): \(box)")
         }
     }
 
@@ -341,17 +350,23 @@ final class DataBarStackedTests: XCTestCase {
         let module = 2.0
         let wa = Double(sa.width) * module, ha = sa.height * module, hb = sb.height * module
         // Side by side, rows level with each other, 12 modules apart.
-        var pic = TestPicture(width: Int(wa + Double(sb.width) * module) + 24 * Int(module) + 80,
-                              height: Int(max(ha, hb)) + 80)
+        var pic = TestPicture(
+            width: Int(wa + Double(sb.width) * module) + 24 * Int(module) + 80,
+            height: Int(max(ha, hb)) + 80)
         pic.draw(sa, .init(cx: 40 + wa / 2, cy: Double(pic.height) / 2, module: module, quietZone: 6))
-        pic.draw(sb, .init(cx: 40 + wa + 12 * module + Double(sb.width) * module / 2, cy: Double(pic.height) / 2,
-                           module: module, quietZone: 6))
+        pic.draw(
+            sb,
+            .init(
+                cx: 40 + wa + 12 * module + Double(sb.width) * module / 2, cy: Double(pic.height) / 2,
+                module: module, quietZone: 6))
         XCTAssertEqual(Set(scan(pic).map(\.text)), [raw(a), raw(b)])
         XCTAssertEqual(scan(pic).count, 2)
         // One above the other, 10 modules apart.
-        var tall = TestPicture(width: Int(max(wa, Double(sb.width) * module)) + 80, height: Int(ha + hb) + 20 * Int(module) + 80)
+        var tall = TestPicture(
+            width: Int(max(wa, Double(sb.width) * module)) + 80, height: Int(ha + hb) + 20 * Int(module) + 80)
         tall.draw(sa, .init(cx: Double(tall.width) / 2, cy: 40 + ha / 2, module: module, quietZone: 5))
-        tall.draw(sb, .init(cx: Double(tall.width) / 2, cy: 40 + ha + 10 * module + hb / 2, module: module, quietZone: 5))
+        tall.draw(
+            sb, .init(cx: Double(tall.width) / 2, cy: 40 + ha + 10 * module + hb / 2, module: module, quietZone: 5))
         let r = scan(tall)
         XCTAssertEqual(Set(r.map(\.text)), [raw(a), raw(b)])
         XCTAssertEqual(r.count, 2)
@@ -399,7 +414,8 @@ extension DataBarStackedTests {
             let scanner = Scanner(options: ScanOptions(symbologies: [.dataBar, .dataBarExpanded], effort: .balanced))
             var texts = Set<String>()
             blank.withUnsafeBufferPointer {
-                _ = scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.width))
+                _ = scanner.scan(
+                    LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.width))
             }
             pic.pixels.withUnsafeBufferPointer {
                 let view = LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride)

@@ -5,8 +5,10 @@ import XCTest
 /// size, every encodation scheme, ECI, GS1, structured append, and error
 /// correction up to and just beyond its limit.
 final class DataMatrixDecoderTests: XCTestCase {
-    private func symbol(_ data: String, _ args: [String] = [], file: StaticString = #filePath,
-                        line: UInt = #line) throws -> BitMatrix {
+    private func symbol(
+        _ data: String, _ args: [String] = [], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> BitMatrix {
         guard let m = try ZintMatrix.make(.dataMatrix, data, arguments: args, file: file, line: line) else {
             throw XCTSkip("zint refused \(data)")
         }
@@ -60,18 +62,22 @@ final class DataMatrixDecoderTests: XCTestCase {
     func testEncodationSchemes() throws {
         // (data, zint arguments, the latch code word the encoder should start with)
         let cases: [(String, [String], UInt8?)] = [
-            ("1234567890123456", [], nil),                                  // ASCII digit pairs
-            ("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123", [], 230),                     // C40
-            ("abcdefghijklmnopqrstuvwxyzabcd", [], 239),                     // Text
-            ("ABC>DEF*GHI>JKL*MNO>PQR*STU\r", [], 238),                      // ANSI X12
-            ("ABC.DEF/GHI:JKL.MNO/PQR:STU.VWX/", [], 240),                   // EDIFACT
-            ("\\xE9\\xE8\\xE0\\xFF\\x80\\x81\\x82\\x83\\x84\\x85\\x86\\x87\\x88\\x89", ["--binary", "--esc"], 231), // Base 256
+            ("1234567890123456", [], nil),  // ASCII digit pairs
+            ("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123", [], 230),  // C40
+            ("abcdefghijklmnopqrstuvwxyzabcd", [], 239),  // Text
+            ("ABC>DEF*GHI>JKL*MNO>PQR*STU\r", [], 238),  // ANSI X12
+            ("ABC.DEF/GHI:JKL.MNO/PQR:STU.VWX/", [], 240),  // EDIFACT
+            // Base 256
+            ("\\xE9\\xE8\\xE0\\xFF\\x80\\x81\\x82\\x83\\x84\\x85\\x86\\x87\\x88\\x89", ["--binary", "--esc"], 231)
         ]
         for (data, args, latch) in cases {
             let m = try symbol(data, args)
-            guard let r = DMDecoder.decode(m) else { XCTFail("no read: \(data) \(DMDecoder.decodeResult(m))"); continue }
+            guard let r = DMDecoder.decode(m) else {
+                XCTFail("no read: \(data) \(DMDecoder.decodeResult(m))"); continue
+            }
             if args.contains("--esc") {
-                XCTAssertEqual(r.bytes, [0xE9, 0xE8, 0xE0, 0xFF, 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89])
+                XCTAssertEqual(
+                    r.bytes, [0xE9, 0xE8, 0xE0, 0xFF, 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89])
                 XCTAssertEqual(r.text, "éèàÿ\u{80}\u{81}\u{82}\u{83}\u{84}\u{85}\u{86}\u{87}\u{88}\u{89}")
             } else {
                 XCTAssertEqual(r.text, data)
@@ -89,7 +95,7 @@ final class DataMatrixDecoderTests: XCTestCase {
             "lower UPPER MiXeD 12 ab !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
             "ABCDEFGHIJabcdefghij0123456789ABCDEFabcdef\u{1}\u{2}\u{1F}",
             "X12X12X12*>\rABCDEFGH0123456789abcdefghABC.DEF:GHI/123",
-            "~`{}|^_ AaBbCc 000111222333444555 EDIFACT:TEST/DATA.END",
+            "~`{}|^_ AaBbCc 000111222333444555 EDIFACT:TEST/DATA.END"
         ]
         for s in samples {
             for extra in [[], ["--fast"]] {

@@ -6,13 +6,17 @@ import XCTest
 /// several symbols in one picture, and pictures without symbols.
 final class DataMatrixDetectorTests: XCTestCase {
     private func symbol(_ data: String, _ args: [String] = []) throws -> BitMatrix {
-        guard let m = try ZintMatrix.make(.dataMatrix, data, arguments: args) else { throw XCTSkip("zint refused \(data)") }
+        guard let m = try ZintMatrix.make(.dataMatrix, data, arguments: args) else {
+            throw XCTSkip("zint refused \(data)")
+        }
         return m
     }
 
     /// Draws one symbol and scans; the results.
-    private func read(_ m: BitMatrix, _ p: QRPicture.Placement, size: Int = 400, blur: Int = 0, noise: Int = 0,
-                      invert: Bool = false, mirrored: Bool = false) -> (results: [BarcodeResult], corners: [Point]) {
+    private func read(
+        _ m: BitMatrix, _ p: QRPicture.Placement, size: Int = 400, blur: Int = 0, noise: Int = 0,
+        invert: Bool = false, mirrored: Bool = false
+    ) -> (results: [BarcodeResult], corners: [Point]) {
         var pic = QRPicture(width: size, height: size)
         let corners = pic.draw(matrix: m, p, mirrored: mirrored)
         if blur > 0 { pic.picture.blur(radius: blur, passes: 2) }
@@ -30,7 +34,9 @@ final class DataMatrixDetectorTests: XCTestCase {
         XCTAssertEqual(r.first?.orientation, 0)
         XCTAssertEqual(r.first?.isInverted, false)
         if let c = r.first?.corners {
-            for k in 0..<4 { XCTAssertLessThan(c[k].distance(to: corners[k]), 3, "corner \(k): \(c[k]) vs \(corners[k])") }
+            for k in 0..<4 {
+                XCTAssertLessThan(c[k].distance(to: corners[k]), 3, "corner \(k): \(c[k]) vs \(corners[k])")
+            }
         }
     }
 
@@ -39,8 +45,9 @@ final class DataMatrixDetectorTests: XCTestCase {
         var failures: [Int] = []
         for deg in Swift.stride(from: 0, to: 360, by: 15) {
             let (r, _) = read(m, QRPicture.Placement(cx: 200, cy: 200, module: 5, angle: Double(deg)))
-            if r.first?.text != "Rotation 0123456789" { failures.append(deg) }
-            else if let o = r.first?.orientation {
+            if r.first?.text != "Rotation 0123456789" {
+                failures.append(deg)
+            } else if let o = r.first?.orientation {
                 let diff = abs(((o - deg) % 360 + 540) % 360 - 180)
                 XCTAssertLessThanOrEqual(diff, 3, "orientation at \(deg): \(o)")
             }
@@ -61,9 +68,11 @@ final class DataMatrixDetectorTests: XCTestCase {
     }
 
     func testRectangularAndDMRE() throws {
-        for (args, data) in [(["--vers=25"], "R8x18"), (["--vers=29"], "Rect 16x36 symbol"),
-                             (["--vers=36", "--dmre"], "DMRE 8x144 long symbol here"),
-                             (["--vers=46", "--dmre"], "DMRE 26x40 symbol")] {
+        for (args, data) in [
+            (["--vers=25"], "R8x18"), (["--vers=29"], "Rect 16x36 symbol"),
+            (["--vers=36", "--dmre"], "DMRE 8x144 long symbol here"),
+            (["--vers=46", "--dmre"], "DMRE 26x40 symbol")
+        ] {
             let m = try symbol(data, args)
             for angle in [0.0, 30.0, 90.0, 200.0] {
                 let (r, _) = read(m, QRPicture.Placement(cx: 250, cy: 250, module: 3, angle: angle), size: 500)
@@ -77,7 +86,8 @@ final class DataMatrixDetectorTests: XCTestCase {
     /// short for their thickness are passed over: still read.
     func testSmallestSymbolsAtVideoEffort() throws {
         var failures: [String] = []
-        for (args, data) in [(["--vers=1"], "12345"), (["--vers=25"], "R8x18"), (["--vers=31", "--dmre"], "DMRE 8x48")] {
+        for (args, data) in [(["--vers=1"], "12345"), (["--vers=25"], "R8x18"), (["--vers=31", "--dmre"], "DMRE 8x48")]
+        {
             let m = try symbol(data, args)
             XCTAssertLessThanOrEqual(min(m.width, m.height), 10, "\(args)")
             for module in [4.0, 5.0, 8.0] {
@@ -85,7 +95,9 @@ final class DataMatrixDetectorTests: XCTestCase {
                     var pic = QRPicture(width: 400, height: 400)
                     pic.draw(matrix: m, QRPicture.Placement(cx: 200, cy: 200, module: module, angle: angle))
                     pic.picture.blur(radius: 1, passes: 1)
-                    if pic.scanDataMatrix(thorough: false).first?.text != data { failures.append("\(args) \(module) \(angle)") }
+                    if pic.scanDataMatrix(thorough: false).first?.text != data {
+                        failures.append("\(args) \(module) \(angle)")
+                    }
                 }
             }
         }
@@ -185,7 +197,9 @@ extension DataMatrixDetectorTests {
         var pic = QRPicture(width: 1920, height: 1080)
         var clutter = QRPicture(width: 640, height: 360)
         clutter.textClutter(seed: 3)
-        for y in 0..<360 { for x in 0..<640 { pic.picture.pixels[(y + 300) * 1920 + x + 600] = clutter.picture.pixels[y * 640 + x] } }
+        for y in 0..<360 {
+            for x in 0..<640 { pic.picture.pixels[(y + 300) * 1920 + x + 600] = clutter.picture.pixels[y * 640 + x] }
+        }
         pic.picture.addNoise(amplitude: 6)
         let reader = DataMatrixReader()
         var out: [BarcodeResult] = []
@@ -210,8 +224,11 @@ extension DataMatrixDetectorTests {
         XCTAssertEqual(flush.scanDataMatrix(thorough: true).first?.text, "Cropped to the edge")
         XCTAssertEqual(flush.scanDataMatrix(thorough: false).count, 0)
         var inView = QRPicture(width: 320, height: 320)
-        inView.draw(matrix: m, QRPicture.Placement(cx: side / 2 + 3 * module, cy: 320 - side / 2 - 3 * module,
-                                                   module: module))
+        inView.draw(
+            matrix: m,
+            QRPicture.Placement(
+                cx: side / 2 + 3 * module, cy: 320 - side / 2 - 3 * module,
+                module: module))
         XCTAssertEqual(inView.scanDataMatrix(thorough: false).first?.text, "Cropped to the edge")
     }
 }

@@ -6,25 +6,32 @@ import XCTest
 /// and symbols in a narrow light frame on a textured surface.
 final class DataMatrixHardPictureTests: XCTestCase {
     private func symbol(_ data: String, _ args: [String] = []) throws -> BitMatrix {
-        guard let m = try ZintMatrix.make(.dataMatrix, data, arguments: args) else { throw XCTSkip("zint refused \(data)") }
+        guard let m = try ZintMatrix.make(.dataMatrix, data, arguments: args) else {
+            throw XCTSkip("zint refused \(data)")
+        }
         return m
     }
 
     /// Picture to module coordinates of an `n`-module symbol of `module`-
     /// pixel modules centred on (`cx`, `cy`), turned by `angle` degrees.
-    private static func turned(cx: Double, cy: Double, angle: Double, module: Double,
-                               n: Double) -> (Double, Double) -> Point? {
+    private static func turned(
+        cx: Double, cy: Double, angle: Double, module: Double,
+        n: Double
+    ) -> (Double, Double) -> Point? {
         let a = angle * Double.pi / 180
         return { x, y in
             let px = x - cx, py = y - cy
-            return Point(x: (px * cos(a) + py * sin(a)) / module + n / 2, y: (-px * sin(a) + py * cos(a)) / module + n / 2)
+            return Point(
+                x: (px * cos(a) + py * sin(a)) / module + n / 2, y: (-px * sin(a) + py * cos(a)) / module + n / 2)
         }
     }
 
     /// The cases whose picture, scanned as a still picture or as a video
     /// frame, does not read `text` alone first, each with what it read.
-    private func misreadings<Case>(_ cases: [Case], _ text: String, thorough: Bool = true,
-                                   _ picture: (Case) -> QRPicture) -> [String] {
+    private func misreadings<Case>(
+        _ cases: [Case], _ text: String, thorough: Bool = true,
+        _ picture: (Case) -> QRPicture
+    ) -> [String] {
         cases.compactMap { c in
             let r = picture(c).scanDataMatrix(thorough: thorough)
             return r.first?.text == text ? nil : "\(c): \(r.map(\.text))"
@@ -72,8 +79,10 @@ extension DataMatrixHardPictureTests {
     /// Draws `m` turned by `angle` degrees about (`cx`, `cy`) inside a light
     /// frame `frame` modules wide with a thin dark outline, on a surface of
     /// grey blocks; the picture is blurred a little.
-    private func framedOnTexture(_ m: BitMatrix, module: Double, angle: Double, frame: Double,
-                                 seed: UInt64) -> QRPicture {
+    private func framedOnTexture(
+        _ m: BitMatrix, module: Double, angle: Double, frame: Double,
+        seed: UInt64
+    ) -> QRPicture {
         let width = 220, height = 200
         var pic = QRPicture(width: width, height: height)
         var rng = DecoderTestRandom(seed: seed)
@@ -81,7 +90,9 @@ extension DataMatrixHardPictureTests {
         for by in Swift.stride(from: 0, to: height, by: 4) {
             for bx in Swift.stride(from: 0, to: width, by: 4) {
                 let g = greys[Int(rng.next() % 5)]
-                for y in by..<min(height, by + 4) { for x in bx..<min(width, bx + 4) { pic.picture.pixels[y * width + x] = g } }
+                for y in by..<min(height, by + 4) {
+                    for x in bx..<min(width, bx + 4) { pic.picture.pixels[y * width + x] = g }
+                }
             }
         }
         let n = Double(m.width)
@@ -90,7 +101,11 @@ extension DataMatrixHardPictureTests {
             for x in 0..<width {
                 guard let p = toModules(Double(x), Double(y)) else { continue }
                 let d = max(-p.x, p.x - n, -p.y, p.y - n)
-                if d < frame { pic.picture.pixels[y * width + x] = 190 } else if d < frame + 0.35 { pic.picture.pixels[y * width + x] = 40 }
+                if d < frame {
+                    pic.picture.pixels[y * width + x] = 190
+                } else if d < frame + 0.35 {
+                    pic.picture.pixels[y * width + x] = 40
+                }
             }
         }
         pic.draw(matrix: m, dark: 35, light: 190, quietZone: 0, toModules: toModules)
@@ -127,19 +142,20 @@ extension DataMatrixHardPictureTests {
         let m = try symbol(text, ["--vers=9"])
         XCTAssertEqual(m.width, 26)
         let cases = [(radius: 42.0, module: 3.0, blur: 1), (45.0, 2.8, 1), (48.0, 2.6, 1), (40.0, 3.2, 1)]
-        XCTAssertEqual(misreadings(cases, text) { (radius, module, passes) in
-            var pic = QRPicture(width: 200, height: 200)
-            let n = Double(m.width)
-            pic.draw(matrix: m, quietZone: 3) { x, y in
-                let dx = x - 100
-                guard abs(dx) < radius else { return nil }
-                // Arc length along the surface from the axis facing the camera.
-                let s = radius * asin(dx / radius)
-                return Point(x: s / module + n / 2, y: (y - 100) / module + n / 2)
-            }
-            pic.picture.blur(radius: 1, passes: passes)
-            return pic
-        }, [])
+        XCTAssertEqual(
+            misreadings(cases, text) { (radius, module, passes) in
+                var pic = QRPicture(width: 200, height: 200)
+                let n = Double(m.width)
+                pic.draw(matrix: m, quietZone: 3) { x, y in
+                    let dx = x - 100
+                    guard abs(dx) < radius else { return nil }
+                    // Arc length along the surface from the axis facing the camera.
+                    let s = radius * asin(dx / radius)
+                    return Point(x: s / module + n / 2, y: (y - 100) / module + n / 2)
+                }
+                pic.picture.blur(radius: 1, passes: passes)
+                return pic
+            }, [])
     }
 }
 
@@ -153,21 +169,22 @@ extension DataMatrixHardPictureTests {
         let m = try symbol(text, ["--vers=6"])
         XCTAssertEqual(m.width, 20)
         let cases = [(module: 11.0, bow: 4.0), (12.0, 5.0), (10.0, 3.5)]
-        XCTAssertEqual(misreadings(cases, text, thorough: false) { (module, bow) in
-            let n = Double(m.width)
-            let size = Int((n + 8) * module)
-            var pic = QRPicture(width: size, height: size)
-            let half = Double(size) / 2, span = n * module
-            pic.draw(matrix: m, quietZone: 3) { x, y in
-                // Past the middle the paper bends away: the modules there
-                // lie lower the further right, by `bow` pixels at the edge.
-                let t = max(0, (x - half) / (span / 2))
-                let drop = bow * t * t
-                return Point(x: (x - half) / module + n / 2, y: (y - half - drop) / module + n / 2)
-            }
-            pic.picture.blur(radius: 1, passes: 1)
-            return pic
-        }, [])
+        XCTAssertEqual(
+            misreadings(cases, text, thorough: false) { (module, bow) in
+                let n = Double(m.width)
+                let size = Int((n + 8) * module)
+                var pic = QRPicture(width: size, height: size)
+                let half = Double(size) / 2, span = n * module
+                pic.draw(matrix: m, quietZone: 3) { x, y in
+                    // Past the middle the paper bends away: the modules there
+                    // lie lower the further right, by `bow` pixels at the edge.
+                    let t = max(0, (x - half) / (span / 2))
+                    let drop = bow * t * t
+                    return Point(x: (x - half) / module + n / 2, y: (y - half - drop) / module + n / 2)
+                }
+                pic.picture.blur(radius: 1, passes: 1)
+                return pic
+            }, [])
     }
 }
 
@@ -181,25 +198,27 @@ extension DataMatrixHardPictureTests {
         let m = try symbol(text, ["--vers=6"])
         XCTAssertEqual(m.width, 20)
         let cases = [(module: 8.0, angle: 6.0, gap: 1.5), (8.5, -4.0, 2.0), (9.0, 3.0, 2.5)]
-        XCTAssertEqual(misreadings(cases, text, thorough: false) { (module, angle, gap) in
-            let n = Double(m.width)
-            let size = Int((n + 10) * module)
-            var pic = QRPicture(width: size, height: size)
-            let c = Double(size) / 2
-            let toModules = Self.turned(cx: c, cy: c, angle: angle, module: module, n: n)
-            pic.draw(matrix: m, quietZone: 1, toModules: toModules)
-            // The caption: letters a module or so wide with narrower gaps,
-            // 2.5 modules tall, `gap` modules above the symbol.
-            for y in 0..<size {
-                for x in 0..<size {
-                    guard let p = toModules(Double(x), Double(y)),
-                          p.y < -gap, p.y > -gap - 2.5, p.x > -0.5, p.x < n + 0.5 else { continue }
-                    let phase = (p.x * 0.73).truncatingRemainder(dividingBy: 1)
-                    if phase < 0.7 { pic.picture.pixels[y * size + x] = 30 }
+        XCTAssertEqual(
+            misreadings(cases, text, thorough: false) { (module, angle, gap) in
+                let n = Double(m.width)
+                let size = Int((n + 10) * module)
+                var pic = QRPicture(width: size, height: size)
+                let c = Double(size) / 2
+                let toModules = Self.turned(cx: c, cy: c, angle: angle, module: module, n: n)
+                pic.draw(matrix: m, quietZone: 1, toModules: toModules)
+                // The caption: letters a module or so wide with narrower gaps,
+                // 2.5 modules tall, `gap` modules above the symbol.
+                for y in 0..<size {
+                    for x in 0..<size {
+                        guard let p = toModules(Double(x), Double(y)),
+                            p.y < -gap, p.y > -gap - 2.5, p.x > -0.5, p.x < n + 0.5
+                        else { continue }
+                        let phase = (p.x * 0.73).truncatingRemainder(dividingBy: 1)
+                        if phase < 0.7 { pic.picture.pixels[y * size + x] = 30 }
+                    }
                 }
-            }
-            pic.picture.blur(radius: 1, passes: 1)
-            return pic
-        }, [])
+                pic.picture.blur(radius: 1, passes: 1)
+                return pic
+            }, [])
     }
 }

@@ -87,7 +87,7 @@ final class EANReaderTests: XCTestCase {
             (.eanx, "400638133393+99999", "4006381333931", "99999"),
             (.upca, "01234567890+24", "0012345678905", "24"),
             (.upca, "01234567890+90000", "0012345678905", "90000"),
-            (.upce, "0123456+07", "0012345000065", "07"),
+            (.upce, "0123456+07", "0012345000065", "07")
         ]
         for (kind, data, main, addOn) in cases {
             let r = read(try ZintRow.make(kind, data))

@@ -68,7 +68,9 @@ final class EdgeTests: XCTestCase {
                 let off = denom != 0 ? min(max(0.5 * (prev - next) / denom, -0.5), 0.5) : 0
                 let s: Int8 = v > 0 ? 1 : -1
                 if let last = sign.last, last == s {
-                    if abs(v) > mag[mag.count - 1] { pos[pos.count - 1] = Float(i) + 0.5 + off; mag[mag.count - 1] = abs(v) }
+                    if abs(v) > mag[mag.count - 1] {
+                        pos[pos.count - 1] = Float(i) + 0.5 + off; mag[mag.count - 1] = abs(v)
+                    }
                 } else {
                     pos.append(Float(i) + 0.5 + off); sign.append(s); mag.append(abs(v))
                 }
@@ -140,7 +142,9 @@ final class EdgeTests: XCTestCase {
         let widths = (0..<framed.count).map { framed.widths[$0] }
         let starts = (0..<framed.count).map { framed.starts[$0] }
         for (got, want) in zip(widths, [0, 3, 4, 2, 5, 3, 0] as [Float]) { XCTAssertEqual(got, want, accuracy: 0.01) }
-        for (got, want) in zip(starts, [0, 0, 2.5, 6.5, 8.5, 13.5, 17] as [Float]) { XCTAssertEqual(got, want, accuracy: 0.01) }
+        for (got, want) in zip(starts, [0, 0, 2.5, 6.5, 8.5, 13.5, 17] as [Float]) {
+            XCTAssertEqual(got, want, accuracy: 0.01)
+        }
         XCTAssertTrue(framed.isFrameBorder(0))
         XCTAssertTrue(framed.isFrameBorder(6))
         XCTAssertFalse(framed.isFrameBorder(2))
@@ -153,7 +157,9 @@ final class EdgeTests: XCTestCase {
         let back = (0..<framed.count).map { framed.widths[$0] }
         let backStarts = (0..<framed.count).map { framed.starts[$0] }
         for (got, want) in zip(back, [0, 3, 5, 2, 4, 3, 0] as [Float]) { XCTAssertEqual(got, want, accuracy: 0.01) }
-        for (got, want) in zip(backStarts, [0, 0, 3.5, 8.5, 10.5, 14.5, 17] as [Float]) { XCTAssertEqual(got, want, accuracy: 0.01) }
+        for (got, want) in zip(backStarts, [0, 0, 3.5, 8.5, 10.5, 14.5, 17] as [Float]) {
+            XCTAssertEqual(got, want, accuracy: 0.01)
+        }
         XCTAssertTrue(framed.isFrameBorder(0) && framed.isFrameBorder(6))
     }
 
@@ -166,8 +172,9 @@ final class EdgeTests: XCTestCase {
         defer { run.free(); framed.free() }
         p.withUnsafeBufferPointer { profile in
             for (startBorder, endBorder) in [(true, true), (true, false), (false, true), (false, false)] {
-                run.fill(from: e, lineLength: p.count, inverted: false,
-                         startsAtFrameBorder: startBorder, endsAtFrameBorder: endBorder)
+                run.fill(
+                    from: e, lineLength: p.count, inverted: false,
+                    startsAtFrameBorder: startBorder, endsAtFrameBorder: endBorder)
                 run.profile = profile.baseAddress
                 run.framed(into: &framed)
                 XCTAssertEqual(framed.isFrameBorder(0), startBorder)

@@ -31,22 +31,28 @@ final class FrameBorderTests: XCTestCase {
         Sample(zint: 34, data: "03600029145", symbology: .upcA, text: "0036000291452"),
         Sample(zint: 37, data: "0123456", symbology: .upcE, text: "0012345000065", border: false),
         Sample(zint: 29, data: "0950110153001", symbology: .dataBar, text: "0109501101530010"),
-        Sample(zint: 31, data: "[01]98898765432106[3202]012345", symbology: .dataBarExpanded,
-               text: "01988987654321063202012345"),
+        Sample(
+            zint: 31, data: "[01]98898765432106[3202]012345", symbology: .dataBarExpanded,
+            text: "01988987654321063202012345")
     ]
 
     /// A picture of `modules` upright, `module` pixels a module, with
     /// `left` and `right` pixels of background beside it and `vertical`
     /// above and below.
-    static func picture(_ modules: [Bool], module: Double = 1, left: Int, right: Int, vertical: Int = 4,
-                        barHeight: Int = 40) -> TestPicture {
+    static func picture(
+        _ modules: [Bool], module: Double = 1, left: Int, right: Int, vertical: Int = 4,
+        barHeight: Int = 40
+    ) -> TestPicture {
         let length = Int((Double(modules.count) * module).rounded())
         var pic = TestPicture(width: left + length + right, height: barHeight + 2 * vertical)
         // Pixel x covers x - 1/2 ... x + 1/2 in the drawing's coordinates:
         // the symbol from the left edge of pixel `left`, modules on whole pixels.
-        pic.draw(ZintRow(modules: modules), .init(cx: Double(left) + Double(length) / 2 - 0.5,
-                                                  cy: Double(pic.height) / 2 - 0.5, module: module,
-                                                  barHeight: Double(barHeight) / module, quietZone: 0))
+        pic.draw(
+            ZintRow(modules: modules),
+            .init(
+                cx: Double(left) + Double(length) / 2 - 0.5,
+                cy: Double(pic.height) / 2 - 0.5, module: module,
+                barHeight: Double(barHeight) / module, quietZone: 0))
         return pic
     }
 
@@ -68,8 +74,9 @@ final class FrameBorderTests: XCTestCase {
             let modules = try row(s)
             for (left, right, vertical) in [(0, 12, 4), (12, 0, 4), (0, 0, 4), (0, 0, 0)] {
                 let pic = FrameBorderTests.picture(modules, left: left, right: right, vertical: vertical)
-                XCTAssertEqual(read(pic, s.symbology), [s.text],
-                               "\(s.data): margins left \(left), right \(right), above and below \(vertical)")
+                XCTAssertEqual(
+                    read(pic, s.symbology), [s.text],
+                    "\(s.data): margins left \(left), right \(right), above and below \(vertical)")
             }
         }
     }
@@ -126,8 +133,9 @@ final class FrameBorderTests: XCTestCase {
             let modules = try row(s)
             for unit in [1, 2] {
                 for (leading, trailing) in [(0, 0), (0, 20), (20, 0)] {
-                    XCTAssertTrue(lineReadings(modules, unit: unit, leading: leading, trailing: trailing).contains(s.text),
-                                  "\(s.data), \(unit) pixels a module, margins \(leading) and \(trailing)")
+                    XCTAssertTrue(
+                        lineReadings(modules, unit: unit, leading: leading, trailing: trailing).contains(s.text),
+                        "\(s.data), \(unit) pixels a module, margins \(leading) and \(trailing)")
                 }
             }
         }
@@ -148,8 +156,9 @@ final class FrameBorderTests: XCTestCase {
                     let margin = fromStart ? (0, 20) : (20, 0)
                     let texts = lineReadings(rest, unit: 2, leading: margin.0, trailing: margin.1)
                     let allowed = cut < 3 ? [s.text] : []
-                    XCTAssertEqual(texts.filter { !allowed.contains($0) }, [],
-                                   "\(s.data): \(cut) modules cut off its \(fromStart ? "start" : "end")")
+                    XCTAssertEqual(
+                        texts.filter { !allowed.contains($0) }, [],
+                        "\(s.data): \(cut) modules cut off its \(fromStart ? "start" : "end")")
                 }
             }
         }
@@ -180,8 +189,9 @@ final class FrameBorderTests: XCTestCase {
             let marked = modules + [Bool](repeating: false, count: 14) + [Bool](repeating: true, count: 6)
             let pic = FrameBorderTests.picture(marked, left: 0, right: 12)
             XCTAssertEqual(read(pic, .itf), expected, "\(data) from the left border")
-            let markedBefore = FrameBorderTests.picture([Bool](repeating: true, count: 6)
-                + [Bool](repeating: false, count: 14) + modules, left: 12, right: 0)
+            let markedBefore = FrameBorderTests.picture(
+                [Bool](repeating: true, count: 6)
+                    + [Bool](repeating: false, count: 14) + modules, left: 12, right: 0)
             XCTAssertEqual(read(markedBefore, .itf), expected, "\(data) to the right border")
             // Cropped to the symbol on both sides: read either way.
             XCTAssertEqual(read(FrameBorderTests.picture(modules, left: 0, right: 0), .itf), [data])

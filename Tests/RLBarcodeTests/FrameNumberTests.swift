@@ -31,13 +31,15 @@ final class FrameNumberTests: XCTestCase {
         XCTAssertNotEqual(alone[0], alone[1])
 
         // Two scanners, each every other frame, given the frames' numbers.
-        let a = RLBarcode.Scanner(options: ScanOptions(effort: .balanced)), b = RLBarcode.Scanner(options: ScanOptions(effort: .balanced))
+        let a = RLBarcode.Scanner(options: ScanOptions(effort: .balanced)),
+            b = RLBarcode.Scanner(options: ScanOptions(effort: .balanced))
         let shared = (1...8).map { n in read(n % 2 == 1 ? a : b, pic, frameNumber: n) }
         XCTAssertEqual(shared, alone)
 
         // Without the numbers, each counts only its own frames: scanner b's
         // first frame is its first, whatever the stream's.
-        let c = RLBarcode.Scanner(options: ScanOptions(effort: .balanced)), d = RLBarcode.Scanner(options: ScanOptions(effort: .balanced))
+        let c = RLBarcode.Scanner(options: ScanOptions(effort: .balanced)),
+            d = RLBarcode.Scanner(options: ScanOptions(effort: .balanced))
         let counted = (1...8).map { n in read(n % 2 == 1 ? c : d, pic) }
         XCTAssertNotEqual(counted, alone)
 

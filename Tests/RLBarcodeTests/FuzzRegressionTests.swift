@@ -15,7 +15,7 @@ final class FuzzRegressionTests: XCTestCase {
             switch target {
             case .dmBitstream: XCTAssertEqual(outcome, .decoded(""), "\(target)")
             case .qrBitstream, .dmMatrix, .qrMatrix, .aztecMatrix, .aztecBitstream, .pdf417Codewords,
-                 .pdf417Bitstream, .microPDF417Codewords, .linear, .text, .scanner:
+                .pdf417Bitstream, .microPDF417Codewords, .linear, .text, .scanner:
                 XCTAssertEqual(outcome, .rejected, "\(target)")
             }
         }
@@ -28,8 +28,9 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(FuzzEntryPoints.run(.dmBitstream, Array("HI".utf8).map { $0 + 1 } + [129]), .decoded("HI"))
         // 3 codewords: length, text compaction latch, "AB" (0 * 30 + 1).
         XCTAssertEqual(FuzzEntryPoints.run(.pdf417Bitstream, [0, 3, 3, 132, 0, 1]), .decoded("AB"))
-        XCTAssertEqual(FuzzEntryPoints.run(.text, [0] + Array("0109501101530003".utf8)),
-                       .decoded("(01)09501101530003"))
+        XCTAssertEqual(
+            FuzzEntryPoints.run(.text, [0] + Array("0109501101530003".utf8)),
+            .decoded("(01)09501101530003"))
     }
 
     /// The MicroPDF417 target reads a 4-column, 4-row symbol's codewords

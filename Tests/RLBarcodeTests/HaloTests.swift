@@ -27,13 +27,16 @@ final class HaloTests: XCTestCase {
 
     func testSharpenedLargeModules() throws {
         let row = try ZintRow.make(.eanx, "978843053267")
-        for (module, preblur, radius, amount) in [(7.0, 2, 4, 2.0), (7.0, 3, 5, 2.5), (6.0, 2, 3, 2.0), (8.0, 3, 6, 3.0), (7.0, 2, 6, 1.5)] {
+        for (module, preblur, radius, amount) in [
+            (7.0, 2, 4, 2.0), (7.0, 3, 5, 2.5), (6.0, 2, 3, 2.0), (8.0, 3, 6, 3.0), (7.0, 2, 6, 1.5)
+        ] {
             let w = Int(Double(row.modules.count + 40) * module)
             var pic = TestPicture(width: w, height: 360, background: 60)
             pic.draw(row, .init(cx: Double(w) / 2, cy: 180, module: module, barHeight: 30, dark: 30, light: 170))
             pic.blur(radius: preblur)
             sharpen(&pic, radius: radius, amount: amount)
-            XCTAssertEqual(scan(pic, effort: .balanced).map(\.text), ["9788430532674"], "\(module) \(preblur) \(radius) \(amount)")
+            XCTAssertEqual(
+                scan(pic, effort: .balanced).map(\.text), ["9788430532674"], "\(module) \(preblur) \(radius) \(amount)")
         }
     }
 }

@@ -11,7 +11,8 @@ final class ITFReaderTests: XCTestCase {
 
     /// Runs `zint -b KIND -d DATA --dump` and parses the hexadecimal row
     /// (ZintRow.Kind does not list the ITF symbologies).
-    private func zint(_ kind: Int, _ data: String, file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow {
+    private func zint(_ kind: Int, _ data: String, file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow
+    {
         try ZintRow.make(symbology: kind, data, file: file, line: line)
     }
 
@@ -34,8 +35,10 @@ final class ITFReaderTests: XCTestCase {
     }
 
     /// Scans with the ITF reader alone (or with `readers`).
-    private func scan(_ pic: TestPicture, effort: Effort = .balanced, symbologies: Symbology = .itf,
-                      readers: [any LinearReader] = [ITFReader()]) -> [BarcodeResult] {
+    private func scan(
+        _ pic: TestPicture, effort: Effort = .balanced, symbologies: Symbology = .itf,
+        readers: [any LinearReader] = [ITFReader()]
+    ) -> [BarcodeResult] {
         let scanner = Scanner(options: ScanOptions(symbologies: symbologies, effort: effort), linearReaders: readers)
         return pic.pixels.withUnsafeBufferPointer {
             scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
@@ -54,8 +57,10 @@ final class ITFReaderTests: XCTestCase {
 
     func testSeveralLengths() throws {
         // 6, 8, 10, 14 (valid GS1 check digit), 20 digits.
-        for data in ["123456", "070429", "00123456", "0829220875", "3018108390", "00012345678905",
-                     "12345678901234567890", "98765432109876543210"] {
+        for data in [
+            "123456", "070429", "00123456", "0829220875", "3018108390", "00012345678905",
+            "12345678901234567890", "98765432109876543210"
+        ] {
             let r = read(try zint(ITFReaderTests.zintITF, data))
             XCTAssertEqual(r.map(\.text), [data], data)
             XCTAssertEqual(r.first?.symbology, .itf)
@@ -79,8 +84,10 @@ final class ITFReaderTests: XCTestCase {
     }
 
     func testITF14() throws {
-        for (data, full) in [("1234567890123", "12345678901231"), ("0001234567890", "00012345678905"),
-                             ("3071234500001", "30712345000010")] {
+        for (data, full) in [
+            ("1234567890123", "12345678901231"), ("0001234567890", "00012345678905"),
+            ("3071234500001", "30712345000010")
+        ] {
             let r = read(try zint(ITFReaderTests.zintITF14, data))
             XCTAssertEqual(r.map(\.text), [full], data)
         }
@@ -95,13 +102,15 @@ final class ITFReaderTests: XCTestCase {
         let w = Int((n + 2 * quiet + 2 * bearer) * module) + 40
         var pic = TestPicture(width: w, height: 160)
         pic.draw(row, .init(cx: Double(w) / 2, cy: 80, module: module, barHeight: 40))
-        let outerX0 = Double(w) / 2 - (n / 2 + quiet + bearer) * module, outerX1 = Double(w) / 2 + (n / 2 + quiet + bearer) * module
+        let outerX0 = Double(w) / 2 - (n / 2 + quiet + bearer) * module,
+            outerX1 = Double(w) / 2 + (n / 2 + quiet + bearer) * module
         let outerY0 = 80 - (20 + bearer) * module, outerY1 = 80 + (20 + bearer) * module
         for y in 0..<pic.height {
             for x in 0..<pic.width {
                 let fx = Double(x) + 0.5, fy = Double(y) + 0.5
                 guard fx >= outerX0, fx < outerX1, fy >= outerY0, fy < outerY1 else { continue }
-                let inner = fx >= outerX0 + bearer * module && fx < outerX1 - bearer * module
+                let inner =
+                    fx >= outerX0 + bearer * module && fx < outerX1 - bearer * module
                     && fy >= outerY0 + bearer * module && fy < outerY1 - bearer * module
                 if !inner { pic.pixels[y * pic.stride + x] = 20 }
             }
@@ -163,7 +172,9 @@ final class ITFReaderTests: XCTestCase {
 
     func testInverted() throws {
         var pic = TestPicture(width: 360, height: 360)
-        pic.draw(try zint(ITFReaderTests.zintITF, "0829220875"), .init(cx: 180, cy: 180, module: 2.5, barHeight: 40, angle: 30))
+        pic.draw(
+            try zint(ITFReaderTests.zintITF, "0829220875"),
+            .init(cx: 180, cy: 180, module: 2.5, barHeight: 40, angle: 30))
         pic.invert()
         let r = scan(pic)
         XCTAssertEqual(r.map(\.text), ["0829220875"])
@@ -172,8 +183,9 @@ final class ITFReaderTests: XCTestCase {
 
     func testBlurNoiseAndLowContrast() throws {
         var pic = TestPicture(width: 420, height: 200, background: 110)
-        pic.draw(try zint(ITFReaderTests.zintITF14, "0001234567890"),
-                 .init(cx: 210, cy: 100, module: 2.5, barHeight: 40, angle: 10, dark: 80, light: 160))
+        pic.draw(
+            try zint(ITFReaderTests.zintITF14, "0001234567890"),
+            .init(cx: 210, cy: 100, module: 2.5, barHeight: 40, angle: 10, dark: 80, light: 160))
         pic.blur(radius: 1)
         pic.addNoise(amplitude: 8)
         XCTAssertEqual(scan(pic).map(\.text), ["00012345678905"])
@@ -182,8 +194,9 @@ final class ITFReaderTests: XCTestCase {
 
     func testPerspectiveAndSmallModules() throws {
         var pic = TestPicture(width: 420, height: 200)
-        pic.draw(try zint(ITFReaderTests.zintITF, "12345678901234567890"),
-                 .init(cx: 210, cy: 100, module: 1.8, barHeight: 40, angle: -8, taper: 0.25))
+        pic.draw(
+            try zint(ITFReaderTests.zintITF, "12345678901234567890"),
+            .init(cx: 210, cy: 100, module: 1.8, barHeight: 40, angle: -8, taper: 0.25))
         XCTAssertEqual(scan(pic).map(\.text), ["12345678901234567890"])
         var small = TestPicture(width: 260, height: 90)
         small.draw(try zint(ITFReaderTests.zintITF, "00123456"), .init(cx: 130, cy: 45, module: 1.5, barHeight: 30))
@@ -194,11 +207,17 @@ final class ITFReaderTests: XCTestCase {
     /// low contrast and noise: the wide bars' and spaces' flat insides
     /// leave cells without gradients among the code's cells.
     func testLargeBlurredModules() throws {
-        for (digits, module, height) in [("0817605453", 15.0, 14.0), ("0817605453", 15, 20), ("12345678901234567890", 14, 12)] {
+        for (digits, module, height) in [
+            ("0817605453", 15.0, 14.0), ("0817605453", 15, 20), ("12345678901234567890", 14, 12)
+        ] {
             let row = try zint(ITFReaderTests.zintITF, digits)
             let w = Int(Double(row.modules.count + 40) * module)
             var pic = TestPicture(width: w, height: 300, background: 90)
-            pic.draw(row, .init(cx: Double(w) / 2, cy: 150, module: module, barHeight: height, angle: 1, dark: 80, light: 180, quietZone: 12))
+            pic.draw(
+                row,
+                .init(
+                    cx: Double(w) / 2, cy: 150, module: module, barHeight: height, angle: 1, dark: 80, light: 180,
+                    quietZone: 12))
             pic.blur(radius: 6)
             pic.addNoise(amplitude: 6)
             XCTAssertEqual(scan(pic).map(\.text), [digits], "\(digits) \(module) \(height)")
@@ -207,8 +226,12 @@ final class ITFReaderTests: XCTestCase {
 
     func testTwoCodesInOnePicture() throws {
         var pic = TestPicture(width: 440, height: 360)
-        pic.draw(try zint(ITFReaderTests.zintITF14, "1234567890123"), .init(cx: 220, cy: 90, module: 2, barHeight: 35, angle: 5))
-        pic.draw(try zint(ITFReaderTests.zintITF, "0829220875"), .init(cx: 200, cy: 260, module: 2, barHeight: 35, angle: -70))
+        pic.draw(
+            try zint(ITFReaderTests.zintITF14, "1234567890123"),
+            .init(cx: 220, cy: 90, module: 2, barHeight: 35, angle: 5))
+        pic.draw(
+            try zint(ITFReaderTests.zintITF, "0829220875"),
+            .init(cx: 200, cy: 260, module: 2, barHeight: 35, angle: -70))
         XCTAssertEqual(Set(scan(pic).map(\.text)), ["12345678901231", "0829220875"])
         // Two identical codes side by side are two results.
         var twins = TestPicture(width: 600, height: 140)
@@ -237,9 +260,11 @@ final class ITFReaderTests: XCTestCase {
     /// An element run of `row` drawn `module` pixels per module with
     /// `leading` and `trailing` modules of quiet zone (no profile). Unless
     /// `atLineEnds`, a bar of 3 modules and a margin lie beyond each quiet zone.
-    private func withRun<T>(_ row: ZintRow, module: Float = 2, leading: Float = 12, trailing: Float = 12,
-                            atLineEnds: Bool = false, reversed: Bool = false,
-                            _ body: (borrowing ElementRun) -> T) -> T {
+    private func withRun<T>(
+        _ row: ZintRow, module: Float = 2, leading: Float = 12, trailing: Float = 12,
+        atLineEnds: Bool = false, reversed: Bool = false,
+        _ body: (borrowing ElementRun) -> T
+    ) -> T {
         var widths = [leading] + runs(row).map { Float($0) } + [trailing]
         if !atLineEnds { widths = [20, 3] + widths + [3, 20] }
         widths = widths.filter { $0 > 0 }.map { $0 * module }
@@ -338,14 +363,16 @@ final class ITFReaderTests: XCTestCase {
         let row = try zint(ITFReaderTests.zintITF, "0829220875")
         XCTAssertEqual(decodeWithProfile(row) { _, _ in }, ["0829220875"])
         // A faint speck in the trailing quiet zone is still a margin.
-        XCTAssertEqual(decodeWithProfile(row) { p, end in for k in (end + 10)..<(end + 12) { p[k] = 205 } }, ["0829220875"])
+        XCTAssertEqual(
+            decodeWithProfile(row) { p, end in for k in (end + 10)..<(end + 12) { p[k] = 205 } }, ["0829220875"])
         // A bar at 40% of the contrast is not.
         XCTAssertEqual(decodeWithProfile(row) { p, end in for k in (end + 10)..<(end + 12) { p[k] = 150 } }, [])
         // A last bar whose outer edge fades over 8 pixels, as when the line
         // leaves through the bars' ends: not a symbol's end.
-        XCTAssertEqual(decodeWithProfile(row) { p, end in
-            for k in 0..<8 { p[end + k] = 20 + Float(k + 1) * 215 / 9 }
-        }, [])
+        XCTAssertEqual(
+            decodeWithProfile(row) { p, end in
+                for k in 0..<8 { p[end + k] = 20 + Float(k + 1) * 215 / 9 }
+            }, [])
     }
 
     // MARK: - Pictures cropped to the symbol, steep perspective
@@ -356,8 +383,11 @@ final class ITFReaderTests: XCTestCase {
         let n = Double(row.modules.count)
         let width = Int(((n + 2 * margin) * module).rounded())
         var pic = TestPicture(width: width, height: height)
-        pic.draw(row, .init(cx: Double(width) / 2, cy: Double(height) / 2, module: module,
-                            barHeight: Double(height) / module, quietZone: margin))
+        pic.draw(
+            row,
+            .init(
+                cx: Double(width) / 2, cy: Double(height) / 2, module: module,
+                barHeight: Double(height) / module, quietZone: margin))
         return pic
     }
 
@@ -369,15 +399,17 @@ final class ITFReaderTests: XCTestCase {
         for (module, margin) in [(2.0, 2.0), (3.0, 2.0), (2.0, 4.0)] {
             let pic = cropped(short, module: module, margin: margin)
             for turn in 0..<4 {
-                XCTAssertEqual(scan(pic.c39Turned(turn)).map(\.text), ["1515"],
-                               "module \(module), margin \(margin), \(turn * 90) degrees")
+                XCTAssertEqual(
+                    scan(pic.c39Turned(turn)).map(\.text), ["1515"],
+                    "module \(module), margin \(margin), \(turn * 90) degrees")
                 XCTAssertEqual(scan(pic.c39Turned(turn), effort: .thorough).map(\.text), ["1515"])
             }
         }
         // Longer symbols cropped the same way read too.
         XCTAssertEqual(scan(cropped(try zint(ITFReaderTests.zintITF, "070429"), margin: 2)).map(\.text), ["070429"])
-        XCTAssertEqual(scan(cropped(try zint(ITFReaderTests.zintITF14, "3071234500001"), margin: 2)).map(\.text),
-                       ["30712345000010"])
+        XCTAssertEqual(
+            scan(cropped(try zint(ITFReaderTests.zintITF14, "3071234500001"), margin: 2)).map(\.text),
+            ["30712345000010"])
         // Four digits anywhere else are too few: with quiet zones in a larger picture...
         XCTAssertEqual(read(short).map(\.text), [])
         XCTAssertEqual(read(short, effort: .thorough).map(\.text), [])
@@ -386,7 +418,8 @@ final class ITFReaderTests: XCTestCase {
         oneSide.draw(short, .init(cx: Double(short.modules.count) + 4, cy: 30, module: 2, barHeight: 30, quietZone: 2))
         XCTAssertEqual(scan(oneSide, effort: .thorough).map(\.text), [])
         // Two digits are too few even filling the frame.
-        XCTAssertEqual(scan(cropped(try zint(ITFReaderTests.zintITF, "15"), margin: 2), effort: .thorough).map(\.text), [])
+        XCTAssertEqual(
+            scan(cropped(try zint(ITFReaderTests.zintITF, "15"), margin: 2), effort: .thorough).map(\.text), [])
     }
 
     /// The run of one line across `row` (2 pixels a module) with a margin
@@ -400,8 +433,9 @@ final class ITFReaderTests: XCTestCase {
         defer { edges.free(); run.free() }
         return p.withUnsafeBufferPointer { profile in
             edges.extract(profile.baseAddress!, count: p.count, relative: 0.1, floor: 2)
-            run.fill(from: edges, lineLength: p.count, inverted: false,
-                     startsAtFrameBorder: onBorder, endsAtFrameBorder: onBorder)
+            run.fill(
+                from: edges, lineLength: p.count, inverted: false,
+                startsAtFrameBorder: onBorder, endsAtFrameBorder: onBorder)
             run.profile = profile.baseAddress
             return decode(run)
         }
@@ -497,9 +531,11 @@ final class ITFReaderTests: XCTestCase {
     // MARK: - Nothing to read
 
     func testNoITFFromEANAndUPCSymbols() throws {
-        let rows = [try ZintRow.make(.eanx, "590123412345"), try ZintRow.make(.eanx, "978020137962"),
-                    try ZintRow.make(.eanx, "400638133393+12"), try ZintRow.make(.eanx, "9638507"),
-                    try ZintRow.make(.upca, "01234567890"), try ZintRow.make(.upce, "0123456")]
+        let rows = [
+            try ZintRow.make(.eanx, "590123412345"), try ZintRow.make(.eanx, "978020137962"),
+            try ZintRow.make(.eanx, "400638133393+12"), try ZintRow.make(.eanx, "9638507"),
+            try ZintRow.make(.upca, "01234567890"), try ZintRow.make(.upce, "0123456")
+        ]
         for (k, row) in rows.enumerated() {
             for module in [1.5, 2.0, 3.0] {
                 XCTAssertEqual(read(row, module: module).map(\.text), [], "row \(k), module \(module)")
@@ -522,9 +558,11 @@ final class ITFReaderTests: XCTestCase {
     func testNoITFFromOtherLinearSymbologies() throws {
         // zint: Code 39 (8), Code 128 (20), Code 93 (25), Codabar (18),
         // Matrix 2 of 5 (2), IATA 2 of 5 (4), Industrial 2 of 5 (7).
-        let symbols: [(Int, String)] = [(8, "CODE39-1234"), (8, "12345678"), (20, "12345678901234"), (20, "Code 128"),
-                                        (25, "CODE93 1234"), (18, "A12345678B"), (18, "C0123456789D"),
-                                        (2, "1234567890"), (4, "1234567890"), (7, "1234567890")]
+        let symbols: [(Int, String)] = [
+            (8, "CODE39-1234"), (8, "12345678"), (20, "12345678901234"), (20, "Code 128"),
+            (25, "CODE93 1234"), (18, "A12345678B"), (18, "C0123456789D"),
+            (2, "1234567890"), (4, "1234567890"), (7, "1234567890")
+        ]
         for (kind, data) in symbols {
             let row = try zint(kind, data)
             XCTAssertEqual(read(row).map(\.text), [], "zint -b \(kind) \(data)")
@@ -562,9 +600,11 @@ final class ITFReaderTests: XCTestCase {
             for ch in 0..<28 {
                 for dy in 0..<7 {
                     for dx in 0..<5 where next(2) == 1 {
-                        for py in 0..<2 { for px in 0..<2 {
-                            text.pixels[(20 + line * 36 + dy * 2 + py) * 360 + 12 + ch * 12 + dx * 2 + px] = 10
-                        } }
+                        for py in 0..<2 {
+                            for px in 0..<2 {
+                                text.pixels[(20 + line * 36 + dy * 2 + py) * 360 + 12 + ch * 12 + dx * 2 + px] = 10
+                            }
+                        }
                     }
                 }
             }

@@ -23,23 +23,31 @@ final class LineSamplerTests: XCTestCase {
         var rng = SystemRandomNumberGenerator()
         var pixels = [UInt8](repeating: 0, count: w * h)
         for k in pixels.indices { pixels[k] = UInt8.random(in: 0...255, using: &rng) }
-        pixels.withUnsafeBufferPointer { body(LumaView(base: $0.baseAddress!, width: w, height: h, stride: w), $0.baseAddress!) }
+        pixels.withUnsafeBufferPointer {
+            body(LumaView(base: $0.baseAddress!, width: w, height: h, stride: w), $0.baseAddress!)
+        }
     }
 
-    private func check(_ image: LumaView, center: Point, degrees: Double, halfLength: Double, thickness: Int,
-                       file: StaticString = #filePath, line lineNumber: UInt = #line) {
+    private func check(
+        _ image: LumaView, center: Point, degrees: Double, halfLength: Double, thickness: Int,
+        file: StaticString = #filePath, line lineNumber: UInt = #line
+    ) {
         let a = degrees * Double.pi / 180
-        guard let line = ScanLine.clipped(center: center, dx: cos(a), dy: sin(a), halfLength: halfLength,
-                                          bounds: PixelRect(x0: 0, y0: 0, x1: w, y1: h)) else {
+        guard
+            let line = ScanLine.clipped(
+                center: center, dx: cos(a), dy: sin(a), halfLength: halfLength,
+                bounds: PixelRect(x0: 0, y0: 0, x1: w, y1: h))
+        else {
             return XCTFail("no line", file: file, line: lineNumber)
         }
         var out = [Float](repeating: -1, count: line.length)
         out.withUnsafeMutableBufferPointer { image.sample(line, thickness: thickness, into: $0.baseAddress!) }
         for i in stride(from: 0, to: line.length, by: 7) {
             let p = line.point(at: Double(i))
-            XCTAssertEqual(Double(out[i]), level(p.x, p.y), accuracy: 0.6,
-                           "\(degrees) degrees, thickness \(thickness), sample \(i) at \(p.x),\(p.y)",
-                           file: file, line: lineNumber)
+            XCTAssertEqual(
+                Double(out[i]), level(p.x, p.y), accuracy: 0.6,
+                "\(degrees) degrees, thickness \(thickness), sample \(i) at \(p.x),\(p.y)",
+                file: file, line: lineNumber)
         }
     }
 
@@ -74,17 +82,24 @@ final class LineSamplerTests: XCTestCase {
             for trial in 0..<400 {
                 let degrees = Double.random(in: 0..<360, using: &rng)
                 let a = degrees * Double.pi / 180
-                let center = Point(x: Double.random(in: 60...140, using: &rng), y: Double.random(in: 50...100, using: &rng))
-                guard let line = ScanLine.clipped(center: center, dx: cos(a), dy: sin(a),
-                                                  halfLength: Double(8 + trial % 20),
-                                                  bounds: PixelRect(x0: 0, y0: 0, x1: w, y1: h)) else { continue }
+                let center = Point(
+                    x: Double.random(in: 60...140, using: &rng), y: Double.random(in: 50...100, using: &rng))
+                guard
+                    let line = ScanLine.clipped(
+                        center: center, dx: cos(a), dy: sin(a),
+                        halfLength: Double(8 + trial % 20),
+                        bounds: PixelRect(x0: 0, y0: 0, x1: w, y1: h))
+                else { continue }
                 for thickness in [1, 3] {
                     var out = [Float](repeating: -1, count: line.length)
-                    out.withUnsafeMutableBufferPointer { image.sample(line, thickness: thickness, into: $0.baseAddress!) }
+                    out.withUnsafeMutableBufferPointer {
+                        image.sample(line, thickness: thickness, into: $0.baseAddress!)
+                    }
                     let scale: Float = 65536
                     let dx = Float(line.dx), dy = Float(line.dy)
                     let sx = Int((dx * scale).rounded()), sy = Int((dy * scale).rounded())
-                    let px = Float(-line.dy / line.stepLength), py = Float(line.dx / line.stepLength)  // a unit step across the line
+                    // A unit step across the line.
+                    let px = Float(-line.dy / line.stepLength), py = Float(line.dx / line.stepLength)
                     let tx = Int((px * scale).rounded()), ty = Int((py * scale).rounded())
                     let first = thickness == 1 ? Float(0) : -1
                     let x0 = Int(((Float(line.origin.x) + first * px) * scale).rounded())
@@ -93,7 +108,9 @@ final class LineSamplerTests: XCTestCase {
                         var acc = 0
                         for k in 0..<thickness { acc += tap(x0 + i * sx + k * tx, y0 + i * sy + k * ty) }
                         let expected = Float(acc) * (1 / (Float(thickness) * 65536))
-                        XCTAssertEqual(out[i], expected, "\(degrees) degrees, thickness \(thickness), sample \(i) of \(line.length)")
+                        XCTAssertEqual(
+                            out[i], expected,
+                            "\(degrees) degrees, thickness \(thickness), sample \(i) of \(line.length)")
                     }
                 }
             }
@@ -111,14 +128,20 @@ final class LineSamplerTests: XCTestCase {
             var edgeLines = 0
             for _ in 0..<300 {
                 let a = Double.random(in: 0..<(2 * Double.pi), using: &rng)
-                let center = Point(x: Double.random(in: 10...190, using: &rng), y: Double.random(in: 10...140, using: &rng))
-                guard let line = ScanLine.clipped(center: center, dx: cos(a), dy: sin(a), halfLength: 400,
-                                                  bounds: PixelRect(x0: 0, y0: 0, x1: w, y1: h),
-                                                  margin: Double.random(in: 0...1.5, using: &rng)) else { continue }
+                let center = Point(
+                    x: Double.random(in: 10...190, using: &rng), y: Double.random(in: 10...140, using: &rng))
+                guard
+                    let line = ScanLine.clipped(
+                        center: center, dx: cos(a), dy: sin(a), halfLength: 400,
+                        bounds: PixelRect(x0: 0, y0: 0, x1: w, y1: h),
+                        margin: Double.random(in: 0...1.5, using: &rng))
+                else { continue }
                 edgeLines += 1
                 for thickness in [1, 3, 5] {
                     var out = [Float](repeating: -1, count: line.length)
-                    out.withUnsafeMutableBufferPointer { image.sample(line, thickness: thickness, into: $0.baseAddress!) }
+                    out.withUnsafeMutableBufferPointer {
+                        image.sample(line, thickness: thickness, into: $0.baseAddress!)
+                    }
                     let s = line.stepLength
                     let px = Float(-line.dy / s), py = Float(line.dx / s)
                     let half = Float(thickness - 1) / 2
@@ -142,8 +165,9 @@ final class LineSamplerTests: XCTestCase {
                             let o = Int(y) * w + Int(x), fx = x - Float(Int(x)), fy = y - Float(Int(y))
                             acc += lerp(lerp(grey(o), grey(o + 1), fx), lerp(grey(o + w), grey(o + w + 1), fx), fy)
                         }
-                        XCTAssertEqual(out[i], acc * (1 / Float(thickness)),
-                                       "thickness \(thickness), sample \(i) of \(line.length) from \(line.origin)")
+                        XCTAssertEqual(
+                            out[i], acc * (1 / Float(thickness)),
+                            "thickness \(thickness), sample \(i) of \(line.length) from \(line.origin)")
                     }
                 }
             }

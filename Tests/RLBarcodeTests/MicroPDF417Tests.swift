@@ -7,14 +7,18 @@ final class MicroPDF417Tests: XCTestCase {
     /// zint's MicroPDF417.
     private static let zintMicro = 84
 
-    private func make(_ data: String, columns: Int? = nil, arguments: [String] = [],
-                      file: StaticString = #filePath, line: UInt = #line) throws -> ZintPDF417? {
+    private func make(
+        _ data: String, columns: Int? = nil, arguments: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ZintPDF417? {
         let args = (columns.map { ["--cols=\($0)"] } ?? []) + arguments
         return try ZintPDF417.make(data, arguments: args, symbology: MicroPDF417Tests.zintMicro, file: file, line: line)
     }
 
-    private func picture(_ symbol: ZintPDF417, module: Double = 2, rowHeight: Int = 3, angle: Double = 0,
-                         mirrored: Bool = false, inverted: Bool = false) -> QRPicture {
+    private func picture(
+        _ symbol: ZintPDF417, module: Double = 2, rowHeight: Int = 3, angle: Double = 0,
+        mirrored: Bool = false, inverted: Bool = false
+    ) -> QRPicture {
         symbol.picture(module: module, rowHeight: rowHeight, angle: angle, mirrored: mirrored, inverted: inverted)
     }
 
@@ -22,24 +26,31 @@ final class MicroPDF417Tests: XCTestCase {
     private func symbols(_ p: QRPicture, thorough: Bool = true) -> [MicroPDF417Symbol] {
         let reader = MicroPDF417Reader()
         return p.picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: p.picture.width, height: p.picture.height,
-                                stride: p.picture.stride)
+            let view = LumaView(
+                base: $0.baseAddress!, width: p.picture.width, height: p.picture.height,
+                stride: p.picture.stride)
             return reader.symbols(view, bounds: nil, thorough: thorough)
         }
     }
 
-    private func read(_ symbol: ZintPDF417, module: Double = 2, rowHeight: Int = 3, angle: Double = 0,
-                      mirrored: Bool = false, inverted: Bool = false) -> [BarcodeResult] {
-        symbols(picture(symbol, module: module, rowHeight: rowHeight, angle: angle, mirrored: mirrored,
-                        inverted: inverted)).map(MicroPDF417Reader.result)
+    private func read(
+        _ symbol: ZintPDF417, module: Double = 2, rowHeight: Int = 3, angle: Double = 0,
+        mirrored: Bool = false, inverted: Bool = false
+    ) -> [BarcodeResult] {
+        symbols(
+            picture(
+                symbol, module: module, rowHeight: rowHeight, angle: angle, mirrored: mirrored,
+                inverted: inverted)
+        ).map(MicroPDF417Reader.result)
     }
 
     /// The size table: 34 sizes, 1 to 4 columns, and a row's RAPs name
     /// one row of one size only (5.2.2).
     func testSizeTable() {
         XCTAssertEqual(MicroPDF417.sizes.count, 34)
-        XCTAssertEqual(MicroPDF417.sizes.map(\.columns).reduce(into: [Int: Int]()) { $0[$1, default: 0] += 1 },
-                       [1: 6, 2: 7, 3: 10, 4: 11])
+        XCTAssertEqual(
+            MicroPDF417.sizes.map(\.columns).reduce(into: [Int: Int]()) { $0[$1, default: 0] += 1 },
+            [1: 6, 2: 7, 3: 10, 4: 11])
         XCTAssertEqual((1...4).map { MicroPDF417.modules(columns: $0) }, [38, 55, 82, 99])
         // Every top row's left and right RAPs are told apart from those of
         // every other size's top row.
@@ -50,7 +61,9 @@ final class MicroPDF417Tests: XCTestCase {
         }
         // The RAP tables read back from their own widths.
         for k in 0..<52 {
-            for (pattern, expected) in [(MicroPDF417.sidePatterns[k], k + 1), (MicroPDF417.centrePatterns[k], 64 + k + 1)] {
+            for (pattern, expected) in [
+                (MicroPDF417.sidePatterns[k], k + 1), (MicroPDF417.centrePatterns[k], 64 + k + 1)
+            ] {
                 var widths: [Float] = [], run: Float = 0
                 for bit in stride(from: 9, through: 0, by: -1) {
                     run += 1
@@ -89,7 +102,7 @@ final class MicroPDF417Tests: XCTestCase {
             ("Text Compaction: ABC abc 123 &#-.$/+%", []),
             ("12345678901234567890123456789012345678", []),
             ("bin\u{01}\u{02}\u{7F}ary", ["--binary"]),
-            ("Grüße", []),
+            ("Grüße", [])
         ]
         for (data, args) in cases {
             guard let z = try make(data, arguments: args) else { return }
@@ -190,8 +203,9 @@ final class MicroPDF417Tests: XCTestCase {
             let scanner = Scanner(options: ScanOptions(symbologies: .pdf417, effort: effort))
             var texts: [String] = []
             p.picture.pixels.withUnsafeBufferPointer {
-                let view = LumaView(base: $0.baseAddress!, width: p.picture.width, height: p.picture.height,
-                                    stride: p.picture.stride)
+                let view = LumaView(
+                    base: $0.baseAddress!, width: p.picture.width, height: p.picture.height,
+                    stride: p.picture.stride)
                 for _ in 0..<4 { texts += scanner.scan(view).filter { $0.symbology == .microPDF417 }.map(\.text) }
             }
             XCTAssertEqual(Set(texts), effort == .thorough ? ["Video micro"] : [], "\(effort)")
@@ -202,14 +216,19 @@ final class MicroPDF417Tests: XCTestCase {
 extension ZintPDF417 {
     /// The symbol (rows `rowHeight` modules tall) drawn into a square
     /// picture with a quiet zone of 2 modules, turned by `angle` degrees.
-    func picture(module: Double = 2, rowHeight: Int = 3, angle: Double = 0, mirrored: Bool = false,
-                 inverted: Bool = false) -> QRPicture {
+    func picture(
+        module: Double = 2, rowHeight: Int = 3, angle: Double = 0, mirrored: Bool = false,
+        inverted: Bool = false
+    ) -> QRPicture {
         let m = matrix(rowHeight: rowHeight)
         let size = Int((Double(max(m.width, m.height)) * module * 1.15 + 30).rounded())
         var p = QRPicture(width: size, height: size)
-        p.draw(matrix: m, QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2, module: module, angle: angle,
-                                              quietZone: 2),
-               mirrored: mirrored)
+        p.draw(
+            matrix: m,
+            QRPicture.Placement(
+                cx: Double(size) / 2, cy: Double(size) / 2, module: module, angle: angle,
+                quietZone: 2),
+            mirrored: mirrored)
         if inverted { p.picture.invert() }
         return p
     }

@@ -41,8 +41,10 @@ final class PDF417DamageTests: XCTestCase {
     func testRowsPaintedBeyondTheLimitGiveNothing() throws {
         guard let z = try symbol() else { return }
         let middle = z.rows.count / 2
-        for rows in [[middle - 2, middle - 1, middle, middle + 1], [1, 3, middle, z.rows.count - 2],
-                     Array((middle - 2)...(middle + 2))] {
+        for rows in [
+            [middle - 2, middle - 1, middle, middle + 1], [1, 3, middle, z.rows.count - 2],
+            Array((middle - 2)...(middle + 2))
+        ] {
             for whole in [false, true] {
                 let r = painted(z, rows: rows, whole: whole).picture().scanPDF417()
                 XCTAssertEqual(r.map(\.text), [], "rows \(rows) painted, whole \(whole)")

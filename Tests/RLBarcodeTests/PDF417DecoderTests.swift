@@ -15,7 +15,9 @@ final class PDF417DecoderTests: XCTestCase {
                 XCTAssertEqual(b.reduce(0, +), 17)
                 XCTAssertEqual(PDF417Codewords.clusterNumber(b[0], b[2], b[4], b[6]), 3 * cluster)
                 // Scaled and with a little ink spread: bars wider, spaces narrower.
-                let spread = widths.enumerated().map { $0.offset % 2 == 0 ? $0.element * 2.5 + 0.3 : $0.element * 2.5 - 0.3 }
+                let spread = widths.enumerated().map {
+                    $0.offset % 2 == 0 ? $0.element * 2.5 + 0.3 : $0.element * 2.5 - 0.3
+                }
                 let d = spread.withUnsafeBufferPointer { PDF417Codewords.decode($0.baseAddress!) }
                 XCTAssertEqual(d?.cluster, cluster)
                 XCTAssertEqual(d?.value, value)
@@ -96,7 +98,9 @@ final class PDF417DecoderTests: XCTestCase {
                 let errors = (c - 2 - erasures) / 2
                 var positions = Array(0..<word.count).shuffled(using: &rng)
                 for _ in 0..<erasures { word[positions.removeLast()] = -1 }
-                for _ in 0..<errors { let p = positions.removeLast(); word[p] = (word[p] + 1 + Int.random(in: 0..<900, using: &rng)) % 929 }
+                for _ in 0..<errors {
+                    let p = positions.removeLast(); word[p] = (word[p] + 1 + Int.random(in: 0..<900, using: &rng)) % 929
+                }
                 let d = PDF417Decoder.decode(word, ecLevel: level)
                 XCTAssertNotNil(d, "level \(level), \(erasures) erasures, \(errors) errors")
             }
@@ -111,7 +115,7 @@ final class PDF417DecoderTests: XCTestCase {
             ("12345678901234567890123456789012345678901234", ["--secure=4", "--cols=3"]),
             ("Mixed: abc DEF 123 @#$ ~end", ["--secure=0", "--cols=1"]),
             (String(repeating: "The quick brown fox 0123456789 ", count: 8), ["--secure=8", "--cols=30"]),
-            ("bytes \u{00E9}\u{00FC}", ["--secure=5", "--cols=7"]),
+            ("bytes \u{00E9}\u{00FC}", ["--secure=5", "--cols=7"])
         ]
         for (data, args) in cases {
             guard let z = try ZintPDF417.make(data, arguments: args) else { continue }

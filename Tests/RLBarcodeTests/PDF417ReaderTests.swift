@@ -4,15 +4,20 @@ import XCTest
 /// PDF417 symbols made by zint, drawn into pictures and read.
 final class PDF417ReaderTests: XCTestCase {
     /// Draws `symbol` and reads the picture for PDF417.
-    private func read(_ symbol: ZintPDF417, module: Double = 3, rowHeight: Int = 3, angle: Double = 0,
-                      taper: Double = 0, taperY: Double = 0, mirrored: Bool = false, inverted: Bool = false,
-                      blur: Int = 0, noise: Int = 0) -> [BarcodeResult] {
+    private func read(
+        _ symbol: ZintPDF417, module: Double = 3, rowHeight: Int = 3, angle: Double = 0,
+        taper: Double = 0, taperY: Double = 0, mirrored: Bool = false, inverted: Bool = false,
+        blur: Int = 0, noise: Int = 0
+    ) -> [BarcodeResult] {
         let m = symbol.matrix(rowHeight: rowHeight)
         let size = Int((Double(max(m.width, m.height)) * module * 1.2 + 60).rounded())
         var p = QRPicture(width: size, height: size)
-        p.draw(matrix: m, QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2, module: module, angle: angle,
-                                              taper: taper, taperY: taperY, quietZone: 2),
-               mirrored: mirrored)
+        p.draw(
+            matrix: m,
+            QRPicture.Placement(
+                cx: Double(size) / 2, cy: Double(size) / 2, module: module, angle: angle,
+                taper: taper, taperY: taperY, quietZone: 2),
+            mirrored: mirrored)
         if blur > 0 { p.picture.blur(radius: blur, passes: 1) }
         if noise > 0 { p.picture.addNoise(amplitude: noise) }
         if inverted { p.picture.invert() }
@@ -32,7 +37,9 @@ final class PDF417ReaderTests: XCTestCase {
         let text = "PDF417 level test 0123456789 abc"
         for level in 0...8 {
             for cols in [1, 3, 8, 17, 30] where !(level >= 7 && cols < 4) {
-                guard let z = try ZintPDF417.make(text, arguments: ["--secure=\(level)", "--cols=\(cols)"]) else { continue }
+                guard let z = try ZintPDF417.make(text, arguments: ["--secure=\(level)", "--cols=\(cols)"]) else {
+                    continue
+                }
                 let r = read(z, module: cols > 20 ? 1.5 : 2)
                 XCTAssertEqual(r.map(\.text), [text], "level \(level), \(cols) columns")
             }
@@ -47,7 +54,7 @@ final class PDF417ReaderTests: XCTestCase {
             ("98765432109876543210987654321098765432109876543210", [], ""),
             ("bin\u{01}\u{02}\u{7F}ary", ["--binary"], ""),
             ("Grüße", [], ""),
-            ("Ελληνικά", ["--eci=9"], "]L1"),
+            ("Ελληνικά", ["--eci=9"], "]L1")
         ]
         for (data, args, identifier) in cases {
             guard let z = try ZintPDF417.make(data, arguments: args) else { continue }
@@ -69,7 +76,9 @@ final class PDF417ReaderTests: XCTestCase {
 
     /// Any angle, both polarities, mirror images.
     func testAnglesInvertedMirrored() throws {
-        guard let z = try ZintPDF417.make("Rotated PDF417 0123456789", arguments: ["--cols=4", "--secure=3"]) else { return }
+        guard let z = try ZintPDF417.make("Rotated PDF417 0123456789", arguments: ["--cols=4", "--secure=3"]) else {
+            return
+        }
         for angle in stride(from: 0.0, to: 360, by: 17) {
             let r = read(z, angle: angle)
             XCTAssertEqual(r.map(\.text), ["Rotated PDF417 0123456789"], "angle \(angle)")
@@ -101,7 +110,9 @@ final class PDF417ReaderTests: XCTestCase {
     func testSeveralInOnePicture() throws {
         var p = QRPicture(width: 900, height: 700)
         var expected: [String] = []
-        for (k, (cx, cy, angle)) in [(230.0, 180.0, 0.0), (650.0, 200.0, 90.0), (250.0, 520.0, 200.0), (660.0, 540.0, 315.0)].enumerated() {
+        for (k, (cx, cy, angle)) in [
+            (230.0, 180.0, 0.0), (650.0, 200.0, 90.0), (250.0, 520.0, 200.0), (660.0, 540.0, 315.0)
+        ].enumerated() {
             let text = "symbol \(k) of four"
             guard let z = try ZintPDF417.make(text, arguments: ["--cols=3"]) else { return }
             p.draw(matrix: z.matrix(), QRPicture.Placement(cx: cx, cy: cy, module: 2, angle: angle, quietZone: 2))
@@ -114,7 +125,9 @@ final class PDF417ReaderTests: XCTestCase {
     func testCompact() throws {
         for (cols, angle) in [(1, 0.0), (3, 0.0), (6, 25.0), (12, 160.0), (20, 100.0), (30, 333.0)] {
             let text = "Compact PDF417 \(cols) columns"
-            guard let z = try ZintPDF417.make(text, arguments: ["--cols=\(cols)"], symbology: ZintPDF417.compact) else { continue }
+            guard let z = try ZintPDF417.make(text, arguments: ["--cols=\(cols)"], symbology: ZintPDF417.compact) else {
+                continue
+            }
             XCTAssertEqual(read(z, module: 2, angle: angle).map(\.text), [text], "\(cols) columns, angle \(angle)")
         }
     }

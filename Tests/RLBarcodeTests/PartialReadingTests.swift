@@ -19,8 +19,10 @@ final class PartialReadingTests: XCTestCase {
     /// Scans frames of `frameWidth` pixels cut from `pic` (no copy: a view
     /// with the picture's stride), the view moving `step` pixels a frame.
     /// - Returns: the texts reported in each frame and the partial texts.
-    private func pan(_ pic: TestPicture, frameWidth: Int, step: Int, backwards: Bool = false,
-                     options: ScanOptions = ScanOptions(symbologies: .code128))
+    private func pan(
+        _ pic: TestPicture, frameWidth: Int, step: Int, backwards: Bool = false,
+        options: ScanOptions = ScanOptions(symbologies: .code128)
+    )
         -> (texts: [[String]], partials: [String])
     {
         let scanner = Scanner(options: options)
@@ -84,10 +86,12 @@ final class PartialReadingTests: XCTestCase {
         let frameWidth = pic.width * 5 / 8
         XCTAssertGreaterThan(pic.width, frameWidth + 250, "the code must be wider than the frame")
         for backwards in [false, true] {
-            let (texts, partials) = pan(pic, frameWidth: frameWidth, step: 24, backwards: backwards,
-                                        options: ScanOptions(symbologies: symbology))
+            let (texts, partials) = pan(
+                pic, frameWidth: frameWidth, step: 24, backwards: backwards,
+                options: ScanOptions(symbologies: symbology))
             XCTAssertTrue(texts.allSatisfy { $0.isEmpty }, "backwards \(backwards): \(texts)")
-            XCTAssertTrue(partials.contains { $0.count >= 6 }, "backwards \(backwards): no part shown: \(Set(partials))")
+            XCTAssertTrue(
+                partials.contains { $0.count >= 6 }, "backwards \(backwards): no part shown: \(Set(partials))")
             for p in partials where !p.isEmpty {
                 let shown = p.hasPrefix("…") ? String(p.dropFirst()) : p
                 XCTAssertTrue(text.contains(shown), "partial text \(p) is not part of the code")
@@ -103,16 +107,19 @@ final class PartialReadingTests: XCTestCase {
         return (10 - sum % 10) % 10
     }
 
-    private func panAcross(_ text: String, _ zintSymbology: Int, _ symbology: Symbology,
-                           arguments: [String] = []) throws {
+    private func panAcross(
+        _ text: String, _ zintSymbology: Int, _ symbology: Symbology,
+        arguments: [String] = []
+    ) throws {
         let row = try ZintRow.make(symbology: zintSymbology, text, arguments: arguments)
         let pic = strip([row], module: 2)
         // The frame shows five eighths of the code.
         let frameWidth = pic.width * 5 / 8
         XCTAssertGreaterThan(pic.width, frameWidth + 250, "the code must be wider than the frame")
         for backwards in [false, true] {
-            let (texts, partials) = pan(pic, frameWidth: frameWidth, step: 24, backwards: backwards,
-                                        options: ScanOptions(symbologies: symbology))
+            let (texts, partials) = pan(
+                pic, frameWidth: frameWidth, step: 24, backwards: backwards,
+                options: ScanOptions(symbologies: symbology))
             let all = texts.flatMap { $0 }
             // Nothing but the whole code, ever.
             XCTAssertEqual(Set(all), [text], "backwards \(backwards): \(Set(all))")
@@ -129,8 +136,10 @@ final class PartialReadingTests: XCTestCase {
         // The end of the first code's visible part and the start of the
         // second's share characters, but they are two codes.
         let a = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789AB", b = "KLMNOPQRSTUVWXYZ0123456789ABCDEFGHIJ99"
-        let rows = [try ZintRow.make(symbology: LinearSymbolTestKit.code128, a),
-                    try ZintRow.make(symbology: LinearSymbolTestKit.code128, b)]
+        let rows = [
+            try ZintRow.make(symbology: LinearSymbolTestKit.code128, a),
+            try ZintRow.make(symbology: LinearSymbolTestKit.code128, b)
+        ]
         let pic = strip(rows, module: 2)
         let (texts, _) = pan(pic, frameWidth: 560, step: 20)
         for t in texts.flatMap({ $0 }) { XCTAssertTrue(t == a || t == b, "read \(t)") }
@@ -139,8 +148,9 @@ final class PartialReadingTests: XCTestCase {
     func testStillPicturesKeepNoParts() throws {
         let text = "PARTS-OF-A-LONG-CODE-128-JOINED-AS-IT-PANS"
         let row = try ZintRow.make(symbology: LinearSymbolTestKit.code128, text)
-        let (texts, partials) = pan(strip([row], module: 2), frameWidth: 640, step: 24,
-                                    options: ScanOptions(symbologies: .code128, effort: .thorough))
+        let (texts, partials) = pan(
+            strip([row], module: 2), frameWidth: 640, step: 24,
+            options: ScanOptions(symbologies: .code128, effort: .thorough))
         XCTAssertTrue(texts.allSatisfy { $0.isEmpty }, "\(texts)")
         XCTAssertTrue(partials.allSatisfy { $0.isEmpty })
     }

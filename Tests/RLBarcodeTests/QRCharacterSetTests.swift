@@ -24,7 +24,8 @@ final class QRCharacterSetTests: XCTestCase {
     /// backslash (ASCII), not JIS X 0201's yen sign; 0x7E as a tilde.
     func testShiftJISSingleBytesAreASCII() {
         // "MECARD:N:山田\:太郎;~" in Shift JIS.
-        let bytes: [UInt8] = Array("MECARD:N:".utf8) + [0x8E, 0x52, 0x93, 0x63, 0x5C, 0x3A, 0x91, 0xBE, 0x98, 0x59]
+        let bytes: [UInt8] =
+            Array("MECARD:N:".utf8) + [0x8E, 0x52, 0x93, 0x63, 0x5C, 0x3A, 0x91, 0xBE, 0x98, 0x59]
             + Array(";~".utf8)
         let expected = "MECARD:N:山田\\:太郎;~"
         XCTAssertEqual(QRCharacterSet.text(bytes[...], .shiftJIS), expected)

@@ -8,8 +8,10 @@ final class QRDecoderTests: XCTestCase {
     // MARK: Helpers
 
     /// A QR Code symbol made by zint.
-    private func qr(_ data: String, _ arguments: [String] = [], file: StaticString = #filePath,
-                    line: UInt = #line) throws -> BitMatrix {
+    private func qr(
+        _ data: String, _ arguments: [String] = [], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> BitMatrix {
         guard let m = try ZintMatrix.make(.qrCode, data, arguments: arguments, file: file, line: line) else {
             throw XCTSkip("zint refused \(data)")
         }
@@ -17,8 +19,10 @@ final class QRDecoderTests: XCTestCase {
     }
 
     /// A Micro QR symbol made by zint.
-    private func micro(_ data: String, _ arguments: [String] = [], file: StaticString = #filePath,
-                       line: UInt = #line) throws -> BitMatrix {
+    private func micro(
+        _ data: String, _ arguments: [String] = [], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> BitMatrix {
         guard let m = try ZintMatrix.make(.microQR, data, arguments: arguments, file: file, line: line) else {
             throw XCTSkip("zint refused \(data)")
         }
@@ -26,8 +30,10 @@ final class QRDecoderTests: XCTestCase {
     }
 
     /// Decodes and fails the test when the matrix does not decode.
-    private func decoded(_ m: BitMatrix, _ what: String, file: StaticString = #filePath,
-                         line: UInt = #line) -> QRDecodeResult? {
+    private func decoded(
+        _ m: BitMatrix, _ what: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) -> QRDecodeResult? {
         switch QRDecoder.decodeResult(m) {
         case .success(let r): return r
         case .failure(let f):
@@ -39,8 +45,10 @@ final class QRDecoderTests: XCTestCase {
     /// The modules of each code word in placement order: `result[k]` lists
     /// the (x, y) of the bits of the k-th code word of the symbol as placed.
     private func codewordModules(_ m: BitMatrix, micro: Bool, total: Int, halfCodeword: Int = -1) -> [[(Int, Int)]] {
-        let function = micro ? QRCodewordPlacement.microFunctionMasks[(m.width - 9) / 2 - 1]
-                             : QRCodewordPlacement.functionMasks[(m.width - 17) / 4 - 1]
+        let function =
+            micro
+            ? QRCodewordPlacement.microFunctionMasks[(m.width - 9) / 2 - 1]
+            : QRCodewordPlacement.functionMasks[(m.width - 17) / 4 - 1]
         var out: [[(Int, Int)]] = [[]]
         QRCodewordPlacement.forEachDataModule(size: m.width, function: function, micro: micro) { x, y in
             let k = out.count - 1
@@ -93,8 +101,11 @@ final class QRDecoderTests: XCTestCase {
                 // Half the data capacity, in byte mode, so that every block holds data.
                 let capacity = QRVersion.version(v)!.blocks(QRErrorCorrectionLevel(rawValue: level - 1)!).dataCodewords
                 let filler = Array("abcdefghijklmnopqrstuvwxyz0123456789-./".utf8)
-                let data = "V\(v)L\(level)" + String(decoding: (0..<max(0, capacity / 2 - 8)).map { filler[($0 * 7 + v) % filler.count] },
-                                                      as: UTF8.self)
+                let data =
+                    "V\(v)L\(level)"
+                    + String(
+                        decoding: (0..<max(0, capacity / 2 - 8)).map { filler[($0 * 7 + v) % filler.count] },
+                        as: UTF8.self)
                 let m = try qr(data, ["--vers=\(v)", "--secure=\(level)"])
                 XCTAssertEqual(m.width, 17 + 4 * v)
                 guard let r = decoded(m, "version \(v) level \(level)") else { continue }
@@ -140,7 +151,7 @@ final class QRDecoderTests: XCTestCase {
             ("hello, world! {}~", []),
             ("日本語のテキスト", []),
             ("ABC123456789abcdef日本XYZ", []),
-            ("0123456789ABCDEFGHIJ0123456789abcdefghij", ["--vers=10"]),
+            ("0123456789ABCDEFGHIJ0123456789abcdefghij", ["--vers=10"])
         ]
         for (data, arguments) in cases {
             let m = try qr(data, arguments)
@@ -172,8 +183,10 @@ final class QRDecoderTests: XCTestCase {
         let latin = "àáâãäåæçèéêëìíîï"
         let packed = try qr(latin, ["--fullmultibyte"])
         XCTAssertEqual(decoded(packed, "packed Latin-1")?.bytes, latin.unicodeScalars.map { UInt8($0.value) })
-        for (text, arguments) in [("日本語のテキスト", ["--fullmultibyte", "--eci=26"]),
-                                  ("Grüße àéî", ["--fullmultibyte", "--eci=3"])] {
+        for (text, arguments) in [
+            ("日本語のテキスト", ["--fullmultibyte", "--eci=26"]),
+            ("Grüße àéî", ["--fullmultibyte", "--eci=3"])
+        ] {
             let m = try qr(text, arguments)
             guard let r = decoded(m, "\(text) \(arguments)") else { continue }
             XCTAssertEqual(r.text, text, "\(arguments)")
@@ -196,7 +209,7 @@ final class QRDecoderTests: XCTestCase {
             (5, "Ħaġar Qim"), (6, "Ķekava, Ļaudona"), (8, "مرحبا"), (10, "שלום"), (11, "Ağrı, İzmir, Şişli"),
             (12, "Ŋŧ Ūū"), (13, "สวัสดี"), (15, "Ąžuolas"), (16, "Ŵŷ Ẁẃ"), (18, "Ștefan Țară"),
             (21, "Łódź ěščř"), (24, "مرحبا بك"), (28, "中文字"), (29, "中文字"), (30, "한국어"), (31, "中文字"),
-            (32, "中文字 𠀀"), (33, "UTF-16LE Ωμέγα"), (34, "UTF-32BE 😀"), (35, "UTF-32LE 😀"), (170, "ABC abc 123"),
+            (32, "中文字 𠀀"), (33, "UTF-16LE Ωμέγα"), (34, "UTF-32BE 😀"), (35, "UTF-32LE 😀"), (170, "ABC abc 123")
         ]
         for c in cases {
             let m = try qr(c.text, ["--eci=\(c.eci)"])
@@ -245,7 +258,7 @@ final class QRDecoderTests: XCTestCase {
             (1, [0], "12345"),
             (2, [1, 2], "AB12"),
             (3, [1, 2], "abc"),
-            (4, [1, 2, 3], "Hello"),
+            (4, [1, 2, 3], "Hello")
         ]
         for c in cases {
             for level in c.levels {
@@ -268,7 +281,7 @@ final class QRDecoderTests: XCTestCase {
             ("012345", ["--vers=2"]), ("A1 B2", ["--vers=2"]),
             ("日本", ["--vers=3"]), ("ab", ["--vers=3"]), ("1234567890123456789012", ["--vers=3"]),
             ("日本ABC123", ["--vers=4"]), ("Hi there", ["--vers=4"]),
-            ("0123456789012345678901234567890123", ["--vers=4"]),
+            ("0123456789012345678901234567890123", ["--vers=4"])
         ]
         for (data, arguments) in cases {
             let m = try micro(data, arguments)
@@ -285,7 +298,7 @@ final class QRDecoderTests: XCTestCase {
         let symbols: [(String, [String])] = [
             ("DAMAGE 1-L", ["--vers=1", "--secure=1"]), ("DAMAGE 1-H", ["--vers=1", "--secure=4"]),
             ("DAMAGE 5-Q TWO GROUPS", ["--vers=5", "--secure=3"]),
-            ("DAMAGE 10-H", ["--vers=10", "--secure=4"]), ("DAMAGE 7-M", ["--vers=7", "--secure=2"]),
+            ("DAMAGE 10-H", ["--vers=10", "--secure=4"]), ("DAMAGE 7-M", ["--vers=7", "--secure=2"])
         ]
         var rng = DecoderTestRandom(seed: 1)
         for (data, arguments) in symbols {
@@ -318,7 +331,7 @@ final class QRDecoderTests: XCTestCase {
         let micros: [(String, [String])] = [
             ("12345", ["--vers=2", "--secure=1"]), ("ABC", ["--vers=2", "--secure=2"]),
             ("abc", ["--vers=3", "--secure=1"]), ("abc", ["--vers=3", "--secure=2"]),
-            ("Hello", ["--vers=4", "--secure=1"]), ("Hi", ["--vers=4", "--secure=3"]),
+            ("Hello", ["--vers=4", "--secure=1"]), ("Hi", ["--vers=4", "--secure=3"])
         ]
         for (data, arguments) in micros {
             let clean = try micro(data, arguments)
@@ -326,8 +339,9 @@ final class QRDecoderTests: XCTestCase {
             let mv = MicroQRVersion(number: r0.version)
             let level = QRErrorCorrectionLevel.allCases.first { $0.letter == r0.ecLevel }!
             let d = mv.dataCodewords(level)!
-            let modules = codewordModules(clean, micro: true, total: mv.totalCodewords,
-                                          halfCodeword: mv.hasHalfCodeword ? d - 1 : -1)
+            let modules = codewordModules(
+                clean, micro: true, total: mv.totalCodewords,
+                halfCodeword: mv.hasHalfCodeword ? d - 1 : -1)
             let capacity = mv.maxCorrectable(level)
             for seed in 0..<12 {
                 var m = clean
@@ -348,12 +362,16 @@ final class QRDecoderTests: XCTestCase {
     func testDamageBeyondCapacityNeverMisreads() throws {
         var rng = DecoderTestRandom(seed: 2)
         var symbols: [(BitMatrix, Bool)] = []
-        for (data, arguments) in [("BEYOND 1-L", ["--vers=1", "--secure=1"]), ("BEYOND 1-M", ["--vers=1", "--secure=2"]),
-                                  ("BEYOND 2-H", ["--vers=2", "--secure=4"]), ("BEYOND 6-Q", ["--vers=6", "--secure=3"])] {
+        for (data, arguments) in [
+            ("BEYOND 1-L", ["--vers=1", "--secure=1"]), ("BEYOND 1-M", ["--vers=1", "--secure=2"]),
+            ("BEYOND 2-H", ["--vers=2", "--secure=4"]), ("BEYOND 6-Q", ["--vers=6", "--secure=3"])
+        ] {
             symbols.append((try qr(data, arguments), false))
         }
-        for (data, arguments) in [("123", ["--vers=1"]), ("AB", ["--vers=2", "--secure=1"]),
-                                  ("abc", ["--vers=3", "--secure=2"]), ("Hi", ["--vers=4", "--secure=1"])] {
+        for (data, arguments) in [
+            ("123", ["--vers=1"]), ("AB", ["--vers=2", "--secure=1"]),
+            ("abc", ["--vers=3", "--secure=2"]), ("Hi", ["--vers=4", "--secure=1"])
+        ] {
             symbols.append((try micro(data, arguments), true))
         }
         // M1 has two check code words for detection only: about one damaged
@@ -420,10 +438,10 @@ final class QRDecoderTests: XCTestCase {
         let clean = try qr("FORMAT", ["--vers=7", "--secure=2"])
         let n = clean.width
         var m = clean
-        for (x, y) in [(0, 8), (3, 8), (8, 2)] { m.flip(x: x, y: y) }               // copy 1
-        for (x, y) in [(8, n - 1), (n - 3, 8), (n - 1, 8)] { m.flip(x: x, y: y) }   // copy 2
-        for k in [0, 7, 17] { m.flip(x: n - 11 + k % 3, y: k / 3) }                 // version copy 1
-        for k in [1, 8, 16] { m.flip(x: k / 3, y: n - 11 + k % 3) }                 // version copy 2
+        for (x, y) in [(0, 8), (3, 8), (8, 2)] { m.flip(x: x, y: y) }  // copy 1
+        for (x, y) in [(8, n - 1), (n - 3, 8), (n - 1, 8)] { m.flip(x: x, y: y) }  // copy 2
+        for k in [0, 7, 17] { m.flip(x: n - 11 + k % 3, y: k / 3) }  // version copy 1
+        for k in [1, 8, 16] { m.flip(x: k / 3, y: n - 11 + k % 3) }  // version copy 2
         XCTAssertEqual(decoded(m, "format damage")?.text, "FORMAT")
         // Both format copies destroyed: no reading.
         var d = clean
@@ -445,9 +463,11 @@ final class QRDecoderTests: XCTestCase {
     // MARK: Mirror images
 
     func testMirroredSymbols() throws {
-        for (m, text) in [(try qr("MIRROR IMAGE", ["--vers=2"]), "MIRROR IMAGE"),
-                          (try qr("Mirror, version 8", ["--vers=8", "--secure=3"]), "Mirror, version 8"),
-                          (try micro("MIRROR", ["--vers=3"]), "MIRROR")] {
+        for (m, text) in [
+            (try qr("MIRROR IMAGE", ["--vers=2"]), "MIRROR IMAGE"),
+            (try qr("Mirror, version 8", ["--vers=8", "--secure=3"]), "Mirror, version 8"),
+            (try micro("MIRROR", ["--vers=3"]), "MIRROR")
+        ] {
             guard let upright = decoded(m, text) else { continue }
             XCTAssertFalse(upright.mirrored)
             guard let r = decoded(m.transposed(), "mirrored \(text)") else { continue }
@@ -477,11 +497,15 @@ final class QRDecoderTests: XCTestCase {
         }
         XCTAssertEqual(decodedCount, 0)
         // Valid function patterns and format information, random data.
-        let shapes: [(BitMatrix, Bool)] = [(try qr("X", ["--vers=1"]), false), (try qr("X", ["--vers=9", "--secure=4"]), false),
-                                           (try micro("1", ["--vers=1"]), true), (try micro("X", ["--vers=4"]), true)]
+        let shapes: [(BitMatrix, Bool)] = [
+            (try qr("X", ["--vers=1"]), false), (try qr("X", ["--vers=9", "--secure=4"]), false),
+            (try micro("1", ["--vers=1"]), true), (try micro("X", ["--vers=4"]), true)
+        ]
         for (clean, isMicro) in shapes {
-            let function = isMicro ? QRCodewordPlacement.microFunctionMasks[(clean.width - 9) / 2 - 1]
-                                   : QRCodewordPlacement.functionMasks[(clean.width - 17) / 4 - 1]
+            let function =
+                isMicro
+                ? QRCodewordPlacement.microFunctionMasks[(clean.width - 9) / 2 - 1]
+                : QRCodewordPlacement.functionMasks[(clean.width - 17) / 4 - 1]
             for _ in 0..<40 {
                 var m = clean
                 for y in 0..<m.width {
@@ -504,7 +528,9 @@ final class QRDecoderTests: XCTestCase {
             let count = Int.random(in: 0...60, using: &rng)
             let data = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
             let bits = max(0, count * 8 - Int.random(in: 0...4, using: &rng))
-            let r = data.withUnsafeBufferPointer { QRBitstream.decode($0, bitCount: bits, version: version, micro: micro) }
+            let r = data.withUnsafeBufferPointer {
+                QRBitstream.decode($0, bitCount: bits, version: version, micro: micro)
+            }
             if case .success(let c) = r { _ = QRDecoder.text(of: c) }
         }
     }
@@ -526,7 +552,9 @@ final class QRDecoderTests: XCTestCase {
 
     private func parse(_ b: Bits, version: Int = 1, micro: Bool = false) -> QRBitstream.Content? {
         let bytes = b.bytes
-        let r = bytes.withUnsafeBufferPointer { QRBitstream.decode($0, bitCount: bytes.count * 8, version: version, micro: micro) }
+        let r = bytes.withUnsafeBufferPointer {
+            QRBitstream.decode($0, bitCount: bytes.count * 8, version: version, micro: micro)
+        }
         return try? r.get()
     }
 
@@ -534,8 +562,8 @@ final class QRDecoderTests: XCTestCase {
 
     func testFNC1SecondPositionAndPercent() {
         var b = Bits()
-        b.put(0b1001, 4); b.put(37, 8)                      // FNC1 second, application indicator 37
-        b.put(0b0010, 4); b.put(5, 9)                       // alphanumeric, 5 characters: A%%B%
+        b.put(0b1001, 4); b.put(37, 8)  // FNC1 second, application indicator 37
+        b.put(0b0010, 4); b.put(5, 9)  // alphanumeric, 5 characters: A%%B%
         b.put(alnumValue("A") * 45 + alnumValue("%"), 11)
         b.put(alnumValue("%") * 45 + alnumValue("B"), 11)
         b.put(alnumValue("%"), 6)
@@ -589,20 +617,28 @@ final class QRDecoderTests: XCTestCase {
             blocks.append(d + ReedSolomonEncoder.checkSymbols(field: .qrCode, data: d, checkCount: s.checkPerBlock))
         }
         var words: [Int] = []
-        for i in 0...s.data1 { for b in 0..<s.blockCount where i < s.dataCount(block: b) { words.append(blocks[b][i]) } }
-        for i in 0..<s.checkPerBlock { for b in 0..<s.blockCount { words.append(blocks[b][s.dataCount(block: b) + i]) } }
+        for i in 0...s.data1 {
+            for b in 0..<s.blockCount where i < s.dataCount(block: b) { words.append(blocks[b][i]) }
+        }
+        for i in 0..<s.checkPerBlock {
+            for b in 0..<s.blockCount { words.append(blocks[b][s.dataCount(block: b) + i]) }
+        }
         var m = BitMatrix(size: n)
         var k = 0
-        QRCodewordPlacement.forEachDataModule(size: n, function: QRCodewordPlacement.functionMasks[version - 1],
-                                              micro: false) { x, y in
+        QRCodewordPlacement.forEachDataModule(
+            size: n, function: QRCodewordPlacement.functionMasks[version - 1],
+            micro: false
+        ) { x, y in
             let bit = k < words.count * 8 ? words[k / 8] >> (7 - k % 8) & 1 == 1 : false
             m[x, y] = bit != QRCodewordPlacement.masks(mask, row: y, column: x)
             k += 1
             return true
         }
         let format = QRFormat.formatWords[level.formatBits << 3 | mask]
-        let copy1 = [(0, 8), (1, 8), (2, 8), (3, 8), (4, 8), (5, 8), (7, 8), (8, 8), (8, 7),
-                     (8, 5), (8, 4), (8, 3), (8, 2), (8, 1), (8, 0)]
+        let copy1 = [
+            (0, 8), (1, 8), (2, 8), (3, 8), (4, 8), (5, 8), (7, 8), (8, 8), (8, 7),
+            (8, 5), (8, 4), (8, 3), (8, 2), (8, 1), (8, 0)
+        ]
         let copy2 = (0..<7).map { (8, n - 1 - $0) } + (0..<8).map { (n - 8 + $0, 8) }
         for (i, ((x1, y1), (x2, y2))) in zip(copy1, copy2).enumerated() {
             let bit = format >> (14 - i) & 1 == 1
@@ -632,11 +668,14 @@ final class QRDecoderTests: XCTestCase {
             b.put(0, 4)
             return b
         }
-        let cases: [(Bool, Int, UInt8, String)] = [(false, 0, 1, "OK"), (true, 0, 2, "OK"), (false, 1, 3, "OK"),
-                                                   (true, 1, 4, "OK"), (false, 2, 5, "01OK"), (true, 2, 6, "01OK")]
+        let cases: [(Bool, Int, UInt8, String)] = [
+            (false, 0, 1, "OK"), (true, 0, 2, "OK"), (false, 1, 3, "OK"),
+            (true, 1, 4, "OK"), (false, 2, 5, "01OK"), (true, 2, 6, "01OK")
+        ]
         for (index, (eci, fnc1, modifier, text)) in cases.enumerated() {
             let version = [1, 3, 7, 12, 2, 27][index]
-            let m = symbol(stream(eci: eci, fnc1: fnc1, version: version), version: version, level: .quartile, mask: index)
+            let m = symbol(
+                stream(eci: eci, fnc1: fnc1, version: version), version: version, level: .quartile, mask: index)
             guard let r = decoded(m, "modifier \(modifier)") else { continue }
             XCTAssertEqual(r.aimModifier, modifier)
             XCTAssertEqual(r.symbologyIdentifier, "]Q\(modifier)")
@@ -658,19 +697,19 @@ final class QRDecoderTests: XCTestCase {
 
     func testInvalidStreamsAreRejected() {
         var digits = Bits()
-        digits.put(0b0001, 4); digits.put(3, 10); digits.put(1000, 10)       // 1000 is not three digits
+        digits.put(0b0001, 4); digits.put(3, 10); digits.put(1000, 10)  // 1000 is not three digits
         XCTAssertNil(parse(digits))
         var alnum = Bits()
-        alnum.put(0b0010, 4); alnum.put(1, 9); alnum.put(45, 6)              // 45 is past the table
+        alnum.put(0b0010, 4); alnum.put(1, 9); alnum.put(45, 6)  // 45 is past the table
         XCTAssertNil(parse(alnum))
         var long = Bits()
-        long.put(0b0100, 4); long.put(200, 8); long.put(0x41, 8)             // more bytes than there are
+        long.put(0b0100, 4); long.put(200, 8); long.put(0x41, 8)  // more bytes than there are
         XCTAssertNil(parse(long))
         var mode = Bits()
         mode.put(0b1111, 4); mode.put(0, 12)
         XCTAssertNil(parse(mode))
         var microMode = Bits()
-        microMode.put(0b111, 3); microMode.put(0, 13)                        // M4 has modes 000 ... 011
+        microMode.put(0b111, 3); microMode.put(0, 13)  // M4 has modes 000 ... 011
         XCTAssertNil(parse(microMode, version: 4, micro: true))
     }
 

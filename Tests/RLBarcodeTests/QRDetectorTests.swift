@@ -21,20 +21,26 @@ final class QRDetectorTests: XCTestCase {
 
     /// Checks that each expected symbol has a candidate; returns the candidates.
     @discardableResult
-    func check(_ picture: QRPicture, _ expected: [Expected], maxErrors: Int = 0, cornerTolerance: Double = 2,
-               allowExtra: Bool = false, label: String = "", file: StaticString = #filePath, line: UInt = #line) -> [QRCandidate] {
+    func check(
+        _ picture: QRPicture, _ expected: [Expected], maxErrors: Int = 0, cornerTolerance: Double = 2,
+        allowExtra: Bool = false, label: String = "", file: StaticString = #filePath, line: UInt = #line
+    ) -> [QRCandidate] {
         // As a scanner calls it (2D regions first), and over the whole picture.
         let whole = picture.detect(regions: false)
-        checkFound(whole, picture, expected, maxErrors: maxErrors, cornerTolerance: cornerTolerance, allowExtra: allowExtra,
-                   label: label + " (whole picture)", file: file, line: line)
+        checkFound(
+            whole, picture, expected, maxErrors: maxErrors, cornerTolerance: cornerTolerance, allowExtra: allowExtra,
+            label: label + " (whole picture)", file: file, line: line)
         let found = picture.detect()
-        checkFound(found, picture, expected, maxErrors: maxErrors, cornerTolerance: cornerTolerance, allowExtra: allowExtra,
-                   label: label, file: file, line: line)
+        checkFound(
+            found, picture, expected, maxErrors: maxErrors, cornerTolerance: cornerTolerance, allowExtra: allowExtra,
+            label: label, file: file, line: line)
         return found
     }
 
-    func checkFound(_ found: [QRCandidate], _ picture: QRPicture, _ expected: [Expected], maxErrors: Int, cornerTolerance: Double,
-                    allowExtra: Bool, label: String, file: StaticString, line: UInt) {
+    func checkFound(
+        _ found: [QRCandidate], _ picture: QRPicture, _ expected: [Expected], maxErrors: Int, cornerTolerance: Double,
+        allowExtra: Bool, label: String, file: StaticString, line: UInt
+    ) {
         for (n, e) in expected.enumerated() {
             let cx = e.corners.map(\.x).reduce(0, +) / 4, cy = e.corners.map(\.y).reduce(0, +) / 4
             let near = found.filter { c in
@@ -42,7 +48,9 @@ final class QRDetectorTests: XCTestCase {
                 return abs(x - cx) < 10 && abs(y - cy) < 10
             }
             guard let c = near.first else {
-                XCTFail("\(label) symbol \(n) (\(e.matrix.width) modules) not found; \(found.count) candidates", file: file, line: line)
+                XCTFail(
+                    "\(label) symbol \(n) (\(e.matrix.width) modules) not found; \(found.count) candidates", file: file,
+                    line: line)
                 if let dir = ProcessInfo.processInfo.environment["QR_TEST_DUMP"] {
                     picture.writePGM("\(dir)/\(label.filter { $0.isLetter || $0.isNumber })-\(n).pgm")
                 }
@@ -52,13 +60,16 @@ final class QRDetectorTests: XCTestCase {
             XCTAssertEqual(c.isMicro, e.micro, "\(label) symbol \(n) kind", file: file, line: line)
             let all = [c.matrix] + c.alternatives
             let errors = all.map { $0.differences(from: e.matrix) }.min()!
-            XCTAssertLessThanOrEqual(errors, maxErrors, "\(label) symbol \(n): module errors (size \(c.matrix.width), expected \(e.matrix.width))",
-                                     file: file, line: line)
+            XCTAssertLessThanOrEqual(
+                errors, maxErrors,
+                "\(label) symbol \(n): module errors (size \(c.matrix.width), expected \(e.matrix.width))",
+                file: file, line: line)
             if c.matrix.width == e.matrix.width {
                 for k in 0..<4 {
                     let d = c.corners[k].distance(to: e.corners[k])
-                    XCTAssertLessThanOrEqual(d, cornerTolerance, "\(label) symbol \(n) corner \(k): \(c.corners[k]) vs \(e.corners[k])",
-                                             file: file, line: line)
+                    XCTAssertLessThanOrEqual(
+                        d, cornerTolerance, "\(label) symbol \(n) corner \(k): \(c.corners[k]) vs \(e.corners[k])",
+                        file: file, line: line)
                 }
             }
         }
@@ -69,7 +80,8 @@ final class QRDetectorTests: XCTestCase {
 
     /// A picture holding one symbol with the placement, centred.
     func single(_ symbol: QRTestSymbol, size: Int, _ place: (inout QRPicture.Placement) -> Void = { _ in })
-        -> (QRPicture, Expected) {
+        -> (QRPicture, Expected)
+    {
         var picture = QRPicture(width: size, height: size)
         var p = QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2)
         place(&p)
@@ -82,8 +94,9 @@ final class QRDetectorTests: XCTestCase {
     func testPerspectiveTransformMapsFourPoints() {
         let from = [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]
         let to = [Point(x: 100, y: 50), Point(x: 180, y: 70), Point(x: 170, y: 160), Point(x: 90, y: 140)]
-        let t = PerspectiveTransform.quadrilateralToQuadrilateral(from: from[0], from[1], from[2], from[3],
-                                                                  to: to[0], to[1], to[2], to[3])
+        let t = PerspectiveTransform.quadrilateralToQuadrilateral(
+            from: from[0], from[1], from[2], from[3],
+            to: to[0], to[1], to[2], to[3])
         for k in 0..<4 {
             XCTAssertEqual(t.map(from[k]).distance(to: to[k]), 0, accuracy: 1e-9)
             XCTAssertEqual(t.inverse.map(to[k]).distance(to: from[k]), 0, accuracy: 1e-9)
@@ -91,7 +104,8 @@ final class QRDetectorTests: XCTestCase {
         let mid = t.then(t.inverse).map(Point(x: 3, y: 7))
         XCTAssertEqual(mid.distance(to: Point(x: 3, y: 7)), 0, accuracy: 1e-9)
         // A parallelogram gives an affine map.
-        let a = PerspectiveTransform.squareToQuadrilateral(Point(x: 1, y: 1), Point(x: 3, y: 1), Point(x: 4, y: 3), Point(x: 2, y: 3))
+        let a = PerspectiveTransform.squareToQuadrilateral(
+            Point(x: 1, y: 1), Point(x: 3, y: 1), Point(x: 4, y: 3), Point(x: 2, y: 3))
         XCTAssertEqual(a.a13, 0); XCTAssertEqual(a.a23, 0)
         XCTAssertEqual(a.map(0.5, 0.5).distance(to: Point(x: 2.5, y: 2)), 0, accuracy: 1e-12)
     }
@@ -99,10 +113,14 @@ final class QRDetectorTests: XCTestCase {
     // MARK: - Versions
 
     func testVersions() throws {
-        for (version, module, size) in [(1, 4.0, 200), (2, 4.0, 220), (7, 3.0, 260), (10, 3.0, 300), (25, 3.0, 420), (40, 3.0, 600)] {
+        for (version, module, size) in [
+            (1, 4.0, 200), (2, 4.0, 220), (7, 3.0, 260), (10, 3.0, 300), (25, 3.0, 420), (40, 3.0, 600)
+        ] {
             let symbol = try QRTestSymbol.qr(version == 1 ? "V1" : "rlbarcode version \(version)", version: version)
             XCTAssertEqual(symbol.size, 17 + 4 * version)
-            let (picture, e) = single(symbol, size: size) { $0.module = module; $0.angle = 7 }
+            let (picture, e) = single(symbol, size: size) {
+                $0.module = module; $0.angle = 7
+            }
             check(picture, [e], label: "version \(version)")
         }
     }
@@ -115,11 +133,14 @@ final class QRDetectorTests: XCTestCase {
             for cy in coords {
                 for cx in coords {
                     // Under a finder pattern: no alignment pattern there.
-                    if (cx < 9 && cy < 9) || (cx < 9 && cy > symbol.size - 10) || (cx > symbol.size - 10 && cy < 9) { continue }
+                    if (cx < 9 && cy < 9) || (cx < 9 && cy > symbol.size - 10) || (cx > symbol.size - 10 && cy < 9) {
+                        continue
+                    }
                     for j in -2...2 {
                         for i in -2...2 {
                             let dark = max(abs(i), abs(j)) != 1
-                            XCTAssertEqual(symbol.modules[cy + j][cx + i], dark, "version \(version) alignment (\(cx), \(cy))")
+                            XCTAssertEqual(
+                                symbol.modules[cy + j][cx + i], dark, "version \(version) alignment (\(cx), \(cy))")
                         }
                     }
                 }
@@ -135,7 +156,9 @@ final class QRDetectorTests: XCTestCase {
         // module errors there.
         for (version, module, size) in [(10, 4.0, 300), (25, 3.0, 420)] {
             let symbol = try QRTestSymbol.qr("distorted \(version)", version: version)
-            let (picture, e) = single(symbol, size: size) { $0.module = module; $0.angle = 15; $0.distortion = 0.06 }
+            let (picture, e) = single(symbol, size: size) {
+                $0.module = module; $0.angle = 15; $0.distortion = 0.06
+            }
             check(picture, [e], maxErrors: 8, cornerTolerance: 3, label: "distortion version \(version)")
         }
     }
@@ -148,9 +171,14 @@ final class QRDetectorTests: XCTestCase {
             let symbol = try QRTestSymbol.qr(text, version: version)
             let side = Int(Double(symbol.size) * module)
             var picture = QRPicture(width: side, height: side)
-            let corners = picture.draw(symbol, QRPicture.Placement(cx: Double(side) / 2 - 0.5, cy: Double(side) / 2 - 0.5,
-                                                                   module: module, quietZone: 0))
-            let found = check(picture, [Expected(matrix: symbol.bitMatrix, corners: corners)], label: "no quiet zone, version \(version)")
+            let corners = picture.draw(
+                symbol,
+                QRPicture.Placement(
+                    cx: Double(side) / 2 - 0.5, cy: Double(side) / 2 - 0.5,
+                    module: module, quietZone: 0))
+            let found = check(
+                picture, [Expected(matrix: symbol.bitMatrix, corners: corners)],
+                label: "no quiet zone, version \(version)")
             XCTAssertEqual(found.first?.decoded?.text, text, "no quiet zone, version \(version)")
         }
     }
@@ -159,20 +187,28 @@ final class QRDetectorTests: XCTestCase {
         let symbol = try QRTestSymbol.qr("https://example.com/rotate", version: 3)
         for step in 0..<24 {
             let angle = Double(step) * 15
-            let (picture, e) = single(symbol, size: 240) { $0.module = 4; $0.angle = angle }
+            let (picture, e) = single(symbol, size: 240) {
+                $0.module = 4; $0.angle = angle
+            }
             check(picture, [e], label: "angle \(angle)")
         }
     }
 
     func testPerspective() throws {
         let symbol = try QRTestSymbol.qr("perspective", version: 4)
-        for (angle, taper, taperY) in [(0.0, 0.25, 0.0), (30, 0.2, 0.15), (100, 0.3, 0.1), (200, 0.15, 0.25), (315, 0.25, 0.2)] {
-            let (picture, e) = single(symbol, size: 300) { $0.module = 5; $0.angle = angle; $0.taper = taper; $0.taperY = taperY }
+        for (angle, taper, taperY) in [
+            (0.0, 0.25, 0.0), (30, 0.2, 0.15), (100, 0.3, 0.1), (200, 0.15, 0.25), (315, 0.25, 0.2)
+        ] {
+            let (picture, e) = single(symbol, size: 300) {
+                $0.module = 5; $0.angle = angle; $0.taper = taper; $0.taperY = taperY
+            }
             check(picture, [e], cornerTolerance: 2.5, label: "perspective \(angle) \(taper) \(taperY)")
         }
         // Version 1 has no alignment pattern: a mild perspective only.
         let v1 = try QRTestSymbol.qr("v1", version: 1)
-        let (picture, e) = single(v1, size: 200) { $0.module = 5; $0.angle = 20; $0.taper = 0.1 }
+        let (picture, e) = single(v1, size: 200) {
+            $0.module = 5; $0.angle = 20; $0.taper = 0.1
+        }
         check(picture, [e], cornerTolerance: 3, label: "perspective version 1")
     }
 
@@ -180,7 +216,9 @@ final class QRDetectorTests: XCTestCase {
         for version in [1, 2, 5] {
             let symbol = try QRTestSymbol.qr("small \(version)", version: version)
             for angle in [0.0, 10, 45] {
-                let (picture, e) = single(symbol, size: 180) { $0.module = 2.5; $0.angle = angle }
+                let (picture, e) = single(symbol, size: 180) {
+                    $0.module = 2.5; $0.angle = angle
+                }
                 check(picture, [e], label: "2.5 px version \(version) angle \(angle)")
             }
         }
@@ -189,7 +227,9 @@ final class QRDetectorTests: XCTestCase {
     func testTwoPixelModules() throws {
         for (version, angle) in [(1, 0.0), (1, 20), (2, 45), (4, 10)] {
             let symbol = try QRTestSymbol.qr("two \(version)", version: version)
-            let (picture, e) = single(symbol, size: 160) { $0.module = 2; $0.angle = angle }
+            let (picture, e) = single(symbol, size: 160) {
+                $0.module = 2; $0.angle = angle
+            }
             check(picture, [e], label: "2 px version \(version) angle \(angle)")
         }
     }
@@ -199,7 +239,9 @@ final class QRDetectorTests: XCTestCase {
         // blocks' reach and than the 2D pre-pass's small cells.
         for (version, module, size) in [(2, 14.0, 560), (1, 25.0, 700)] {
             let symbol = try QRTestSymbol.qr("large", version: version)
-            let (picture, e) = single(symbol, size: size) { $0.module = module; $0.angle = 10 }
+            let (picture, e) = single(symbol, size: size) {
+                $0.module = module; $0.angle = 10
+            }
             check(picture, [e], label: "\(module) px modules")
         }
     }
@@ -215,9 +257,13 @@ final class QRDetectorTests: XCTestCase {
         let symbol = try QRTestSymbol.qr("large and blurred", version: 2)
         for (module, blur) in [(12.0, 4), (20.0, 7)] {
             for angle in [0.0, 30] {
-                var (picture, e) = single(symbol, size: Int(40 * module)) { $0.module = module; $0.angle = angle }
+                var (picture, e) = single(symbol, size: Int(40 * module)) {
+                    $0.module = module; $0.angle = angle
+                }
                 picture.picture.blur(radius: blur)
-                check(picture, [e], cornerTolerance: module / 8, label: "\(module) px modules, blur \(blur), \(angle) degrees")
+                check(
+                    picture, [e], cornerTolerance: module / 8,
+                    label: "\(module) px modules, blur \(blur), \(angle) degrees")
             }
         }
     }
@@ -248,7 +294,8 @@ final class QRDetectorTests: XCTestCase {
         let symbol = try QRTestSymbol.qr("low contrast", version: 3)
         for (dark, light, module, angle) in [(100.0, 160.0, 4.0, 20.0), (110, 150, 3, 70)] {
             var picture = QRPicture(width: 200, height: 200, background: UInt8(light))
-            let corners = picture.draw(symbol, QRPicture.Placement(cx: 100, cy: 100, module: module, angle: angle, dark: dark, light: light))
+            let corners = picture.draw(
+                symbol, QRPicture.Placement(cx: 100, cy: 100, module: module, angle: angle, dark: dark, light: light))
             picture.picture.blur(radius: 1, passes: 2)
             picture.picture.addNoise(amplitude: 5)
             check(picture, [Expected(matrix: symbol.bitMatrix, corners: corners)], label: "contrast \(light - dark)")
@@ -257,7 +304,9 @@ final class QRDetectorTests: XCTestCase {
 
     func testInverted() throws {
         let symbol = try QRTestSymbol.qr("light on dark", version: 2)
-        var (picture, e) = single(symbol, size: 200) { $0.module = 4; $0.angle = 25 }
+        var (picture, e) = single(symbol, size: 200) {
+            $0.module = 4; $0.angle = 25
+        }
         picture.picture.invert()
         e.inverted = true
         check(picture, [e], label: "inverted")
@@ -265,7 +314,9 @@ final class QRDetectorTests: XCTestCase {
 
     func testMirroredReadsTransposed() throws {
         let symbol = try QRTestSymbol.qr("mirror", version: 2)
-        var (picture, e) = single(symbol.mirrored, size: 200) { $0.module = 4; $0.angle = 10 }
+        var (picture, e) = single(symbol.mirrored, size: 200) {
+            $0.module = 4; $0.angle = 10
+        }
         // The mirror image reads as the transposed matrix, starting at the
         // drawn top-right corner and going down the drawn right edge.
         e.matrix = symbol.bitMatrix.transposed()
@@ -279,10 +330,14 @@ final class QRDetectorTests: XCTestCase {
 
     func testUnevenLight() throws {
         let symbol = try QRTestSymbol.qr("uneven light across the symbol", version: 5)
-        var (picture, e) = single(symbol, size: 300) { $0.module = 4; $0.angle = 12 }
+        var (picture, e) = single(symbol, size: 300) {
+            $0.module = 4; $0.angle = 12
+        }
         picture.light(left: 1.0, right: 0.3, top: 1.0, bottom: 0.7)
         check(picture, [e], label: "uneven light")
-        var (shaded, e2) = single(symbol, size: 300) { $0.module = 4; $0.angle = 80 }
+        var (shaded, e2) = single(symbol, size: 300) {
+            $0.module = 4; $0.angle = 80
+        }
         // Light on one side, a dark shadow on the other: the shadow's light
         // modules are darker than the lit side's dark ones.
         shaded.light(left: 0.25, right: 1.0)
@@ -293,7 +348,9 @@ final class QRDetectorTests: XCTestCase {
         let symbol = try QRTestSymbol.qr("blurred and noisy", version: 3)
         // Modules of 4 pixels, blurred to about a module and noisy: at most
         // 2 module errors in 841.
-        var (picture, e) = single(symbol, size: 240) { $0.module = 4; $0.angle = 33 }
+        var (picture, e) = single(symbol, size: 240) {
+            $0.module = 4; $0.angle = 33
+        }
         picture.picture.blur(radius: 1, passes: 3)
         picture.picture.addNoise(amplitude: 30)
         check(picture, [e], maxErrors: 2, label: "blur and noise")
@@ -304,7 +361,9 @@ final class QRDetectorTests: XCTestCase {
         heavy.picture.blur(radius: 2, passes: 2)
         check(heavy, [Expected(matrix: symbol.bitMatrix, corners: corners)], maxErrors: 20, label: "heavy blur")
         // Small modules, blurred: at most 8 module errors.
-        var (small, e2) = single(symbol, size: 200) { $0.module = 3; $0.angle = 5 }
+        var (small, e2) = single(symbol, size: 200) {
+            $0.module = 3; $0.angle = 5
+        }
         small.picture.blur(radius: 1, passes: 2)
         small.picture.addNoise(amplitude: 12, seed: 5)
         check(small, [e2], maxErrors: 8, label: "small, blurred")
@@ -315,7 +374,7 @@ final class QRDetectorTests: XCTestCase {
         var expected: [Expected] = []
         let specs: [(String, Int, Double, Double, Double, Double)] = [
             ("first", 1, 150, 140, 5, 0), ("second symbol", 3, 560, 150, 4, 30),
-            ("third", 2, 170, 420, 3, 200), ("fourth one here", 6, 520, 400, 3, 290),
+            ("third", 2, 170, 420, 3, 200), ("fourth one here", 6, 520, 400, 3, 290)
         ]
         for (data, version, x, y, module, angle) in specs {
             let s = try QRTestSymbol.qr(data, version: version)
@@ -335,7 +394,9 @@ final class QRDetectorTests: XCTestCase {
             let symbol = try QRTestSymbol.micro(version == 1 ? "123" : "M\(version)", version: version)
             XCTAssertEqual(symbol.size, 9 + 2 * version)
             for angle in [0.0, 30, 135, 270] {
-                var (picture, e) = single(symbol, size: 160) { $0.module = 5; $0.angle = angle }
+                var (picture, e) = single(symbol, size: 160) {
+                    $0.module = 5; $0.angle = angle
+                }
                 e.micro = true
                 check(picture, [e], label: "M\(version) angle \(angle)")
             }
@@ -346,7 +407,9 @@ final class QRDetectorTests: XCTestCase {
         let symbol = try QRTestSymbol.micro("ROTATE", version: 3)
         for step in 0..<24 {
             let angle = Double(step) * 15
-            var (picture, e) = single(symbol, size: 130) { $0.module = 4; $0.angle = angle }
+            var (picture, e) = single(symbol, size: 130) {
+                $0.module = 4; $0.angle = angle
+            }
             e.micro = true
             check(picture, [e], label: "M3 angle \(angle)")
         }
@@ -354,14 +417,20 @@ final class QRDetectorTests: XCTestCase {
 
     func testMicroQRSmallInvertedAndTilted() throws {
         let symbol = try QRTestSymbol.micro("HELLO", version: 3)
-        var (small, e) = single(symbol, size: 120) { $0.module = 3; $0.angle = 15 }
+        var (small, e) = single(symbol, size: 120) {
+            $0.module = 3; $0.angle = 15
+        }
         e.micro = true
         check(small, [e], label: "M3 small")
-        var (inv, e2) = single(symbol, size: 160) { $0.module = 4; $0.angle = 200 }
+        var (inv, e2) = single(symbol, size: 160) {
+            $0.module = 4; $0.angle = 200
+        }
         inv.picture.invert()
         e2.micro = true; e2.inverted = true
         check(inv, [e2], label: "M3 inverted")
-        var (tilted, e3) = single(symbol, size: 160) { $0.module = 5; $0.angle = 40; $0.taper = 0.15 }
+        var (tilted, e3) = single(symbol, size: 160) {
+            $0.module = 5; $0.angle = 40; $0.taper = 0.15
+        }
         e3.micro = true
         check(tilted, [e3], cornerTolerance: 3, label: "M3 tilted")
     }
@@ -379,7 +448,9 @@ final class QRDetectorTests: XCTestCase {
 
         for cell in [3, 4, 8] {
             var board = QRPicture(width: 300, height: 300)
-            for y in 0..<300 { for x in 0..<300 where (x / cell + y / cell) % 2 == 0 { board.picture.pixels[y * 300 + x] = 20 } }
+            for y in 0..<300 {
+                for x in 0..<300 where (x / cell + y / cell) % 2 == 0 { board.picture.pixels[y * 300 + x] = 20 }
+            }
             XCTAssertEqual(board.detect().count + board.detect(regions: false).count, 0, "checkerboard \(cell)")
         }
 
@@ -405,7 +476,8 @@ final class QRDetectorTests: XCTestCase {
         let c = picture.draw(symbol, placement)
         let n = Double(symbol.size)
         let grid = PerspectiveTransform.quadrilateralToQuadrilateral(
-            from: Point(x: 0, y: 0), Point(x: n, y: 0), Point(x: n, y: n), Point(x: 0, y: n), to: c[0], c[1], c[2], c[3])
+            from: Point(x: 0, y: 0), Point(x: n, y: 0), Point(x: n, y: n), Point(x: 0, y: n), to: c[0], c[1], c[2], c[3]
+        )
         var noise = TestPicture(width: 400, height: 400, background: 128)
         noise.addNoise(amplitude: 100, seed: 3)
         picture.picture.pixels.withUnsafeBufferPointer { p in
@@ -441,9 +513,10 @@ final class QRDetectorTests: XCTestCase {
                     high.withUnsafeMutableBufferPointer { h in
                         scratchLow.withUnsafeMutableBufferPointer { a in
                             scratchHigh.withUnsafeMutableBufferPointer { b in
-                                QRDetector.windowExtremes(count: count, step: step, low: l.baseAddress!, high: h.baseAddress!,
-                                                          into: (l.baseAddress!, h.baseAddress!),
-                                                          (a.baseAddress!, b.baseAddress!))
+                                QRDetector.windowExtremes(
+                                    count: count, step: step, low: l.baseAddress!, high: h.baseAddress!,
+                                    into: (l.baseAddress!, h.baseAddress!),
+                                    (a.baseAddress!, b.baseAddress!))
                             }
                         }
                     }
@@ -483,9 +556,10 @@ final class QRDetectorTests: XCTestCase {
             pixels.withUnsafeBufferPointer { p in
                 let image = LumaView(base: p.baseAddress!, width: w, height: h, stride: w)
                 let detector = QRDetector()
-                let found = detector.findAlignment(image, near: Point(x: centre.x + 1.5, y: centre.y - 1.3),
-                                                   ax: module * c, ay: module * s, bx: -module * s, by: module * c,
-                                                   radius: 1.5, inverted: false, contrast: 190)
+                let found = detector.findAlignment(
+                    image, near: Point(x: centre.x + 1.5, y: centre.y - 1.3),
+                    ax: module * c, ay: module * s, bx: -module * s, by: module * c,
+                    radius: 1.5, inverted: false, contrast: 190)
                 guard let found else { return XCTFail("no alignment pattern near \(centre)") }
                 XCTAssertLessThan(found.distance(to: centre), module / 4, "found \(found) for \(centre)")
             }
@@ -512,4 +586,3 @@ final class QRDetectorTests: XCTestCase {
         }
     }
 }
-

@@ -25,7 +25,7 @@ final class QRModel1Tests: XCTestCase {
         4: [(20, 1, 80), (40, 1, 60), (50, 1, 50), (66, 1, 34)],
         6: [(34, 1, 136), (32, 2, 53), (42, 2, 43), (56, 2, 29)],
         8: [(24, 2, 104), (48, 2, 80), (64, 2, 64), (56, 3, 29)],
-        14: [(40, 3, 163), (60, 4, 92), (60, 5, 62), (66, 6, 35)],
+        14: [(40, 3, 163), (60, 4, 92), (60, 5, 62), (66, 6, 35)]
     ]
 
     /// A module rectangle: left column, top row, width, height.
@@ -105,7 +105,11 @@ final class QRModel1Tests: XCTestCase {
                 put(2, 4)
                 put(values.count, wide ? 11 : 9)
                 for start in stride(from: 0, to: values.count, by: 2) {
-                    if start + 1 < values.count { put(values[start] * 45 + values[start + 1], 11) } else { put(values[start], 6) }
+                    if start + 1 < values.count {
+                        put(values[start] * 45 + values[start + 1], 11)
+                    } else {
+                        put(values[start], 6)
+                    }
                 }
             case .bytes(let s):
                 put(4, 4)
@@ -125,7 +129,9 @@ final class QRModel1Tests: XCTestCase {
         // Blocks, then interleaving: data words across the blocks, then check words.
         let blocks = (0..<blockCount).map { Array(data[($0 * dataPerBlock)..<(($0 + 1) * dataPerBlock)]) }
         let checks = blocks.map { block in
-            ReedSolomonEncoder.checkSymbols(field: .qrCode, data: block.map { Int($0) }, checkCount: check).map { UInt8($0) }
+            ReedSolomonEncoder.checkSymbols(field: .qrCode, data: block.map { Int($0) }, checkCount: check).map {
+                UInt8($0)
+            }
         }
         var words: [UInt8] = []
         for i in 0..<dataPerBlock { for b in blocks { words.append(b[i]) } }
@@ -150,8 +156,10 @@ final class QRModel1Tests: XCTestCase {
             remainder ^= 0b101_0011_0111 << (bit - 10)
         }
         let format = (formatData << 10 | remainder) ^ 0b010_1000_0010_0101
-        let first = [(0, 8), (1, 8), (2, 8), (3, 8), (4, 8), (5, 8), (7, 8), (8, 8), (8, 7),
-                     (8, 5), (8, 4), (8, 3), (8, 2), (8, 1), (8, 0)]
+        let first = [
+            (0, 8), (1, 8), (2, 8), (3, 8), (4, 8), (5, 8), (7, 8), (8, 8), (8, 7),
+            (8, 5), (8, 4), (8, 3), (8, 2), (8, 1), (8, 0)
+        ]
         let second = (0..<7).map { (8, n - 1 - $0) } + (0..<8).map { (n - 8 + $0, 8) }
         for (k, (x, y)) in first.enumerated() { modules[y][x] = format >> (14 - k) & 1 == 1 }
         for (k, (x, y)) in second.enumerated() { modules[y][x] = format >> (14 - k) & 1 == 1 }
@@ -188,8 +196,11 @@ final class QRModel1Tests: XCTestCase {
     static func scan(_ symbol: QRTestSymbol, module: Double, angle: Double = 0) -> [BarcodeResult] {
         let side = Int((Double(symbol.size) + 10) * module * 1.5)
         var p = QRPicture(width: side, height: side)
-        p.draw(symbol, QRPicture.Placement(cx: Double(side) / 2, cy: Double(side) / 2, module: module, angle: angle,
-                                           quietZone: 4))
+        p.draw(
+            symbol,
+            QRPicture.Placement(
+                cx: Double(side) / 2, cy: Double(side) / 2, module: module, angle: angle,
+                quietZone: 4))
         return p.picture.scan()
     }
 
@@ -203,8 +214,9 @@ final class QRModel1Tests: XCTestCase {
             XCTAssertTrue(version.alignmentCenters.isEmpty)
             for (level, row) in rows.enumerated() {
                 let b = version.blocks(QRErrorCorrectionLevel(rawValue: level)!)
-                XCTAssertEqual([b.checkPerBlock, b.blockCount, b.dataCodewords], [row.check, row.blocks, row.blocks * row.data],
-                               "version \(v) level \(level)")
+                XCTAssertEqual(
+                    [b.checkPerBlock, b.blockCount, b.dataCodewords], [row.check, row.blocks, row.blocks * row.data],
+                    "version \(v) level \(level)")
             }
         }
         XCTAssertNil(QRVersion.model1(forSize: 77))
@@ -226,8 +238,9 @@ final class QRModel1Tests: XCTestCase {
             let areas = Self.areas(version: v).data
             XCTAssertEqual(areas.count * 8, modules.count, "version \(v)")
             for level in QRErrorCorrectionLevel.allCases {
-                XCTAssertLessThanOrEqual(QRVersion.model1[v - 1].blocks(level).totalCodewords * 8, modules.count,
-                                         "version \(v) \(level.letter)")
+                XCTAssertLessThanOrEqual(
+                    QRVersion.model1[v - 1].blocks(level).totalCodewords * 8, modules.count,
+                    "version \(v) \(level.letter)")
             }
             // 26 code words in version 1 and 46 in version 2, as in Model 2.
             if v <= 2 { XCTAssertEqual(modules.count, [26, 46][v - 1] * 8) }
@@ -243,10 +256,15 @@ final class QRModel1Tests: XCTestCase {
             ([.bytes("Hello, Model 1")], "Hello, Model 1", 2, 1, 5),
             ([.alphanumeric("AB-12"), .numeric("345")], "AB-12345", 2, 2, 6),
             ([.bytes("quarter of a hundred bytes and more")], "quarter of a hundred bytes and more", 4, 2, 1),
-            ([.bytes("two blocks at level M, version six of Model 1")],
-             "two blocks at level M, version six of Model 1", 6, 1, 2),
-            ([.numeric(String(repeating: "31415926535", count: 5))], String(repeating: "31415926535", count: 5), 8, 3, 4),
-            ([.bytes(String(repeating: "Model 1 ", count: 20))], String(repeating: "Model 1 ", count: 20), 14, 2, 7),
+            (
+                [.bytes("two blocks at level M, version six of Model 1")],
+                "two blocks at level M, version six of Model 1", 6, 1, 2
+            ),
+            (
+                [.numeric(String(repeating: "31415926535", count: 5))], String(repeating: "31415926535", count: 5), 8,
+                3, 4
+            ),
+            ([.bytes(String(repeating: "Model 1 ", count: 20))], String(repeating: "Model 1 ", count: 20), 14, 2, 7)
         ]
         for c in cases {
             let made = Self.make(c.segments, version: c.version, level: c.level, mask: c.mask).symbol
@@ -293,8 +311,10 @@ final class QRModel1Tests: XCTestCase {
         let symbols: [(Symbol, String, Double)] = [
             (Self.make([.alphanumeric("HELLO MODEL 1")], version: 1, level: 0, mask: 2), "HELLO MODEL 1", 3),
             (Self.make([.bytes("QR Code Model 1")], version: 2, level: 1, mask: 5), "QR Code Model 1", 2),
-            (Self.make([.bytes("version 8 at level H has three blocks")], version: 8, level: 3, mask: 6),
-             "version 8 at level H has three blocks", 2),
+            (
+                Self.make([.bytes("version 8 at level H has three blocks")], version: 8, level: 3, mask: 6),
+                "version 8 at level H has three blocks", 2
+            )
         ]
         for (made, text, module) in symbols {
             for mirrored in [false, true] {
@@ -317,8 +337,10 @@ final class QRModel1Tests: XCTestCase {
         func matrix(_ word: Int, flip: Int) -> BitMatrix {
             let n = 21
             var m = BitMatrix(size: n)
-            let first = [(0, 8), (1, 8), (2, 8), (3, 8), (4, 8), (5, 8), (7, 8), (8, 8), (8, 7),
-                         (8, 5), (8, 4), (8, 3), (8, 2), (8, 1), (8, 0)]
+            let first = [
+                (0, 8), (1, 8), (2, 8), (3, 8), (4, 8), (5, 8), (7, 8), (8, 8), (8, 7),
+                (8, 5), (8, 4), (8, 3), (8, 2), (8, 1), (8, 0)
+            ]
             let second = (0..<7).map { (8, n - 1 - $0) } + (0..<8).map { (n - 8 + $0, 8) }
             for (k, (x, y)) in first.enumerated() { m[x, y] = (word ^ flip) >> (14 - k) & 1 == 1 }
             for (k, (x, y)) in second.enumerated() { m[x, y] = word >> (14 - k) & 1 == 1 }
@@ -332,8 +354,9 @@ final class QRModel1Tests: XCTestCase {
                 if flip.nonzeroBitCount <= 1 {
                     XCTAssertTrue(QRFormat.readInfo(model1).isEmpty, "Model 1 word \(index)")
                 }
-                XCTAssertEqual(QRFormat.readModel1Info(model1),
-                               QRFormat.Info(level: QRErrorCorrectionLevel(formatBits: index >> 3), mask: index & 7))
+                XCTAssertEqual(
+                    QRFormat.readModel1Info(model1),
+                    QRFormat.Info(level: QRErrorCorrectionLevel(formatBits: index >> 3), mask: index & 7))
             }
         }
     }
@@ -358,7 +381,8 @@ final class QRModel1Tests: XCTestCase {
             .appendingPathComponent("../../../shared/corpus/qrcode-2").standardized
         let png = folder.appendingPathComponent("qr-model-1.png").path
         guard FileManager.default.fileExists(atPath: png) else {
-            throw XCTSkip("the shared corpus is not at \(folder.path) (it belongs beside the package, as ../shared/corpus)")
+            throw XCTSkip(
+                "the shared corpus is not at \(folder.path) (it belongs beside the package, as ../shared/corpus)")
         }
         guard let convert = TestPicture.convertTool else {
             throw XCTSkip("ImageMagick's convert, which reads the corpus's PNG pictures, is not installed")
@@ -373,7 +397,8 @@ final class QRModel1Tests: XCTestCase {
         let made = Self.make([.bytes(expected)], version: 2, level: 1, mask: 5).symbol
         var differing = 0
         for y in 0..<25 {
-            for x in 0..<25 where (picture.pixels[(9 + 2 * y) * picture.stride + 9 + 2 * x] < 128) != made.modules[y][x] {
+            for x in 0..<25 where (picture.pixels[(9 + 2 * y) * picture.stride + 9 + 2 * x] < 128) != made.modules[y][x]
+            {
                 differing += 1
             }
         }

@@ -16,8 +16,11 @@ final class QRResampleTests: XCTestCase {
         guard symbol.size > 0 else { return nil }
         var picture = QRPicture(width: 640 * copies, height: 640)
         for k in 0..<copies {
-            picture.draw(symbol, QRPicture.Placement(cx: 320 + 640 * Double(k), cy: 320, module: 14, angle: 8,
-                                                     taper: hard.taper, distortion: hard.distortion))
+            picture.draw(
+                symbol,
+                QRPicture.Placement(
+                    cx: 320 + 640 * Double(k), cy: 320, module: 14, angle: 8,
+                    taper: hard.taper, distortion: hard.distortion))
         }
         if hard.blur > 0 { picture.picture.blur(radius: hard.blur) }
         return picture

@@ -21,7 +21,9 @@ final class QRSizeSearchTests: XCTestCase {
         if scratched {
             // Module (9, 6) spans x 265 ..< 275 and y 235 ..< 245.
             for y in 235..<245 {
-                for x in 265..<275 where x < 269 || x > 271 { picture.picture.pixels[y * picture.picture.stride + x] = 25 }
+                for x in 265..<275 where x < 269 || x > 271 {
+                    picture.picture.pixels[y * picture.picture.stride + x] = 25
+                }
             }
         }
         return picture

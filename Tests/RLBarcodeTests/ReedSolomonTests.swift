@@ -6,7 +6,7 @@ final class ReedSolomonTests: XCTestCase {
     private let fields: [(String, GaloisField)] = [
         ("QR GF(256)", .qrCode), ("Data Matrix GF(256)", .dataMatrix), ("Aztec GF(16)", .aztecParameters),
         ("Aztec GF(64)", .aztecData6), ("Aztec GF(1024)", .aztecData10), ("Aztec GF(4096)", .aztecData12),
-        ("PDF417 GF(929)", .pdf417),
+        ("PDF417 GF(929)", .pdf417)
     ]
 
     func testFieldTables() {
@@ -35,7 +35,9 @@ final class ReedSolomonTests: XCTestCase {
     }
 
     /// Adds a non-zero error value to each of `positions`.
-    private func corrupt(_ word: inout [Int], _ positions: ArraySlice<Int>, _ f: GaloisField, _ rng: inout DecoderTestRandom) {
+    private func corrupt(
+        _ word: inout [Int], _ positions: ArraySlice<Int>, _ f: GaloisField, _ rng: inout DecoderTestRandom
+    ) {
         for p in positions { word[p] = f.add(word[p], Int.random(in: 1..<f.size, using: &rng)) }
     }
 
@@ -48,8 +50,9 @@ final class ReedSolomonTests: XCTestCase {
         }
         // The QR Code example of ISO/IEC 18004 Annex I: 1-M, "01234567".
         let data = [0x10, 0x20, 0x0C, 0x56, 0x61, 0x80, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11]
-        XCTAssertEqual(ReedSolomonEncoder.checkSymbols(field: .qrCode, data: data, checkCount: 10),
-                       [0xA5, 0x24, 0xD4, 0xC1, 0xED, 0x36, 0xC7, 0x87, 0x2C, 0x55])
+        XCTAssertEqual(
+            ReedSolomonEncoder.checkSymbols(field: .qrCode, data: data, checkCount: 10),
+            [0xA5, 0x24, 0xD4, 0xC1, 0xED, 0x36, 0xC7, 0x87, 0x2C, 0x55])
     }
 
     func testErrorsUpToCapacity() {

@@ -9,8 +9,9 @@ final class ScannerRobustnessTests: XCTestCase {
 
     private func picture(angle: Double, module: Double = 2.5, size: Int = 320) throws -> TestPicture {
         var pic = TestPicture(width: size, height: size)
-        pic.draw(try ZintRow.make(.eanx, String(data.prefix(12))),
-                 .init(cx: Double(size) / 2, cy: Double(size) / 2, module: module, barHeight: 50, angle: angle))
+        pic.draw(
+            try ZintRow.make(.eanx, String(data.prefix(12))),
+            .init(cx: Double(size) / 2, cy: Double(size) / 2, module: module, barHeight: 50, angle: angle))
         return pic
     }
 
@@ -36,8 +37,9 @@ final class ScannerRobustnessTests: XCTestCase {
 
     func testBlurNoiseAndLowContrast() throws {
         var pic = TestPicture(width: 360, height: 200, background: 110)
-        pic.draw(try ZintRow.make(.eanx, String(data.prefix(12))),
-                 .init(cx: 180, cy: 100, module: 3, barHeight: 40, angle: 10, dark: 90, light: 150))
+        pic.draw(
+            try ZintRow.make(.eanx, String(data.prefix(12))),
+            .init(cx: 180, cy: 100, module: 3, barHeight: 40, angle: 10, dark: 90, light: 150))
         pic.blur(radius: 1)
         pic.addNoise(amplitude: 8)
         XCTAssertEqual(pic.scan().map(\.text), [data])
@@ -52,8 +54,9 @@ final class ScannerRobustnessTests: XCTestCase {
 
     func testPerspective() throws {
         var pic = TestPicture(width: 360, height: 200)
-        pic.draw(try ZintRow.make(.eanx, String(data.prefix(12))),
-                 .init(cx: 180, cy: 100, module: 3, barHeight: 35, angle: -8, taper: 0.3))
+        pic.draw(
+            try ZintRow.make(.eanx, String(data.prefix(12))),
+            .init(cx: 180, cy: 100, module: 3, barHeight: 35, angle: -8, taper: 0.3))
         XCTAssertEqual(pic.scan().map(\.text), [data])
     }
 

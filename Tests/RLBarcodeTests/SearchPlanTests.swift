@@ -19,19 +19,25 @@ final class SearchPlanTests: XCTestCase {
 
     /// A matrix symbol of `m`, `module` pixels a module.
     private func matrix(_ m: BitMatrix, _ symbology: Symbology, _ text: String, module: Double) -> Drawn {
-        Drawn(symbology: symbology, text: text, halfWidth: (Double(m.width) / 2 + 4) * module,
-              halfHeight: (Double(m.height) / 2 + 4) * module) { frame, x, y in
+        Drawn(
+            symbology: symbology, text: text, halfWidth: (Double(m.width) / 2 + 4) * module,
+            halfHeight: (Double(m.height) / 2 + 4) * module
+        ) { frame, x, y in
             frame.draw(matrix: m, QRPicture.Placement(cx: x, cy: y, module: module))
         }
     }
 
     /// A linear symbol, zint symbology `zint`, `module` pixels a module.
-    private func linear(_ zint: Int, _ data: String, _ symbology: Symbology, _ text: String, module: Double,
-                        barHeight: Double = 30) throws -> Drawn {
+    private func linear(
+        _ zint: Int, _ data: String, _ symbology: Symbology, _ text: String, module: Double,
+        barHeight: Double = 30
+    ) throws -> Drawn {
         let row = try ZintRow.make(symbology: zint, data)
         let width = (Double(row.modules.count) / 2 + 12) * module
-        return Drawn(symbology: symbology, text: text, halfWidth: width,
-                     halfHeight: (barHeight / 2 + 12) * module) { frame, x, y in
+        return Drawn(
+            symbology: symbology, text: text, halfWidth: width,
+            halfHeight: (barHeight / 2 + 12) * module
+        ) { frame, x, y in
             frame.picture.draw(row, .init(cx: x, cy: y, module: module, barHeight: barHeight))
         }
     }
@@ -58,9 +64,12 @@ final class SearchPlanTests: XCTestCase {
     /// One of every symbology the scanner reads in video frames.
     private func everySymbology() throws -> [Drawn] {
         var all = [try qr("PLAN QR 2026")]
-        for d in [try dataMatrix("Plan DM 2026"), try dataMatrix("A Data Matrix with a good deal of text, 1234567890"),
-                  try aztec("Plan Aztec 2026"), try aztec("Aztec code with a good deal of text in it to make it bigger, 1234567890"),
-                  try pdf417("Plan PDF417 2026")] {
+        for d in [
+            try dataMatrix("Plan DM 2026"), try dataMatrix("A Data Matrix with a good deal of text, 1234567890"),
+            try aztec("Plan Aztec 2026"),
+            try aztec("Aztec code with a good deal of text in it to make it bigger, 1234567890"),
+            try pdf417("Plan PDF417 2026")
+        ] {
             if let d { all.append(d) }
         }
         all += [
@@ -70,19 +79,22 @@ final class SearchPlanTests: XCTestCase {
             try linear(20, "Plan-128", .code128, "Plan-128", module: 2),
             try linear(25, "PLAN93", .code93, "PLAN93", module: 2),
             try linear(3, "01234567", .itf, "01234567", module: 3),
-            try linear(18, "A40156B", .codabar, "40156", module: 2),
+            try linear(18, "A40156B", .codabar, "40156", module: 2)
         ]
         return all
     }
 
     /// Scans `frame` as video frames `numbers` with `scanner` and returns
     /// the frames (their numbers) in which each of `codes` was read.
-    private func framesReading(_ codes: [Drawn], in frame: QRPicture, scanner: RLBarcode.Scanner,
-                               numbers: ClosedRange<Int>, stopWhenAllRead: Bool = true) -> [[Int]] {
+    private func framesReading(
+        _ codes: [Drawn], in frame: QRPicture, scanner: RLBarcode.Scanner,
+        numbers: ClosedRange<Int>, stopWhenAllRead: Bool = true
+    ) -> [[Int]] {
         var readIn = [[Int]](repeating: [], count: codes.count)
         frame.picture.pixels.withUnsafeBufferPointer { p in
-            let view = LumaView(base: p.baseAddress!, width: frame.picture.width, height: frame.picture.height,
-                                stride: frame.picture.stride)
+            let view = LumaView(
+                base: p.baseAddress!, width: frame.picture.width, height: frame.picture.height,
+                stride: frame.picture.stride)
             for n in numbers {
                 let results = scanner.scan(view, frameNumber: n)
                 for (k, c) in codes.enumerated()
@@ -120,13 +132,14 @@ final class SearchPlanTests: XCTestCase {
     /// layouts: both are read within 8 video frames, every symbology on.
     func testPairsOfMatrixCodesAreAllRead() throws {
         guard let dm = try dataMatrix("Pair DM 2026 with some more text"),
-              let az = try aztec("Aztec code with a good deal of text in it to make it bigger, 1234567890"),
-              let pdf = try pdf417("Pair PDF417 2026") else { return }
+            let az = try aztec("Aztec code with a good deal of text in it to make it bigger, 1234567890"),
+            let pdf = try pdf417("Pair PDF417 2026")
+        else { return }
         let qrCode = try qr("Pair QR 2026")
         let pairs = [(dm, az), (dm, pdf), (qrCode, dm), (qrCode, az), (az, pdf)]
         let layouts: [((Double, Double), (Double, Double))] = [
             ((320, 360), (960, 360)), ((960, 360), (320, 360)), ((640, 180), (640, 540)),
-            ((250, 200), (1030, 520)), ((500, 360), (820, 360)),
+            ((250, 200), (1030, 520)), ((500, 360), (820, 360))
         ]
         for (a, b) in pairs {
             for (pa, pb) in layouts {
@@ -153,7 +166,7 @@ final class SearchPlanTests: XCTestCase {
         let codes = [
             try linear(8, "TILE-39", .code39, "TILE-39", module: 3, barHeight: 20),
             try linear(20, "Tiles of 128", .code128, "Tiles of 128", module: 2.5, barHeight: 20),
-            try linear(13, "590123412345", .ean13, "5901234123457", module: 2, barHeight: 30),
+            try linear(13, "590123412345", .ean13, "5901234123457", module: 2, barHeight: 30)
         ]
         let region = NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
         for code in codes {
@@ -161,8 +174,10 @@ final class SearchPlanTests: XCTestCase {
             for (x, y) in [(320.0, 40.0), (330.0, 325.0), (code.halfWidth + 2, 45.0), (638 - code.halfWidth, 320.0)] {
                 var frame = QRPicture(width: 640, height: 360)
                 code.draw(&frame, x, y)
-                let scanner = RLBarcode.Scanner(options: ScanOptions(symbologies: .all, activeRegion: region,
-                                                                     effort: .balanced))
+                let scanner = RLBarcode.Scanner(
+                    options: ScanOptions(
+                        symbologies: .all, activeRegion: region,
+                        effort: .balanced))
                 let readIn = framesReading([code], in: frame, scanner: scanner, numbers: 2...121)
                 XCTAssertFalse(readIn[0].isEmpty, "\(code.symbology) \(Int(2 * code.halfWidth)) px at (\(x), \(y))")
             }

@@ -10,8 +10,11 @@ final class StillPictureTests: XCTestCase {
     /// An EAN-13 code at the left and a MicroPDF417 symbol (which only the
     /// full depth looks for) at the right of one picture.
     private func codeAndMicroPDF417() throws -> QRPicture? {
-        guard let micro = try ZintPDF417.make("beside the code", arguments: ["--cols=2"],
-                                              symbology: StillPictureTests.zintMicroPDF417) else { return nil }
+        guard
+            let micro = try ZintPDF417.make(
+                "beside the code", arguments: ["--cols=2"],
+                symbology: StillPictureTests.zintMicroPDF417)
+        else { return nil }
         var p = QRPicture(width: 640, height: 320)
         p.draw(matrix: micro.matrix(), QRPicture.Placement(cx: 500, cy: 160, module: 2, angle: 0, quietZone: 2))
         p.picture.draw(try ZintRow.make(.eanx, "5901234123457"), .init(cx: 170, cy: 160, module: 2, barHeight: 50))
@@ -34,8 +37,11 @@ final class StillPictureTests: XCTestCase {
     /// A picture that the first look reads nothing in gets the full depth:
     /// the MicroPDF417 symbol alone.
     func testFullDepthWhenTheFirstLookReadsNothing() throws {
-        guard let micro = try ZintPDF417.make("alone", arguments: ["--cols=1"],
-                                              symbology: StillPictureTests.zintMicroPDF417) else { return }
+        guard
+            let micro = try ZintPDF417.make(
+                "alone", arguments: ["--cols=1"],
+                symbology: StillPictureTests.zintMicroPDF417)
+        else { return }
         var p = QRPicture(width: 300, height: 300)
         p.draw(matrix: micro.matrix(), QRPicture.Placement(cx: 150, cy: 150, module: 2, angle: 20, quietZone: 2))
         XCTAssertEqual(p.picture.scan(ScanOptions(effort: .balanced)).count, 0)
@@ -45,8 +51,9 @@ final class StillPictureTests: XCTestCase {
     /// The cells of `picture`, 16 pixels square.
     private func withCells(_ picture: TestPicture, _ body: (CellTensors) -> Void) {
         picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: picture.width, height: picture.height,
-                                stride: picture.stride)
+            let view = LumaView(
+                base: $0.baseAddress!, width: picture.width, height: picture.height,
+                stride: picture.stride)
             var detector = RegionDetector()
             defer { detector.free() }
             detector.measure(view, cellSize: 16, x0: 0, y0: 0, x1: picture.width, y1: picture.height, flatBelow: 6)
@@ -59,9 +66,10 @@ final class StillPictureTests: XCTestCase {
     /// when bars follow it, reaching over the add-on; nil when nothing does.
     func testAddOnBoxFollowsBarsPastTheCode() throws {
         let frame = PixelRect(x0: 0, y0: 0, x1: 480, y1: 200)
-        let plan = Scanner.Plan(cellSize: 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
-                                linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false,
-                                minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4)
+        let plan = Scanner.Plan(
+            cellSize: 16, minEnergy: 40, minCoherence: 0.55, minCells: 2, maxCandidates: 32,
+            linesPerCandidate: 21, thickness: 3, relativeEdge: 0.1, floorEdge: 2, sweeps: false,
+            minVotes: 2, refine: true, prune: 0.15, smooth: true, enoughReadings: 4)
         for (data, followed) in [("978020137962+51299", true), ("978020137962", false)] {
             var p = TestPicture(width: frame.width, height: frame.height)
             p.draw(try ZintRow.make(.eanx, data), .init(cx: 240, cy: 100, module: 2, barHeight: 50))
@@ -88,8 +96,10 @@ final class StillPictureTests: XCTestCase {
 
     /// Through the scanner: the add-on read, whichever look read it.
     func testThoroughReadsAddOns() throws {
-        for (data, main, addOn) in [("978020137962+51299", "9780201379624", "51299"),
-                                    ("590123412345+12", "5901234123457", "12")] {
+        for (data, main, addOn) in [
+            ("978020137962+51299", "9780201379624", "51299"),
+            ("590123412345+12", "5901234123457", "12")
+        ] {
             var p = TestPicture(width: 480, height: 200)
             p.draw(try ZintRow.make(.eanx, data), .init(cx: 240, cy: 100, module: 2, barHeight: 50))
             let r = p.scan(ScanOptions(effort: .thorough))
@@ -102,9 +112,12 @@ final class StillPictureTests: XCTestCase {
     /// MicroPDF417 among the matrix searches): the same results, in the
     /// same order, as on one.
     func testTwoThreadsReadAsOne() throws {
-        guard let micro = try ZintPDF417.make("micro of four", arguments: ["--cols=2"],
-                                              symbology: StillPictureTests.zintMicroPDF417),
-              let pdf = try ZintPDF417.make("pdf417 of four", arguments: ["--cols=3"]) else { return }
+        guard
+            let micro = try ZintPDF417.make(
+                "micro of four", arguments: ["--cols=2"],
+                symbology: StillPictureTests.zintMicroPDF417),
+            let pdf = try ZintPDF417.make("pdf417 of four", arguments: ["--cols=3"])
+        else { return }
         let qr = try QRTestSymbol.make(symbology: 58, "qr of four")
         guard qr.size > 0 else { return }
         var p = QRPicture(width: 720, height: 480)
@@ -144,11 +157,16 @@ final class StillPictureTests: XCTestCase {
         var empty = TestPicture(width: 400, height: 200)
         empty.addNoise(amplitude: 12)
         func scan(_ picture: TestPicture, exhaustive: Bool, threads: Int) -> ([String], Int) {
-            let scanner = RLBarcode.Scanner(options: ScanOptions(effort: .thorough, threads: threads,
-                                                                 exhaustive: exhaustive))
+            let scanner = RLBarcode.Scanner(
+                options: ScanOptions(
+                    effort: .thorough, threads: threads,
+                    exhaustive: exhaustive))
             let texts = picture.pixels.withUnsafeBufferPointer {
-                scanner.scan(LumaView(base: $0.baseAddress!, width: picture.width, height: picture.height,
-                                      stride: picture.stride)).map(\.text)
+                scanner.scan(
+                    LumaView(
+                        base: $0.baseAddress!, width: picture.width, height: picture.height,
+                        stride: picture.stride)
+                ).map(\.text)
             }
             return (texts, scanner.sweptAngles)
         }

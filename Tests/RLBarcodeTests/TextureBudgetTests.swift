@@ -26,12 +26,18 @@ final class TextureBudgetTests: XCTestCase {
         var picture = TestPicture(width: 1280, height: 720, background: 200)
         for k in 0..<12 {
             let cx = 110 + Double(k % 4) * 300, cy = 110 + Double(k / 4) * 240
-            picture.draw(texture(UInt64(k + 1)), TestPicture.Placement(
-                cx: cx, cy: cy, module: 2.5, barHeight: 30, angle: Double(k) * 15, dark: 10, light: 250, quietZone: 4))
+            picture.draw(
+                texture(UInt64(k + 1)),
+                TestPicture.Placement(
+                    cx: cx, cy: cy, module: 2.5, barHeight: 30, angle: Double(k) * 15, dark: 10, light: 250,
+                    quietZone: 4))
         }
         if let code {
-            picture.draw(code, TestPicture.Placement(cx: 640, cy: 360, module: 2.5, barHeight: 40, angle: 5,
-                                                     dark: 90, light: 210, quietZone: 10))
+            picture.draw(
+                code,
+                TestPicture.Placement(
+                    cx: 640, cy: 360, module: 2.5, barHeight: 40, angle: 5,
+                    dark: 90, light: 210, quietZone: 10))
         }
         return picture
     }
@@ -40,7 +46,8 @@ final class TextureBudgetTests: XCTestCase {
     func secondFrame(_ picture: TestPicture) -> (lines: Int, candidates: Int, texts: [String]) {
         let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced))
         return picture.pixels.withUnsafeBufferPointer { buffer in
-            let view = LumaView(base: buffer.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
+            let view = LumaView(
+                base: buffer.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
             _ = scanner.scan(view)
             let before = scanner.linesSampled
             let found = scanner.scan(view)

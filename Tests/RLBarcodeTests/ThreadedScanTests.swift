@@ -86,7 +86,8 @@ final class ThreadedScanTests: XCTestCase {
     /// order with the same corners.
     func testResultsDoNotDependOnTheNumberOfThreads() throws {
         guard let dm = try ZintMatrix.make(.dataMatrix, "Threads DM 2026"),
-              let aztec = try ZintAztec.make("Threads Aztec", arguments: ["--vers=4"]) else { return }
+            let aztec = try ZintAztec.make("Threads Aztec", arguments: ["--vers=4"])
+        else { return }
         let row = try ZintRow.make(.eanx, "590123412345")
         guard !row.modules.isEmpty else { return }
         var frame = QRPicture(width: 1280, height: 720)
@@ -100,7 +101,8 @@ final class ThreadedScanTests: XCTestCase {
         let picture = frame.picture
         var readings: [Int: [String]] = [:]
         picture.pixels.withUnsafeBufferPointer { p in
-            let view = LumaView(base: p.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
+            let view = LumaView(
+                base: p.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
             for threads in [1, 2, 0] {
                 let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced, threads: threads))
                 var all: [String] = []
@@ -116,8 +118,9 @@ final class ThreadedScanTests: XCTestCase {
         let one = try XCTUnwrap(readings[1])
         for k in 0..<3 {
             let texts = one.filter { $0.hasPrefix("\(k)|") }.map { String($0.split(separator: "|")[2]) }
-            XCTAssertEqual(texts.sorted(), ["5901234123457", "Threads Aztec", "Threads DM 2026", "Threads QR"],
-                           "frame \(k): \(one)")
+            XCTAssertEqual(
+                texts.sorted(), ["5901234123457", "Threads Aztec", "Threads DM 2026", "Threads QR"],
+                "frame \(k): \(one)")
         }
         XCTAssertEqual(readings[2], one)
         XCTAssertEqual(readings[0], one)
@@ -133,9 +136,12 @@ final class ThreadedScanTests: XCTestCase {
         let ean = try ZintRow.make(.eanx, "590123412345")
         let code128 = try ZintRow.make(symbology: 20, "THREADS-128")
         let itf = try ZintRow.make(symbology: 3, "12345678901231")
-        let stacked = try ZintStack.make(symbology: 81, "[01]98898765432106[3103]000123[15]991231",
-                                         arguments: ["--cols=2"])
-        guard !ean.modules.isEmpty, !code128.modules.isEmpty, !itf.modules.isEmpty, !stacked.rows.isEmpty else { return }
+        let stacked = try ZintStack.make(
+            symbology: 81, "[01]98898765432106[3103]000123[15]991231",
+            arguments: ["--cols=2"])
+        guard !ean.modules.isEmpty, !code128.modules.isEmpty, !itf.modules.isEmpty, !stacked.rows.isEmpty else {
+            return
+        }
         var frame = TestPicture(width: 1280, height: 720)
         frame.draw(ean, .init(cx: 200, cy: 150, module: 2.5, angle: 5))
         frame.draw(ean, .init(cx: 560, cy: 150, module: 2.5, angle: -4))
@@ -148,8 +154,12 @@ final class ThreadedScanTests: XCTestCase {
         }
         let one = try XCTUnwrap(readings[1])
         let texts = one.filter { $0.hasPrefix("0|") }.map { String($0.split(separator: "|")[2]) }
-        XCTAssertEqual(texts.sorted(), ["0198898765432106310300012315991231", "12345678901231", "5901234123457",
-                                        "5901234123457", "THREADS-128"], "\(one)")
+        XCTAssertEqual(
+            texts.sorted(),
+            [
+                "0198898765432106310300012315991231", "12345678901231", "5901234123457",
+                "5901234123457", "THREADS-128"
+            ], "\(one)")
         XCTAssertEqual(readings[2], one)
         XCTAssertGreaterThan(byHelper, 0, "the helper thread read no candidate")
     }
@@ -165,8 +175,10 @@ final class ThreadedScanTests: XCTestCase {
         picture.draw(ean, .init(cx: 250, cy: 200, module: 2, angle: 33))
         picture.draw(code128, .init(cx: 560, cy: 400, module: 2, angle: -58))
         picture.addNoise(amplitude: 8)
-        let (readings, byHelper) = ThreadedScanTests.linearReadings(picture, effort: .thorough, exhaustive: true,
-                                                                    frames: 4) { $0.sweepsByHelper }
+        let (readings, byHelper) = ThreadedScanTests.linearReadings(
+            picture, effort: .thorough, exhaustive: true,
+            frames: 4
+        ) { $0.sweepsByHelper }
         let one = try XCTUnwrap(readings[1])
         let texts = one.filter { $0.hasPrefix("0|") }.map { String($0.split(separator: "|")[2]) }
         XCTAssertEqual(texts.sorted(), ["5901234123457", "SWEEPS-128"], "\(one)")
@@ -178,16 +190,21 @@ final class ThreadedScanTests: XCTestCase {
     /// one thread and one of two: each frame's codes as
     /// "frame|symbology|text|corners", in the scanner's order, per thread
     /// count, and the sum of `helperShare` over the two-thread scans.
-    static func linearReadings(_ picture: TestPicture, effort: Effort, exhaustive: Bool = false, frames: Int,
-                               helperShare: (RLBarcode.Scanner) -> Int) -> ([Int: [String]], Int) {
+    static func linearReadings(
+        _ picture: TestPicture, effort: Effort, exhaustive: Bool = false, frames: Int,
+        helperShare: (RLBarcode.Scanner) -> Int
+    ) -> ([Int: [String]], Int) {
         var readings: [Int: [String]] = [:]
         var byHelper = 0
         picture.pixels.withUnsafeBufferPointer { p in
-            let view = LumaView(base: p.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
+            let view = LumaView(
+                base: p.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
             for threads in [1, 2] {
                 let linear = Symbology.all.subtracting(MatrixReaders.symbologies)
-                let scanner = Scanner(options: ScanOptions(symbologies: linear, effort: effort, threads: threads,
-                                                           exhaustive: exhaustive))
+                let scanner = Scanner(
+                    options: ScanOptions(
+                        symbologies: linear, effort: effort, threads: threads,
+                        exhaustive: exhaustive))
                 var all: [String] = []
                 for k in 0..<frames {
                     var codes: [String] = []
@@ -211,7 +228,8 @@ final class ThreadedScanTests: XCTestCase {
     /// elsewhere, or of other content, stays apart.
     func testTablesOfTwoThreadsJoinTheirReadings() {
         var mine = RowTable(), theirs = RowTable()
-        let f = LinearFragment(symbology: .dataBarExpanded, valueOffset: 0, valueCount: 3, start: 0, end: 100, error: 0.2)
+        let f = LinearFragment(
+            symbology: .dataBarExpanded, valueOffset: 0, valueCount: 3, start: 0, end: 100, error: 0.2)
         let a: [Int32] = [1, 2, 3], b: [Int32] = [4, 5, 6]
         a.withUnsafeBufferPointer { va in
             b.withUnsafeBufferPointer { vb in
@@ -223,7 +241,8 @@ final class ThreadedScanTests: XCTestCase {
                 theirs.add(f, values: vb, p0: Point(x: 0, y: 40), p1: Point(x: 100, y: 40), inverted: false, line: 11)
                 var better = f
                 better.error = 0.1
-                theirs.add(better, values: va, p0: Point(x: 0, y: 90), p1: Point(x: 100, y: 90), inverted: false, line: 12)
+                theirs.add(
+                    better, values: va, p0: Point(x: 0, y: 90), p1: Point(x: 100, y: 90), inverted: false, line: 12)
             }
         }
         mine.absorb(theirs)
@@ -241,11 +260,14 @@ final class ThreadedScanTests: XCTestCase {
             sink.reset()
             let bytes = Array(text.utf8)
             let offset = bytes.withUnsafeBufferPointer { sink.store($0) }
-            let hit = LinearHit(symbology: .code128, textOffset: offset, textCount: bytes.count, addOnOffset: 0,
-                                addOnCount: 0, firstElement: 0, lastElement: 10, start: 0, end: 200, error: 0.1,
-                                aimModifier: 48)
-            table.add(hit, from: sink, p0: Point(x: x, y: Double(line % 7) * 3), p1: Point(x: x + 200, y: Double(line % 7) * 3),
-                      inverted: false, line: line)
+            let hit = LinearHit(
+                symbology: .code128, textOffset: offset, textCount: bytes.count, addOnOffset: 0,
+                addOnCount: 0, firstElement: 0, lastElement: 10, start: 0, end: 200, error: 0.1,
+                aimModifier: 48)
+            table.add(
+                hit, from: sink, p0: Point(x: x, y: Double(line % 7) * 3),
+                p1: Point(x: x + 200, y: Double(line % 7) * 3),
+                inverted: false, line: line)
         }
         read("ONE", into: &votes, x: 0, line: 1)
         read("ONE", into: &other, x: 0, line: 100)
@@ -270,12 +292,14 @@ final class ThreadedScanTests: XCTestCase {
             sink.reset()
             let bytes = Array(text.utf8)
             let offset = bytes.withUnsafeBufferPointer { sink.store($0) }
-            let hit = LinearHit(symbology: symbology, textOffset: offset, textCount: bytes.count, addOnOffset: 0,
-                                addOnCount: 0, firstElement: 0, lastElement: 10, start: 0, end: 200, error: 0.1,
-                                aimModifier: 48)
+            let hit = LinearHit(
+                symbology: symbology, textOffset: offset, textCount: bytes.count, addOnOffset: 0,
+                addOnCount: 0, firstElement: 0, lastElement: 10, start: 0, end: 200, error: 0.1,
+                aimModifier: 48)
             for k in 0..<2 {
-                table.add(hit, from: sink, p0: Point(x: 10, y: y + Double(k) * 3), p1: Point(x: 210, y: y + Double(k) * 3),
-                          inverted: false, line: line + k)
+                table.add(
+                    hit, from: sink, p0: Point(x: 10, y: y + Double(k) * 3), p1: Point(x: 210, y: y + Double(k) * 3),
+                    inverted: false, line: line + k)
             }
         }
         /// "A" (Code 128, at the top), "B" (Code 39, below it) and "C" (Code
@@ -283,7 +307,9 @@ final class ThreadedScanTests: XCTestCase {
         func joined(_ mine: Set<String>) -> [String] {
             var votes = VoteTable(), other = VoteTable()
             defer { votes.free(); other.free() }
-            for (k, (text, symbology, y)) in [("C", Symbology.code128, 400.0), ("B", .code39, 200), ("A", .code128, 0)].enumerated() {
+            for (k, (text, symbology, y)) in [("C", Symbology.code128, 400.0), ("B", .code39, 200), ("A", .code128, 0)]
+                .enumerated()
+            {
                 if mine.contains(text) {
                     read(text, symbology, into: &votes, y: y, line: 10 * k)
                 } else {

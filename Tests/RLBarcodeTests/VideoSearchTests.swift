@@ -24,7 +24,8 @@ final class VideoSearchTests: XCTestCase {
             for y in 0..<half.height {
                 for x in 0..<half.width {
                     let fx = rect.x0 + 2 * x, fy = rect.y0 + 2 * y
-                    let sum = Int(view[fx, fy]) + Int(view[fx + 1, fy]) + Int(view[fx, fy + 1]) + Int(view[fx + 1, fy + 1])
+                    let sum =
+                        Int(view[fx, fy]) + Int(view[fx + 1, fy]) + Int(view[fx, fy + 1]) + Int(view[fx + 1, fy + 1])
                     if Int(half[x, y]) != (sum + 2) / 4 { wrong += 1 }
                 }
             }
@@ -41,7 +42,8 @@ final class VideoSearchTests: XCTestCase {
     /// corners where they were drawn.
     func testMatrixCodesReadInEveryHDFrame() throws {
         guard let dm = try ZintMatrix.make(.dataMatrix, "Every frame 2026"),
-              let aztec = try ZintAztec.make("Aztec every frame", arguments: ["--vers=4"]) else { return }
+            let aztec = try ZintAztec.make("Aztec every frame", arguments: ["--vers=4"])
+        else { return }
         var frame = QRPicture(width: 1280, height: 720)
         let dmCorners = frame.draw(matrix: dm, QRPicture.Placement(cx: 360, cy: 360, module: 10, angle: 12))
         let az = QRTestSymbol(modules: (0..<aztec.height).map { y in (0..<aztec.width).map { aztec[$0, y] } })
@@ -144,8 +146,9 @@ final class VideoSearchTests: XCTestCase {
         var frame = QRPicture(width: 640, height: 360, background: 230)
         _ = frame.draw(matrix: dm, QRPicture.Placement(cx: 80, cy: 60, module: 4, angle: 0))
         frame.picture.draw(try ZintRow.make(.eanx, "590123412345"), .init(cx: 320, cy: 180, module: 2, barHeight: 40))
-        frame.picture.draw(try ZintRow.make(.eanx, "400638133393"),
-                           .init(cx: 520, cy: 310, module: 2, barHeight: 30, dark: 235, light: 25))
+        frame.picture.draw(
+            try ZintRow.make(.eanx, "400638133393"),
+            .init(cx: 520, cy: 310, module: 2, barHeight: 30, dark: 235, light: 25))
         var options = ScanOptions(symbologies: .all, effort: .balanced)
         options.activeRegion = NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
         let scanner = Scanner(options: options)
@@ -179,7 +182,8 @@ final class VideoSearchTests: XCTestCase {
     func testPDF417ReadInEveryVideoFrame() throws {
         guard let z = try ZintPDF417.make("PDF417 in every frame", arguments: ["--cols=3"]) else { return }
         var frame = QRPicture(width: 640, height: 360)
-        frame.draw(matrix: z.matrix(rowHeight: 3), QRPicture.Placement(cx: 320, cy: 180, module: 4, angle: 4, quietZone: 2))
+        frame.draw(
+            matrix: z.matrix(rowHeight: 3), QRPicture.Placement(cx: 320, cy: 180, module: 4, angle: 4, quietZone: 2))
         assertRead(frame, frames: 5, ["PDF417 in every frame"])
     }
 
@@ -190,8 +194,11 @@ final class VideoSearchTests: XCTestCase {
         guard let z = try ZintPDF417.make("Large modules 0123456789", arguments: ["--cols=2"]) else { return }
         for (module, angle) in [(7.0, 0.0), (9.0, 8.0), (11.0, -10.0)] {
             var frame = QRPicture(width: 1280, height: 720)
-            frame.draw(matrix: z.matrix(rowHeight: 3), QRPicture.Placement(cx: 640, cy: 360, module: module, angle: angle,
-                                                                          quietZone: 2))
+            frame.draw(
+                matrix: z.matrix(rowHeight: 3),
+                QRPicture.Placement(
+                    cx: 640, cy: 360, module: module, angle: angle,
+                    quietZone: 2))
             frame.picture.blur(radius: 2, passes: 1)
             assertRead(frame, frames: 2, ["Large modules 0123456789"])
         }
@@ -215,11 +222,14 @@ final class VideoSearchTests: XCTestCase {
         // searches take the regions in order, and some stop at a budget).
         // Each part as tall or wide as the region: a code beside the box
         // lies wholly in one of them.
-        XCTAssertEqual(after.map(key),
-                       [PixelRect(x0: 100, y0: 100, x1: 900, y1: 150),  // above
-                        PixelRect(x0: 100, y0: 100, x1: 200, y1: 500),  // left
-                        PixelRect(x0: 700, y0: 100, x1: 900, y1: 500),  // right (below: 8 rows, left out)
-                        apart].map(key))
+        XCTAssertEqual(
+            after.map(key),
+            [
+                PixelRect(x0: 100, y0: 100, x1: 900, y1: 150),  // above
+                PixelRect(x0: 100, y0: 100, x1: 200, y1: 500),  // left
+                PixelRect(x0: 700, y0: 100, x1: 900, y1: 500),  // right (below: 8 rows, left out)
+                apart
+            ].map(key))
         // Carved away whole: the regions after it move up.
         regions.carve(PixelRect(x0: 0, y0: 0, x1: 950, y1: 600))
         XCTAssertEqual((0..<regions.regionCount).map { key(regions.regions[$0]) }, [key(apart)])
@@ -232,10 +242,14 @@ final class VideoSearchTests: XCTestCase {
     /// searches start before PDF417 is read, and take nothing out).
     func testCodeBesideAReadPDF417IsStillRead() throws {
         guard let z = try ZintPDF417.make("PDF417 beside a QR Code", arguments: ["--cols=4"]),
-              let qr = try ZintMatrix.make(.qrCode, "QR beside PDF417") else { return }
+            let qr = try ZintMatrix.make(.qrCode, "QR beside PDF417")
+        else { return }
         var frame = QRPicture(width: 1280, height: 720)
-        let pdf = frame.draw(matrix: z.matrix(rowHeight: 3), QRPicture.Placement(cx: 560, cy: 360, module: 4, angle: 0,
-                                                                                 quietZone: 2))
+        let pdf = frame.draw(
+            matrix: z.matrix(rowHeight: 3),
+            QRPicture.Placement(
+                cx: 560, cy: 360, module: 4, angle: 0,
+                quietZone: 2))
         let right = pdf.map(\.x).max() ?? 0
         // The QR Code's quiet zone and the PDF417 symbol's apart: one area of texture.
         frame.draw(matrix: qr, QRPicture.Placement(cx: right + 24 + 2 * Double(qr.width), cy: 360, module: 4, angle: 0))
@@ -244,8 +258,9 @@ final class VideoSearchTests: XCTestCase {
             frame.picture.pixels.withUnsafeBufferPointer { p in
                 let view = LumaView(base: p.baseAddress!, width: 1280, height: 720, stride: frame.picture.stride)
                 for k in 0..<3 {
-                    XCTAssertEqual(scanner.scan(view).map(\.text).sorted(), ["PDF417 beside a QR Code", "QR beside PDF417"],
-                                   "\(threads) threads, frame \(k)")
+                    XCTAssertEqual(
+                        scanner.scan(view).map(\.text).sorted(), ["PDF417 beside a QR Code", "QR beside PDF417"],
+                        "\(threads) threads, frame \(k)")
                 }
             }
         }
@@ -259,19 +274,24 @@ final class VideoSearchTests: XCTestCase {
     /// (whose searches take nothing out).
     func testMatrixSearchesSkipTheCodesReadBeforeThem() throws {
         guard let qr = try ZintMatrix.make(.qrCode, "QR first, then the rest"),
-              let dm = try ZintMatrix.make(.dataMatrix, "Data Matrix after QR") else { return }
+            let dm = try ZintMatrix.make(.dataMatrix, "Data Matrix after QR")
+        else { return }
         var frame = QRPicture(width: 1280, height: 720)
         let q = frame.draw(matrix: qr, QRPicture.Placement(cx: 560, cy: 360, module: 5, angle: 0))
         let right = q.map(\.x).max() ?? 0
-        let d = frame.draw(matrix: dm, QRPicture.Placement(cx: right + 30 + 3 * Double(dm.width), cy: 380, module: 6,
-                                                           angle: 0))
+        let d = frame.draw(
+            matrix: dm,
+            QRPicture.Placement(
+                cx: right + 30 + 3 * Double(dm.width), cy: 380, module: 6,
+                angle: 0))
         for threads in [1, 2] {
             let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced, threads: threads))
             try frame.picture.pixels.withUnsafeBufferPointer { p in
                 let view = LumaView(base: p.baseAddress!, width: 1280, height: 720, stride: frame.picture.stride)
                 for k in 0..<3 {
-                    XCTAssertEqual(scanner.scan(view).map(\.text).sorted(), ["Data Matrix after QR", "QR first, then the rest"],
-                                   "\(threads) threads, frame \(k)")
+                    XCTAssertEqual(
+                        scanner.scan(view).map(\.text).sorted(), ["Data Matrix after QR", "QR first, then the rest"],
+                        "\(threads) threads, frame \(k)")
                     guard threads == 1 else { continue }
                     let areas = scanner.matrixSearchAreas
                     let half = try XCTUnwrap(areas.halfRect, "frame \(k)")
@@ -281,8 +301,9 @@ final class VideoSearchTests: XCTestCase {
                         let inside = try XCTUnwrap(MatrixReaders.inside(corners))
                         // Away from the edges by more than the carving's rounding.
                         let core = PixelRect(x0: inside.x0 + 4, y0: inside.y0 + 4, x1: inside.x1 - 4, y1: inside.y1 - 4)
-                        let halfCore = PixelRect(x0: (core.x0 - half.x0) / 2, y0: (core.y0 - half.y0) / 2,
-                                                 x1: (core.x1 - half.x0) / 2, y1: (core.y1 - half.y0) / 2)
+                        let halfCore = PixelRect(
+                            x0: (core.x0 - half.x0) / 2, y0: (core.y0 - half.y0) / 2,
+                            x1: (core.x1 - half.x0) / 2, y1: (core.y1 - half.y0) / 2)
                         func overlaps(_ a: PixelRect, _ b: PixelRect) -> Bool {
                             a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
                         }
@@ -296,12 +317,15 @@ final class VideoSearchTests: XCTestCase {
 
     /// Scans `frame` as that many video frames in a row (every symbology,
     /// `balanced`) and checks that each reads `texts`.
-    private func assertRead(_ frame: QRPicture, frames: Int, _ texts: [String],
-                            file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRead(
+        _ frame: QRPicture, frames: Int, _ texts: [String],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced))
         let picture = frame.picture
         picture.pixels.withUnsafeBufferPointer { p in
-            let view = LumaView(base: p.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
+            let view = LumaView(
+                base: p.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
             for k in 0..<frames {
                 XCTAssertEqual(scanner.scan(view).map(\.text), texts, "frame \(k)", file: file, line: line)
             }
@@ -347,17 +371,20 @@ final class VideoSearchTests: XCTestCase {
             var mapped: [PixelRect] = []
             for k in 0..<regions.regionCount {
                 let r = regions.regions[k]
-                let m = PixelRect(x0: max(0, (r.x0 - rect.x0) / 2 - 16), y0: max(0, (r.y0 - rect.y0) / 2 - 16),
-                                  x1: min(w, (r.x1 - rect.x0 + 1) / 2 + 16), y1: min(h, (r.y1 - rect.y0 + 1) / 2 + 16))
+                let m = PixelRect(
+                    x0: max(0, (r.x0 - rect.x0) / 2 - 16), y0: max(0, (r.y0 - rect.y0) / 2 - 16),
+                    x1: min(w, (r.x1 - rect.x0 + 1) / 2 + 16), y1: min(h, (r.y1 - rect.y0 + 1) / 2 + 16))
                 guard m.width > 0, m.height > 0 else { continue }
                 mapped.append(m)
-                XCTAssertTrue(areas.contains { $0.x0 <= m.x0 && $0.y0 <= m.y0 && $0.x1 >= m.x1 && $0.y1 >= m.y1 },
-                              "area \(r) of the frame is inside one of the copy's \(areas)")
+                XCTAssertTrue(
+                    areas.contains { $0.x0 <= m.x0 && $0.y0 <= m.y0 && $0.x1 >= m.x1 && $0.y1 >= m.y1 },
+                    "area \(r) of the frame is inside one of the copy's \(areas)")
             }
             for a in areas {
                 XCTAssertTrue(a.x0 >= 0 && a.y0 >= 0 && a.x1 <= w && a.y1 <= h, "\(a) inside the copy")
-                XCTAssertTrue(mapped.contains { $0.x0 >= a.x0 && $0.y0 >= a.y0 && $0.x1 <= a.x1 && $0.y1 <= a.y1 },
-                              "\(a) holds an area of the frame")
+                XCTAssertTrue(
+                    mapped.contains { $0.x0 >= a.x0 && $0.y0 >= a.y0 && $0.x1 <= a.x1 && $0.y1 <= a.y1 },
+                    "\(a) holds an area of the frame")
                 for b in areas where a.x0 != b.x0 || a.y0 != b.y0 || a.x1 != b.x1 || a.y1 != b.y1 {
                     let apart = b.x0 >= a.x1 + 16 || a.x0 >= b.x1 + 16 || b.y0 >= a.y1 + 16 || a.y0 >= b.y1 + 16
                     XCTAssertTrue(apart, "\(a) and \(b) are one area")
@@ -408,8 +435,9 @@ final class CoarseCellTests: XCTestCase {
                         xx += gx * gx; yy += gy * gy; xy += gx * gy
                     }
                 }
-                let (a, b, c) = MatrixRegionDetector.coarseTensor(base + y0 * stride + x0, stride: stride,
-                                                                  rows: rows, rowSkip: rowSkip)
+                let (a, b, c) = MatrixRegionDetector.coarseTensor(
+                    base + y0 * stride + x0, stride: stride,
+                    rows: rows, rowSkip: rowSkip)
                 XCTAssertEqual(a, xx, "at \(x0),\(y0), \(rows) rows")
                 XCTAssertEqual(b, yy, "at \(x0),\(y0), \(rows) rows")
                 XCTAssertEqual(c, xy, "at \(x0),\(y0), \(rows) rows")

@@ -14,11 +14,13 @@ final class WeakReadingTests: XCTestCase {
         sink.reset()
         let bytes = Array(text.utf8)
         let offset = bytes.withUnsafeBufferPointer { sink.store($0) }
-        let hit = LinearHit(symbology: .upcE, textOffset: offset, textCount: bytes.count, addOnOffset: 0,
-                            addOnCount: 0, firstElement: 0, lastElement: 33, start: 0, end: 120, error: error,
-                            aimModifier: 48)
-        votes.add(hit, from: sink, p0: Point(x: 100, y: 50 + 4 * Double(line)),
-                  p1: Point(x: 220, y: 50 + 4 * Double(line)), inverted: false, line: line)
+        let hit = LinearHit(
+            symbology: .upcE, textOffset: offset, textCount: bytes.count, addOnOffset: 0,
+            addOnCount: 0, firstElement: 0, lastElement: 33, start: 0, end: 120, error: error,
+            aimModifier: 48)
+        votes.add(
+            hit, from: sink, p0: Point(x: 100, y: 50 + 4 * Double(line)),
+            p1: Point(x: 220, y: 50 + 4 * Double(line)), inverted: false, line: line)
     }
 
     func testWeakReadingsAskForMoreLinesUntilTheyAddUp() {

@@ -32,10 +32,13 @@ enum AztecBitstream {
     private static let upperTable: [UInt8] = Array(" ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
     private static let lowerTable: [UInt8] = Array(" abcdefghijklmnopqrstuvwxyz".utf8)
     /// Mixed mode codes 1 ... 27: SP, ^A ... ^M, ^[ ... ^_, @ \ ^ _ ` | ~ DEL.
-    private static let mixedTable: [UInt8] = [32, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-                                              27, 28, 29, 30, 31, 64, 92, 94, 95, 96, 124, 126, 127]
+    private static let mixedTable: [UInt8] = [
+        32, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+        27, 28, 29, 30, 31, 64, 92, 94, 95, 96, 124, 126, 127
+    ]
     /// Punct mode codes 1 ... 30 (code 1 CR, 2 CR LF, 3 ". ", 4 ", ", 5 ": ").
-    private static let punctTable: [[UInt8]] = [[13], [13, 10], [46, 32], [44, 32], [58, 32]]
+    private static let punctTable: [[UInt8]] =
+        [[13], [13, 10], [46, 32], [44, 32], [58, 32]]
         + Array("!\"#$%&'()*+,-./:;<=>?[]{}".utf8).map { [$0] }
 
     /// Decodes the unstuffed data bits (one bit per element).

@@ -88,12 +88,15 @@ struct AztecModeMessage: Equatable, Sendable {
             var w = words(bits ^ 0xAAA_AAAA)
             if let fixed = decoder.correct(&w, checkCount: 5, maxErrors: 1) {
                 let value = Int(w[0]) << 4 | Int(w[1])
-                return AztecModeMessage(compact: true, layers: 0, dataCodewords: 0, readerInit: false,
-                                        runeValue: value, corrected: fixed)
+                return AztecModeMessage(
+                    compact: true, layers: 0, dataCodewords: 0, readerInit: false,
+                    runeValue: value, corrected: fixed)
             }
         }
         var w = words(bits)
-        guard let fixed = decoder.correct(&w, checkCount: wordCount - dataWords, maxErrors: maxErrors) else { return nil }
+        guard let fixed = decoder.correct(&w, checkCount: wordCount - dataWords, maxErrors: maxErrors) else {
+            return nil
+        }
         var v = 0
         for i in 0..<dataWords { v = v << 4 | Int(w[i]) }
         let layers = compact ? (v >> 6) + 1 : (v >> 11) + 1
@@ -107,8 +110,9 @@ struct AztecModeMessage: Equatable, Sendable {
             count -= flag
             readerInit = true
         }
-        return AztecModeMessage(compact: compact, layers: layers, dataCodewords: count, readerInit: readerInit,
-                                runeValue: nil, corrected: fixed)
+        return AztecModeMessage(
+            compact: compact, layers: layers, dataCodewords: count, readerInit: readerInit,
+            runeValue: nil, corrected: fixed)
     }
 }
 
@@ -155,7 +159,9 @@ enum AztecDecoder {
     }
 
     /// As `decode`, with the reason for a failure.
-    static func decodeResult(_ matrix: BitMatrix, unreliable: BitMatrix? = nil) -> Result<AztecDecodeResult, AztecDecodeFailure> {
+    static func decodeResult(_ matrix: BitMatrix, unreliable: BitMatrix? = nil) -> Result<
+        AztecDecodeResult, AztecDecodeFailure
+    > {
         guard matrix.width == matrix.height, matrix.width >= 11, matrix.width & 1 == 1 else { return .failure(.size) }
         let layouts = AztecLayout.candidates(size: matrix.width)
         guard !layouts.isEmpty else { return .failure(.size) }
@@ -167,8 +173,12 @@ enum AztecDecoder {
             if !layout.compact {
                 var wrong = 0
                 for t in -5...5 {
-                    for (x, y) in [(c + t, c - 5), (c + t, c + 5), (c - 5, c + t), (c + 5, c + t)] where matrix[x, y] { wrong += 1 }
-                    for (x, y) in [(c + t, c - 6), (c + t, c + 6), (c - 6, c + t), (c + 6, c + t)] where !matrix[x, y] { wrong += 1 }
+                    for (x, y) in [(c + t, c - 5), (c + t, c + 5), (c - 5, c + t), (c + 5, c + t)] where matrix[x, y] {
+                        wrong += 1
+                    }
+                    for (x, y) in [(c + t, c - 6), (c + t, c + 6), (c - 6, c + t), (c + 6, c + t)] where !matrix[x, y] {
+                        wrong += 1
+                    }
                 }
                 if wrong > 8 { continue }
             }
@@ -198,27 +208,34 @@ enum AztecDecoder {
     }
 
     /// Reads the matrix as `layout`.
-    static func decode(_ matrix: BitMatrix, _ layout: AztecLayout,
-                       unreliable: BitMatrix? = nil) -> Result<AztecDecodeResult, AztecDecodeFailure> {
+    static func decode(
+        _ matrix: BitMatrix, _ layout: AztecLayout,
+        unreliable: BitMatrix? = nil
+    ) -> Result<AztecDecodeResult, AztecDecodeFailure> {
         let c = matrix.width / 2
         var failure = AztecDecodeFailure.size
         for o in orientation(matrix, radius: layout.modeRingRadius) where o.misses <= 2 {
             let view = View(matrix: matrix, rotation: o.rotation, mirrored: o.mirrored)
             var bits: UInt64 = 0
             for (dx, dy) in layout.modeMessageOffsets { bits = bits << 1 | (view[c + dx, c + dy] ? 1 : 0) }
-            guard let mode = AztecModeMessage.decode(bits: bits, compact: layout.compact,
-                                                     runeAllowed: layout.layers == 0) else {
+            guard
+                let mode = AztecModeMessage.decode(
+                    bits: bits, compact: layout.compact,
+                    runeAllowed: layout.layers == 0)
+            else {
                 failure = .modeMessage
                 continue
             }
             if let rune = mode.runeValue {
                 // Annex on Runes: the value as three decimal digits.
                 let text = rune < 10 ? "00\(rune)" : rune < 100 ? "0\(rune)" : String(rune)
-                return .success(AztecDecodeResult(bytes: Array(text.utf8), text: text, aimModifier: "C", compact: true,
-                                                  layers: 0, dataCodewords: rune, isRune: true, mirrored: o.mirrored,
-                                                  readerInit: false, structuredAppend: nil,
-                                                  correctedErrors: mode.corrected, gs1: false, eci: nil,
-                                                  rotation: o.rotation))
+                return .success(
+                    AztecDecodeResult(
+                        bytes: Array(text.utf8), text: text, aimModifier: "C", compact: true,
+                        layers: 0, dataCodewords: rune, isRune: true, mirrored: o.mirrored,
+                        readerInit: false, structuredAppend: nil,
+                        correctedErrors: mode.corrected, gs1: false, eci: nil,
+                        rotation: o.rotation))
             }
             guard mode.layers == layout.layers, mode.compact == layout.compact else {
                 failure = .modeMessage
@@ -237,8 +254,10 @@ enum AztecDecoder {
     }
 
     /// Reads, corrects and decodes the data layers.
-    static func decodeData(_ view: View, _ layout: AztecLayout, _ mode: AztecModeMessage,
-                           unreliable: View? = nil) -> Result<AztecDecodeResult, AztecDecodeFailure> {
+    static func decodeData(
+        _ view: View, _ layout: AztecLayout, _ mode: AztecModeMessage,
+        unreliable: View? = nil
+    ) -> Result<AztecDecodeResult, AztecDecodeFailure> {
         let n = layout.totalCodewords, b = layout.codewordBits, d = mode.dataCodewords
         // 7.3.1.2: at least... the check words must be able to find errors.
         guard d >= 1, d < n else { return .failure(.modeMessage) }
@@ -275,7 +294,7 @@ enum AztecDecoder {
         }
         let errorLimit = erasures.isEmpty ? maxErrors : min(maxErrors, (c - erasures.count) / 2 - 1)
         guard errorLimit >= 0,
-              let fixed = decoder.correct(&words, checkCount: c, erasures: erasures, maxErrors: errorLimit)
+            let fixed = decoder.correct(&words, checkCount: c, erasures: erasures, maxErrors: errorLimit)
         else { return .failure(.reedSolomon) }
 
         // 7.4.2.2 bit stuffing: a code word whose first b-1 bits are equal
@@ -299,11 +318,13 @@ enum AztecDecoder {
         if content.hasECI { modifier += 3 }
         if content.structuredAppend != nil { modifier += 6 }
         let m: Character = modifier < 10 ? Character(String(modifier)) : Character(UnicodeScalar(UInt8(55 + modifier)))
-        return .success(AztecDecodeResult(bytes: content.bytes, text: AztecBitstream.text(of: content), aimModifier: m,
-                                          compact: layout.compact, layers: layout.layers, dataCodewords: d,
-                                          isRune: false, mirrored: false, readerInit: mode.readerInit,
-                                          structuredAppend: content.structuredAppend,
-                                          correctedErrors: fixed + mode.corrected, gs1: content.fnc1 == .first,
-                                          eci: content.firstECI, rotation: 0))
+        return .success(
+            AztecDecodeResult(
+                bytes: content.bytes, text: AztecBitstream.text(of: content), aimModifier: m,
+                compact: layout.compact, layers: layout.layers, dataCodewords: d,
+                isRune: false, mirrored: false, readerInit: mode.readerInit,
+                structuredAppend: content.structuredAppend,
+                correctedErrors: fixed + mode.corrected, gs1: content.fnc1 == .first,
+                eci: content.firstECI, rotation: 0))
     }
 }

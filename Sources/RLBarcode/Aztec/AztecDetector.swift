@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An Aztec Code symbol found in a frame and decoded.
@@ -109,9 +109,11 @@ final class AztecDetector {
     /// `shared`: the frame's regions when the caller found them already
     /// (shared by the matrix readers); `prepared`, their block thresholds
     /// when the caller measured them; both only read.
-    func scan(_ image: LumaView, in bounds: PixelRect? = nil, thorough: Bool = false,
-              regions shared: MatrixRegionDetector? = nil, prepared: AreaThresholds? = nil,
-              into out: inout [AztecSymbol]) {
+    func scan(
+        _ image: LumaView, in bounds: PixelRect? = nil, thorough: Bool = false,
+        regions shared: MatrixRegionDetector? = nil, prepared: AreaThresholds? = nil,
+        into out: inout [AztecSymbol]
+    ) {
         lastCentreCount = 0
         let regions: MatrixRegionDetector
         if let shared {
@@ -131,20 +133,24 @@ final class AztecDetector {
         }
         defer { options = saved }
         for k in 0..<regions.regionCount {
-            detect(image, in: regions.regions[k],
-                   prepared: shared != nil ? prepared?.blocks(k, area: regions.regions[k]) : nil, into: &out)
+            detect(
+                image, in: regions.regions[k],
+                prepared: shared != nil ? prepared?.blocks(k, area: regions.regions[k]) : nil, into: &out)
         }
     }
 
     /// Finds and decodes the symbols in `region` (the whole frame when nil);
     /// `prepared`: the region's block thresholds, when already measured.
-    func detect(_ image: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
-                into out: inout [AztecSymbol]) {
+    func detect(
+        _ image: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
+        into out: inout [AztecSymbol]
+    ) {
         let r = (region ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height))
             .clipped(width: image.width, height: image.height)
         guard r.width >= 11, r.height >= 11 else { return }
-        thresholds.prepare(image, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: options.minContrast,
-                           reusing: prepared)
+        thresholds.prepare(
+            image, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: options.minContrast,
+            reusing: prepared)
         centres.removeAll(keepingCapacity: true)
         findCentres(image, r)
         guard !centres.isEmpty else { return }
@@ -159,7 +165,8 @@ final class AztecDetector {
             if seen { continue }
             if let s = read(image, c) {
                 var duplicate = false
-                for o in out where o.decoded.bytes == s.decoded.bytes && o.centre.distance(to: s.centre) < 4 * s.moduleSize {
+                for o in out
+                where o.decoded.bytes == s.decoded.bytes && o.centre.distance(to: s.centre) < 4 * s.moduleSize {
                     duplicate = true
                 }
                 if !duplicate { out.append(s) }
@@ -280,9 +287,12 @@ final class AztecDetector {
     /// The cross section of a bull's-eye through (x, y) along the row
     /// (`vertical` false) or the column: the centre of the middle run and
     /// the ring width, when the seven middle runs are of one width.
-    private func crossSection(_ image: LumaView, _ x: Int, _ y: Int, vertical: Bool, inverted: Bool,
-                              _ m: Double, _ r: PixelRect, collapsed: Bool = false) -> (centre: Double, module: Double)? {
-        vertical ? crossSection(image, x, y, dx: 0, dy: 1, inverted: inverted, m, r, collapsed: collapsed)
+    private func crossSection(
+        _ image: LumaView, _ x: Int, _ y: Int, vertical: Bool, inverted: Bool,
+        _ m: Double, _ r: PixelRect, collapsed: Bool = false
+    ) -> (centre: Double, module: Double)? {
+        vertical
+            ? crossSection(image, x, y, dx: 0, dy: 1, inverted: inverted, m, r, collapsed: collapsed)
             : crossSection(image, x, y, dx: 1, dy: 0, inverted: inverted, m, r, collapsed: collapsed)
     }
 
@@ -290,9 +300,11 @@ final class AztecDetector {
     /// diagonals), in steps along it from (x, y) to the middle run's centre.
     /// With `collapsed`, the centre module is lost in blur: the middle run
     /// is light and three rings wide, and two rings follow it each way.
-    private func crossSection(_ image: LumaView, _ x: Int, _ y: Int, dx: Int, dy: Int, inverted: Bool,
-                              _ m: Double, _ r: PixelRect, collapsed: Bool = false,
-                              runLimit givenRunLimit: Int? = nil) -> (centre: Double, module: Double)? {
+    private func crossSection(
+        _ image: LumaView, _ x: Int, _ y: Int, dx: Int, dy: Int, inverted: Bool,
+        _ m: Double, _ r: PixelRect, collapsed: Bool = false,
+        runLimit givenRunLimit: Int? = nil
+    ) -> (centre: Double, module: Double)? {
         guard x >= r.x0, x < r.x1, y >= r.y0, y < r.y1 else { return nil }
         @inline(__always) func inside(_ k: Int) -> Bool {
             let px = x + k * dx, py = y + k * dy
@@ -343,9 +355,12 @@ final class AztecDetector {
         @inline(__always) func ok(_ v: Int) -> Bool { Double(v) >= lo && Double(v) <= hi }
         if collapsed {
             guard Double(centreLen) >= 2 * mv - 1, Double(centreLen) <= 4 * mv + 1,
-                  ok(back.r1), ok(back.r2), ok(fwd.r1), ok(fwd.r2) else { return nil }
+                ok(back.r1), ok(back.r2), ok(fwd.r1), ok(fwd.r2)
+            else { return nil }
         } else {
-            guard ok(centreLen), ok(back.r1), ok(back.r2), ok(back.r3), ok(fwd.r1), ok(fwd.r2), ok(fwd.r3) else { return nil }
+            guard ok(centreLen), ok(back.r1), ok(back.r2), ok(back.r3), ok(fwd.r1), ok(fwd.r2), ok(fwd.r3) else {
+                return nil
+            }
         }
         // Inner rings of equal width each side (the line passes the centre).
         let sideB = back.r1 + back.r2 + back.r3, sideF = fwd.r1 + fwd.r2 + fwd.r3
@@ -357,8 +372,10 @@ final class AztecDetector {
     /// the column's centre and down the column again, and adds or merges it.
     /// - Returns: whether it was taken for a bull's-eye's centre.
     @discardableResult
-    private func confirm(_ image: LumaView, _ cx: Double, _ cy: Double, _ m: Double, inverted: Bool, _ r: PixelRect,
-                         collapsed: Bool = false) -> Bool {
+    private func confirm(
+        _ image: LumaView, _ cx: Double, _ cy: Double, _ m: Double, inverted: Bool, _ r: PixelRect,
+        collapsed: Bool = false
+    ) -> Bool {
         @inline(__always) func px(_ v: Double) -> Int { Int(v.rounded()) }
         // Blur may lose the centre module in some directions only: either
         // form of cross section counts.
@@ -370,12 +387,15 @@ final class AztecDetector {
         // 1.5 times it and 0.75 (crossSection's test; a collapsed centre
         // is longer): no run of a section that passes reaches 4 m + 3, so
         // the walk gives up there (stripes along the column run on).
-        guard let v1 = crossSection(image, px(cx), px(cy), dx: 0, dy: 1, inverted: inverted, m, r, collapsed: collapsed,
-                                    runLimit: collapsed ? nil : Int(4 * m) + 2),
-              v1.module > 0.4 * m, v1.module < 2.5 * m else { return false }
         guard
-              let h = section(px(cx), px(v1.centre), 1, 0),
-              let v = section(px(h.centre), px(v1.centre), 0, 1)
+            let v1 = crossSection(
+                image, px(cx), px(cy), dx: 0, dy: 1, inverted: inverted, m, r, collapsed: collapsed,
+                runLimit: collapsed ? nil : Int(4 * m) + 2),
+            v1.module > 0.4 * m, v1.module < 2.5 * m
+        else { return false }
+        guard
+            let h = section(px(cx), px(v1.centre), 1, 0),
+            let v = section(px(h.centre), px(v1.centre), 0, 1)
         else { return false }
         let x = h.centre, y = v.centre
         // Both diagonals through the centre (their runs are sqrt(2) times longer at most).
@@ -522,8 +542,9 @@ final class AztecDetector {
             // Edges at 0.5, 1.5, 2.5, 3.5 modules: roughly evenly spaced.
             let unit = crossings.3 / 3.5
             guard unit > 0.3,
-                  abs(crossings.1 - 1.5 * unit) < 0.6 * unit,
-                  abs(crossings.2 - 2.5 * unit) < 0.6 * unit else { return false }
+                abs(crossings.1 - 1.5 * unit) < 0.6 * unit,
+                abs(crossings.2 - 2.5 * unit) < 0.6 * unit
+            else { return false }
             if !store { return true }
             edges3.append(Point(x: c.x + dx * crossings.2, y: c.y + dy * crossings.2))
             edges4.append(Point(x: c.x + dx * crossings.3, y: c.y + dy * crossings.3))
@@ -541,31 +562,38 @@ final class AztecDetector {
         for k in 0..<rayCount { _ = castRay(k, store: true) }
         let centre = Point(x: c.x, y: c.y)
         guard edges4.count >= rayCount / 2,
-              let q4 = AztecDetector.fitQuad(edges4, centre),
-              let q3 = AztecDetector.fitQuad(edges3, centre) else { return nil }
+            let q4 = AztecDetector.fitQuad(edges4, centre),
+            let q3 = AztecDetector.fitQuad(edges3, centre)
+        else { return nil }
         var from: [Point] = [], to: [Point] = []
         guard AztecDetector.addCorners(q4, 3.5, q4, centre, &from, &to),
-              AztecDetector.addCorners(q3, 2.5, q4, centre, &from, &to) else { return nil }
+            AztecDetector.addCorners(q3, 2.5, q4, centre, &from, &to)
+        else { return nil }
         var full: PerspectiveTransform? = nil
         if edges6.count >= rayCount / 2, let q5 = AztecDetector.fitQuad(edges5, centre),
-           let q6 = AztecDetector.fitQuad(edges6, centre) {
+            let q6 = AztecDetector.fitQuad(edges6, centre)
+        {
             var f2 = from, t2 = to
             if AztecDetector.addCorners(q5, 4.5, q4, centre, &f2, &t2),
-               AztecDetector.addCorners(q6, 5.5, q4, centre, &f2, &t2) {
+                AztecDetector.addCorners(q6, 5.5, q4, centre, &f2, &t2)
+            {
                 full = PerspectiveTransform.fitting(from: f2, to: t2)
             }
         }
         guard let transform = PerspectiveTransform.fitting(from: from, to: to) else { return nil }
-        let side = (q4[0].distance(to: q4[1]) + q4[1].distance(to: q4[2]) + q4[2].distance(to: q4[3])
-                    + q4[3].distance(to: q4[0])) / 28
+        let side =
+            (q4[0].distance(to: q4[1]) + q4[1].distance(to: q4[2]) + q4[2].distance(to: q4[3])
+                + q4[3].distance(to: q4[0])) / 28
         return BullsEye(transform: transform, fullTransform: full, threshold: threshold, module: side)
     }
 
     /// Adds the corners of `quad`, a square of half-side `half` modules, to
     /// the point pairs, each paired with the corner of `reference` (the
     /// 3.5 square, whose corners fix the module axes) nearest in direction.
-    private static func addCorners(_ quad: [Point], _ half: Double, _ reference: [Point], _ c: Point,
-                                   _ from: inout [Point], _ to: inout [Point]) -> Bool {
+    private static func addCorners(
+        _ quad: [Point], _ half: Double, _ reference: [Point], _ c: Point,
+        _ from: inout [Point], _ to: inout [Point]
+    ) -> Bool {
         let unit = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
         for i in 0..<4 {
             let a = atan2(reference[i].y - c.y, reference[i].x - c.x)
@@ -603,7 +631,7 @@ final class AztecDetector {
         // Sides lie between consecutive corners in ray order.
         let corners = [ia, ib, ic, id].sorted()
         guard Set(corners).count == 4 else { return nil }
-        var lines: [(Point, Point)] = []   // point and direction
+        var lines: [(Point, Point)] = []  // point and direction
         for s in 0..<4 {
             let i0 = corners[s], i1 = corners[(s + 1) % 4]
             let p0 = pts[i0], p1 = pts[i1]
@@ -625,7 +653,9 @@ final class AztecDetector {
             }
             let mx = sx / cnt, my = sy / cnt
             var sxx = 0.0, syy = 0.0, sxy = 0.0
-            for p in chosen { sxx += (p.x - mx) * (p.x - mx); syy += (p.y - my) * (p.y - my); sxy += (p.x - mx) * (p.y - my) }
+            for p in chosen {
+                sxx += (p.x - mx) * (p.x - mx); syy += (p.y - my) * (p.y - my); sxy += (p.x - mx) * (p.y - my)
+            }
             let angle = 0.5 * atan2(2 * sxy, sxx - syy)
             var d = Point(x: cos(angle), y: sin(angle))
             // Keep the direction close to the corner-to-corner chord.
@@ -652,8 +682,10 @@ final class AztecDetector {
 
     /// Samples the module at centred module coordinates (u, v): dark?
     @inline(__always)
-    private func sample(_ image: LumaView, _ t: AztecGridMap, _ u: Double, _ v: Double, _ inverted: Bool,
-                        _ fixed: Float?) -> Bool {
+    private func sample(
+        _ image: LumaView, _ t: AztecGridMap, _ u: Double, _ v: Double, _ inverted: Bool,
+        _ fixed: Float?
+    ) -> Bool {
         guard let d = darkness(image, t, u, v, fixed) else { return false }
         return inverted ? d <= 0 : d > 0
     }
@@ -678,12 +710,14 @@ final class AztecDetector {
         // Compact or full-range: rings at radius 5 (light) and 6 (dark).
         var light5 = 0, dark6 = 0
         for k in -5...5 {
-            for (u, v) in [(k, -5), (k, 5), (-5, k), (5, k)] where !sample(image, t, Double(u), Double(v), c.inverted, eye.threshold) {
+            for (u, v) in [(k, -5), (k, 5), (-5, k), (5, k)]
+            where !sample(image, t, Double(u), Double(v), c.inverted, eye.threshold) {
                 light5 += 1
             }
         }
         for k in -6...6 {
-            for (u, v) in [(k, -6), (k, 6), (-6, k), (6, k)] where sample(image, t, Double(u), Double(v), c.inverted, eye.threshold) {
+            for (u, v) in [(k, -6), (k, 6), (-6, k), (6, k)]
+            where sample(image, t, Double(u), Double(v), c.inverted, eye.threshold) {
                 dark6 += 1
             }
         }
@@ -700,7 +734,8 @@ final class AztecDetector {
         let coreSize = 2 * radius + 1
         var core = BitMatrix(size: coreSize)
         for y in 0..<coreSize {
-            for x in 0..<coreSize where sample(image, t, Double(x - radius), Double(y - radius), c.inverted, eye.threshold) {
+            for x in 0..<coreSize
+            where sample(image, t, Double(x - radius), Double(y - radius), c.inverted, eye.threshold) {
                 core[x, y] = true
             }
         }
@@ -708,8 +743,12 @@ final class AztecDetector {
         for o in AztecDecoder.orientation(core, radius: radius) where o.misses <= 2 {
             let view = AztecDecoder.View(matrix: core, rotation: o.rotation, mirrored: o.mirrored)
             var bits: UInt64 = 0
-            for (dx, dy) in coreLayout.modeMessageOffsets { bits = bits << 1 | (view[radius + dx, radius + dy] ? 1 : 0) }
-            guard let mode = AztecModeMessage.decode(bits: bits, compact: compact, runeAllowed: compact) else { continue }
+            for (dx, dy) in coreLayout.modeMessageOffsets {
+                bits = bits << 1 | (view[radius + dx, radius + dy] ? 1 : 0)
+            }
+            guard let mode = AztecModeMessage.decode(bits: bits, compact: compact, runeAllowed: compact) else {
+                continue
+            }
             let layout = AztecLayout(compact: compact, layers: mode.runeValue != nil ? 0 : mode.layers)
             // The transform of the full bull's-eye first, then that of
             // its inner rings; then each refitted to the reference grid.
@@ -721,7 +760,10 @@ final class AztecDetector {
             if !compact && layout.size / 2 >= 16 {
                 for tr in transforms {
                     if let refined = refineWithGrid(image, c, tr, layout),
-                       let s = sampleAndDecode(image, c, eye, refined, layout) { return s }
+                        let s = sampleAndDecode(image, c, eye, refined, layout)
+                    {
+                        return s
+                    }
                 }
             }
             return nil
@@ -730,32 +772,40 @@ final class AztecDetector {
     }
 
     /// Samples the whole symbol through `t` and decodes it.
-    private func sampleAndDecode(_ image: LumaView, _ c: Centre, _ eye: BullsEye, _ t: AztecGridMap,
-                                 _ layout: AztecLayout) -> AztecSymbol? {
+    private func sampleAndDecode(
+        _ image: LumaView, _ c: Centre, _ eye: BullsEye, _ t: AztecGridMap,
+        _ layout: AztecLayout
+    ) -> AztecSymbol? {
         let size = layout.size, half = size / 2
         // The symbol must lie in the frame (a little slack for a cut quiet zone).
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
         for (u, v) in [(-half, -half), (half, -half), (half, half), (-half, half)] {
             let p = t.map(Double(u), Double(v))
             guard p.x > -eye.module, p.y > -eye.module, p.x < Double(image.width) + eye.module,
-                  p.y < Double(image.height) + eye.module else { return nil }
+                p.y < Double(image.height) + eye.module
+            else { return nil }
             x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y)
         }
         let useBlocks = size > 15
         // The thresholds must cover the whole symbol, which may reach past
         // the textured area they were prepared for.
         let tr = thresholds.rect
-        let need = PixelRect(x0: max(0, Int(x0 - eye.module) - 1), y0: max(0, Int(y0 - eye.module) - 1),
-                             x1: min(image.width, Int(x1 + eye.module) + 2), y1: min(image.height, Int(y1 + eye.module) + 2))
+        let need = PixelRect(
+            x0: max(0, Int(x0 - eye.module) - 1), y0: max(0, Int(y0 - eye.module) - 1),
+            x1: min(image.width, Int(x1 + eye.module) + 2), y1: min(image.height, Int(y1 + eye.module) + 2))
         if useBlocks && (need.x0 < tr.x0 || need.y0 < tr.y0 || need.x1 > tr.x1 || need.y1 > tr.y1) {
-            let union = PixelRect(x0: min(need.x0, tr.x0), y0: min(need.y0, tr.y0),
-                                  x1: max(need.x1, tr.x1), y1: max(need.y1, tr.y1))
+            let union = PixelRect(
+                x0: min(need.x0, tr.x0), y0: min(need.y0, tr.y0),
+                x1: max(need.x1, tr.x1), y1: max(need.y1, tr.y1))
             thresholds.prepare(image, rect: union, blockSize: thresholds.blockSize, minContrast: options.minContrast)
         }
         var m = BitMatrix(size: size)
         for y in 0..<size {
-            for x in 0..<size where sample(image, t, Double(x - half), Double(y - half), c.inverted,
-                                           useBlocks ? nil : eye.threshold) {
+            for x in 0..<size
+            where sample(
+                image, t, Double(x - half), Double(y - half), c.inverted,
+                useBlocks ? nil : eye.threshold)
+            {
                 m[x, y] = true
             }
         }
@@ -768,7 +818,9 @@ final class AztecDetector {
                 for y in 0..<size {
                     for x in 0..<size {
                         let q = t.map(Double(x - half), Double(y - half))
-                        if q.x < -0.5 || q.y < -0.5 || q.x > Double(image.width) - 0.5 || q.y > Double(image.height) - 0.5 {
+                        if q.x < -0.5 || q.y < -0.5 || q.x > Double(image.width) - 0.5
+                            || q.y > Double(image.height) - 0.5
+                        {
                             mask[x, y] = true
                         }
                     }
@@ -812,14 +864,18 @@ final class AztecDetector {
     /// sampled colours alternate; the line is searched within half a module
     /// of where the bull's-eye puts it, ring by ring outwards, each ring's
     /// refit transform predicting the next.
-    private func refineWithGrid(_ image: LumaView, _ c: Centre, _ start: AztecGridMap,
-                                _ layout: AztecLayout) -> AztecGridMap? {
+    private func refineWithGrid(
+        _ image: LumaView, _ c: Centre, _ start: AztecGridMap,
+        _ layout: AztecLayout
+    ) -> AztecGridMap? {
         var t = start
         let half = layout.size / 2, g = half / 16
         guard g >= 1 else { return nil }
         var from: [Point] = [], to: [Point] = []
         // The bull's-eye's own squares first.
-        for (u, v) in [(-3.5, -3.5), (3.5, -3.5), (3.5, 3.5), (-3.5, 3.5), (-2.5, -2.5), (2.5, -2.5), (2.5, 2.5), (-2.5, 2.5)] {
+        for (u, v) in [
+            (-3.5, -3.5), (3.5, -3.5), (3.5, 3.5), (-3.5, 3.5), (-2.5, -2.5), (2.5, -2.5), (2.5, 2.5), (-2.5, 2.5)
+        ] {
             from.append(Point(x: u, y: v)); to.append(start.map(u, v))
         }
         // Located intersections, by grid index; nil where not found.
@@ -850,9 +906,10 @@ final class AztecDetector {
         for j in -g..<g {
             for i in -g..<g {
                 let u0 = Double(16 * i), v0 = Double(16 * j), u1 = u0 + 16, v1 = v0 + 16
-                cells.append(PerspectiveTransform.quadrilateralToQuadrilateral(
-                    from: Point(x: u0, y: v0), Point(x: u1, y: v0), Point(x: u1, y: v1), Point(x: u0, y: v1),
-                    to: corner(i, j), corner(i + 1, j), corner(i + 1, j + 1), corner(i, j + 1)))
+                cells.append(
+                    PerspectiveTransform.quadrilateralToQuadrilateral(
+                        from: Point(x: u0, y: v0), Point(x: u1, y: v0), Point(x: u1, y: v1), Point(x: u0, y: v1),
+                        to: corner(i, j), corner(i + 1, j), corner(i + 1, j + 1), corner(i, j + 1)))
             }
         }
         var mesh = t
@@ -866,8 +923,10 @@ final class AztecDetector {
     /// farthest on the expected side of the threshold (summed over the
     /// line, so the estimate does not favour any direction), as long as at
     /// least four in five of them have the expected colour there.
-    private func locateGridPoint(_ image: LumaView, _ c: Centre, _ t: AztecGridMap, _ u: Int, _ v: Int,
-                                 _ half: Int) -> Point? {
+    private func locateGridPoint(
+        _ image: LumaView, _ c: Centre, _ t: AztecGridMap, _ u: Int, _ v: Int,
+        _ half: Int
+    ) -> Point? {
         var bestMargin = -Float.infinity, bestScore = 0, bestDu = 0.0, bestDv = 0.0, possible = 0
         let reach = 5
         for a in -4...4 {

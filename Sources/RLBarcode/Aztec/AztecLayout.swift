@@ -30,7 +30,9 @@ struct AztecLayout: Equatable, Sendable {
     static func candidates(size: Int) -> [AztecLayout] {
         var out: [AztecLayout] = []
         if size == 11 { out.append(AztecLayout(compact: true, layers: 0)) }
-        if size >= 15, size <= 27, (size - 11) % 4 == 0 { out.append(AztecLayout(compact: true, layers: (size - 11) / 4)) }
+        if size >= 15, size <= 27, (size - 11) % 4 == 0 {
+            out.append(AztecLayout(compact: true, layers: (size - 11) / 4))
+        }
         for l in 1...32 where AztecLayout(compact: false, layers: l).size == size {
             out.append(AztecLayout(compact: false, layers: l))
         }
@@ -144,9 +146,11 @@ struct AztecLayout: Equatable, Sendable {
     /// the top-right corner and the module below it, the module above the
     /// bottom-right corner; the rest light.
     static func orientationOffsets(radius r: Int) -> [(Int, Int, Bool)] {
-        [(-r, -r + 1, true), (-r, -r, true), (-r + 1, -r, true),
-         (r - 1, -r, false), (r, -r, true), (r, -r + 1, true),
-         (r, r - 1, true), (r, r, false), (r - 1, r, false),
-         (-r + 1, r, false), (-r, r, false), (-r, r - 1, false)]
+        [
+            (-r, -r + 1, true), (-r, -r, true), (-r + 1, -r, true),
+            (r - 1, -r, false), (r, -r, true), (r, -r + 1, true),
+            (r, r - 1, true), (r, r, false), (r - 1, r, false),
+            (-r + 1, r, false), (-r, r, false), (-r, r - 1, false)
+        ]
     }
 }

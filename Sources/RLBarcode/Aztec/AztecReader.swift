@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The Aztec Code reader of the matrix stage (ISO/IEC 24778:2008): finds,
@@ -25,8 +25,10 @@ final class AztecReader {
     ///     them already; nil to find them here.
     ///   - prepared: their block thresholds, when the caller prepared them
     ///     for several readers.
-    func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
-              prepared: AreaThresholds? = nil, into out: inout [BarcodeResult]) {
+    func read(
+        _ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
+        prepared: AreaThresholds? = nil, into out: inout [BarcodeResult]
+    ) {
         guard image.width >= 11, image.height >= 11 else { return }
         symbols.removeAll(keepingCapacity: true)
         detector.scan(image, in: bounds, thorough: thorough, regions: regions, prepared: prepared, into: &symbols)
@@ -37,11 +39,12 @@ final class AztecReader {
     static func result(_ s: AztecSymbol) -> BarcodeResult {
         let d = s.decoded, corners = s.corners
         let deg = BarcodeResult.degrees(dx: corners[1].x - corners[0].x, dy: corners[1].y - corners[0].y)
-        var r = BarcodeResult(symbology: .aztec, text: d.text, bytes: d.bytes,
-                              symbologyIdentifier: d.symbologyIdentifier,
-                              extendedText: d.gs1HumanReadable ?? "", corners: corners, orientation: deg,
-                              isInverted: s.isInverted, isMirrored: d.mirrored,
-                              quality: max(0, 100 - 5 * d.correctedErrors))
+        var r = BarcodeResult(
+            symbology: .aztec, text: d.text, bytes: d.bytes,
+            symbologyIdentifier: d.symbologyIdentifier,
+            extendedText: d.gs1HumanReadable ?? "", corners: corners, orientation: deg,
+            isInverted: s.isInverted, isMirrored: d.mirrored,
+            quality: max(0, 100 - 5 * d.correctedErrors))
         if let sa = d.structuredAppend {
             r.structuredAppend = StructuredAppend(index: sa.index, total: sa.total, id: sa.id)
         }

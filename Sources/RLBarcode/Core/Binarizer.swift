@@ -140,10 +140,12 @@ struct BlockThreshold {
                     let middle = (mn | mx) &- ((mn ^ mx) &>> 1)
                     // Flat: everything counts as light until a neighbour says otherwise.
                     let flat = mn &- one.replacing(with: 0, where: mn .== zero)
-                    UnsafeMutableRawPointer(t + (c &+ bx)).storeBytes(of: flat.replacing(with: middle, where: has),
-                                                                      as: SIMD16<UInt8>.self)
-                    rawKnown.storeBytes(of: zero.replacing(with: one, where: has), toByteOffset: c &+ bx,
-                                        as: SIMD16<UInt8>.self)
+                    UnsafeMutableRawPointer(t + (c &+ bx)).storeBytes(
+                        of: flat.replacing(with: middle, where: has),
+                        as: SIMD16<UInt8>.self)
+                    rawKnown.storeBytes(
+                        of: zero.replacing(with: one, where: has), toByteOffset: c &+ bx,
+                        as: SIMD16<UInt8>.self)
                     bx &+= 16
                 }
             }
@@ -167,7 +169,11 @@ struct BlockThreshold {
         for by in 0..<rows {
             for bx in 0..<cols where !kn[by * cols + bx] {
                 let i = by * cols + bx
-                if bx > 0 && kn[i - 1] { t[i] = t[i - 1]; kn[i] = true } else if by > 0 && kn[i - cols] { t[i] = t[i - cols]; kn[i] = true }
+                if bx > 0 && kn[i - 1] {
+                    t[i] = t[i - 1]; kn[i] = true
+                } else if by > 0 && kn[i - cols] {
+                    t[i] = t[i - cols]; kn[i] = true
+                }
             }
         }
         var by = rows - 1
@@ -176,7 +182,11 @@ struct BlockThreshold {
             while bx >= 0 {
                 let i = by * cols + bx
                 if !kn[i] {
-                    if bx + 1 < cols && kn[i + 1] { t[i] = t[i + 1]; kn[i] = true } else if by + 1 < rows && kn[i + cols] { t[i] = t[i + cols]; kn[i] = true }
+                    if bx + 1 < cols && kn[i + 1] {
+                        t[i] = t[i + 1]; kn[i] = true
+                    } else if by + 1 < rows && kn[i + cols] {
+                        t[i] = t[i + cols]; kn[i] = true
+                    }
                 }
                 bx -= 1
             }
@@ -189,8 +199,10 @@ struct BlockThreshold {
     /// every pixel writes its position as the start of the next run, and the
     /// count advances only where the colour changes.
     @inline(__always)
-    private func pixelRuns(_ row: UnsafePointer<UInt8>, _ x0: Int, _ x1: Int, _ trow: UnsafePointer<UInt8>,
-                           dark: inout Bool, runs: UnsafeMutablePointer<Int32>, count: inout Int) {
+    private func pixelRuns(
+        _ row: UnsafePointer<UInt8>, _ x0: Int, _ x1: Int, _ trow: UnsafePointer<UInt8>,
+        dark: inout Bool, runs: UnsafeMutablePointer<Int32>, count: inout Int
+    ) {
         var x = x0
         while x < x1 {
             var bx = (x >> shift) &- bx0
@@ -212,8 +224,10 @@ struct BlockThreshold {
     /// a run of colour `dark`: each change starts run `count + 1` there.
     /// Costs one step per change, not per pixel.
     @inline(__always)
-    private static func changes(_ word: UInt64, at x: Int, dark: inout Bool, runs: UnsafeMutablePointer<Int32>,
-                                count: inout Int) {
+    private static func changes(
+        _ word: UInt64, at x: Int, dark: inout Bool, runs: UnsafeMutablePointer<Int32>,
+        count: inout Int
+    ) {
         // Byte k of `previous` is the mask of pixel k - 1.
         let previous = word << 8 | (dark ? 0xFF : 0)
         var changed = (word ^ previous) & 0x8080_8080_8080_8080
@@ -232,8 +246,10 @@ struct BlockThreshold {
     /// compiles to one vector min and max a row. A generic version, or
     /// `pointwiseMin` and `pointwiseMax`, compile to calls.)
     @inline(__always)
-    private static func extremes(_ base: UnsafePointer<UInt8>, wide: Bool, stride: Int,
-                                 rows: Range<Int>) -> (UInt8, UInt8) {
+    private static func extremes(
+        _ base: UnsafePointer<UInt8>, wide: Bool, stride: Int,
+        rows: Range<Int>
+    ) -> (UInt8, UInt8) {
         var vmn = SIMD16<UInt8>(repeating: 255), vmx = SIMD16<UInt8>(repeating: 0)
         var y = rows.lowerBound
         while y < rows.upperBound {
@@ -257,8 +273,10 @@ struct BlockThreshold {
     /// every other row `y` of `rows`: two 8-pixel blocks side by side, as
     /// two calls of ``extremes(_:wide:stride:rows:)`` would measure them.
     @inline(__always)
-    private static func extremesOfTwo(_ base: UnsafePointer<UInt8>, stride: Int,
-                                      rows: Range<Int>) -> (UInt8, UInt8, UInt8, UInt8) {
+    private static func extremesOfTwo(
+        _ base: UnsafePointer<UInt8>, stride: Int,
+        rows: Range<Int>
+    ) -> (UInt8, UInt8, UInt8, UInt8) {
         var vmn = SIMD16<UInt8>(repeating: 255), vmx = SIMD16<UInt8>(repeating: 0)
         var y = rows.lowerBound
         while y < rows.upperBound {
@@ -273,8 +291,10 @@ struct BlockThreshold {
     /// step`, ... `lows + 4 * step` and the lightest of those at `highs`
     /// and on: the extremes of five neighbouring blocks, 16 blocks at once.
     @inline(__always)
-    private static func extremesOfFive(_ lows: UnsafePointer<UInt8>, _ highs: UnsafePointer<UInt8>,
-                                       step: Int) -> (SIMD16<UInt8>, SIMD16<UInt8>) {
+    private static func extremesOfFive(
+        _ lows: UnsafePointer<UInt8>, _ highs: UnsafePointer<UInt8>,
+        step: Int
+    ) -> (SIMD16<UInt8>, SIMD16<UInt8>) {
         let l = UnsafeRawPointer(lows), h = UnsafeRawPointer(highs)
         var mn = l.loadUnaligned(as: SIMD16<UInt8>.self), mx = h.loadUnaligned(as: SIMD16<UInt8>.self)
         var k = step
@@ -297,8 +317,10 @@ struct BlockThreshold {
     /// As ``prepare(_:rect:blockSize:minContrast:)``, but takes the blocks
     /// of `prepared` (measured in the same frame) when they were prepared
     /// with these arguments (``AreaThresholds``).
-    mutating func prepare(_ img: LumaView, rect r: PixelRect, blockSize: Int, minContrast: Int,
-                          reusing prepared: BlockThreshold?) {
+    mutating func prepare(
+        _ img: LumaView, rect r: PixelRect, blockSize: Int, minContrast: Int,
+        reusing prepared: BlockThreshold?
+    ) {
         if let prepared, prepared.matches(rect: r, blockSize: blockSize, minContrast: minContrast) {
             copy(from: prepared)
         } else {
@@ -376,8 +398,10 @@ struct BlockThreshold {
     /// and after the last whole block are taken one at a time.
     ///
     /// - Precondition: `runs` holds at least `x1 - x0 + 2` entries.
-    func rowRuns(_ img: LumaView, y: Int, x0: Int, x1: Int, runs: UnsafeMutablePointer<Int32>,
-                 firstDark: inout Bool) -> Int {
+    func rowRuns(
+        _ img: LumaView, y: Int, x0: Int, x1: Int, runs: UnsafeMutablePointer<Int32>,
+        firstDark: inout Bool
+    ) -> Int {
         guard x0 < x1, cols > 0 else { return 0 }
         let row = img.base + y &* img.stride
         var by = (y >> shift) &- by0
@@ -393,16 +417,19 @@ struct BlockThreshold {
         let wholeFrom = min(x1, ((x0 &+ blockSize &- 1) >> shift) << shift), wholeTo = (x1 >> shift) << shift
         let firstBlock = (wholeFrom >> shift) &- bx0, endBlock = (wholeTo >> shift) &- bx0
         if ByteOrder.isLittleEndian && (blockSize == 8 || blockSize == 16)
-            && wholeFrom < wholeTo && firstBlock >= 0 && endBlock <= cols {
+            && wholeFrom < wholeTo && firstBlock >= 0 && endBlock <= cols
+        {
             pixelRuns(row, x0, wholeFrom, trow, dark: &dark, runs: runs, count: &count)
             var x = wholeFrom
             var bx = firstBlock
             if blockSize == 8 {
                 // Two blocks at a time: 16 pixels against their two thresholds.
                 while bx &+ 2 <= endBlock {
-                    let t = SIMD16<UInt8>(lowHalf: SIMD8(repeating: trow[bx]), highHalf: SIMD8(repeating: trow[bx &+ 1]))
-                    let m = unsafeBitCast(UnsafeRawPointer(row + x).loadUnaligned(as: SIMD16<UInt8>.self) .< t,
-                                          to: SIMD2<UInt64>.self)
+                    let t = SIMD16<UInt8>(
+                        lowHalf: SIMD8(repeating: trow[bx]), highHalf: SIMD8(repeating: trow[bx &+ 1]))
+                    let m = unsafeBitCast(
+                        UnsafeRawPointer(row + x).loadUnaligned(as: SIMD16<UInt8>.self) .< t,
+                        to: SIMD2<UInt64>.self)
                     BlockThreshold.changes(m[0], at: x, dark: &dark, runs: runs, count: &count)
                     BlockThreshold.changes(m[1], at: x &+ 8, dark: &dark, runs: runs, count: &count)
                     x &+= 16
@@ -415,13 +442,15 @@ struct BlockThreshold {
                 // (Unrolled by block size: a loop over 8-pixel words costs
                 // half as much again.)
                 if blockSize == 16 {
-                    let m = unsafeBitCast(p.loadUnaligned(as: SIMD16<UInt8>.self) .< SIMD16<UInt8>(repeating: t),
-                                          to: SIMD2<UInt64>.self)
+                    let m = unsafeBitCast(
+                        p.loadUnaligned(as: SIMD16<UInt8>.self) .< SIMD16<UInt8>(repeating: t),
+                        to: SIMD2<UInt64>.self)
                     BlockThreshold.changes(m[0], at: x, dark: &dark, runs: runs, count: &count)
                     BlockThreshold.changes(m[1], at: x &+ 8, dark: &dark, runs: runs, count: &count)
                 } else {
-                    let m = unsafeBitCast(p.loadUnaligned(as: SIMD8<UInt8>.self) .< SIMD8<UInt8>(repeating: t),
-                                          to: UInt64.self)
+                    let m = unsafeBitCast(
+                        p.loadUnaligned(as: SIMD8<UInt8>.self) .< SIMD8<UInt8>(repeating: t),
+                        to: UInt64.self)
                     BlockThreshold.changes(m, at: x, dark: &dark, runs: runs, count: &count)
                 }
                 x &+= blockSize

@@ -10,8 +10,10 @@
 ///     after each line).
 ///   - read: reads line `k`.
 @inline(__always)
-func readCoarseToFine(count: Int, coarse: Int, marks m: UnsafeMutablePointer<UInt8>, found: () -> Int,
-                      read: (Int) -> Void) {
+func readCoarseToFine(
+    count: Int, coarse: Int, marks m: UnsafeMutablePointer<UInt8>, found: () -> Int,
+    read: (Int) -> Void
+) {
     guard count > 0 else { return }
     if coarse <= 1 {
         for k in 0..<count { read(k) }
@@ -48,11 +50,14 @@ extension ScanLine {
     /// (a unit vector) across a disc of radius `reach` around `centre`:
     /// the one at `-reach + (k + 1/2) step` across the direction, clipped
     /// to `bounds` (``clipped(center:dx:dy:halfLength:bounds:margin:step:)``).
-    static func numbered(_ k: Int, step: Double, reach: Double, centre: Point, dx: Double, dy: Double,
-                         bounds: PixelRect, margin: Double = 1) -> ScanLine? {
+    static func numbered(
+        _ k: Int, step: Double, reach: Double, centre: Point, dx: Double, dy: Double,
+        bounds: PixelRect, margin: Double = 1
+    ) -> ScanLine? {
         let t = -reach + (Double(k) + 0.5) * step
-        return clipped(center: Point(x: centre.x - dy * t, y: centre.y + dx * t), dx: dx, dy: dy, halfLength: reach,
-                       bounds: bounds, margin: margin)
+        return clipped(
+            center: Point(x: centre.x - dy * t, y: centre.y + dx * t), dx: dx, dy: dy, halfLength: reach,
+            bounds: bounds, margin: margin)
     }
 }
 

@@ -27,12 +27,15 @@ extension LumaView {
                 let a = UnsafeRawPointer(top + 2 * x).loadUnaligned(as: SIMD16<UInt16>.self)
                 let b = UnsafeRawPointer(bottom + 2 * x).loadUnaligned(as: SIMD16<UInt16>.self)
                 let sum = (a & low) &+ (a &>> 8) &+ (b & low) &+ (b &>> 8)
-                UnsafeMutableRawPointer(row + x).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: (sum &+ two) &>> 2),
-                                                            as: SIMD16<UInt8>.self)
+                UnsafeMutableRawPointer(row + x).storeBytes(
+                    of: SIMD16<UInt8>(truncatingIfNeeded: (sum &+ two) &>> 2),
+                    as: SIMD16<UInt8>.self)
                 x += 16
             }
             while x < w {
-                let sum = UInt16(top[2 &* x]) &+ UInt16(top[2 &* x &+ 1]) &+ UInt16(bottom[2 &* x]) &+ UInt16(bottom[2 &* x &+ 1])
+                let sum =
+                    UInt16(top[2 &* x]) &+ UInt16(top[2 &* x &+ 1]) &+ UInt16(bottom[2 &* x])
+                    &+ UInt16(bottom[2 &* x &+ 1])
                 row[x] = UInt8(truncatingIfNeeded: (sum &+ 2) >> 2)
                 x += 1
             }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 
@@ -187,14 +187,14 @@ final class HelperThread: @unchecked Sendable {
 }
 
 #if canImport(Darwin)
-private func helperThreadMain(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-    Unmanaged<HelperThread>.fromOpaque(context).takeRetainedValue().loop()
-    return nil
-}
+    private func helperThreadMain(_ context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        Unmanaged<HelperThread>.fromOpaque(context).takeRetainedValue().loop()
+        return nil
+    }
 #else
-private func helperThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let context else { return nil }
-    Unmanaged<HelperThread>.fromOpaque(context).takeRetainedValue().loop()
-    return nil
-}
+    private func helperThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard let context else { return nil }
+        Unmanaged<HelperThread>.fromOpaque(context).takeRetainedValue().loop()
+        return nil
+    }
 #endif

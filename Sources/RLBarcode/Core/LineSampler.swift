@@ -50,8 +50,10 @@ struct ScanLine {
     /// `step` is the distance between samples in pixels: below 1 the line
     /// samples between pixels too, which places the edges of modules under
     /// two pixels wide more exactly.
-    static func clipped(center: Point, dx: Double, dy: Double, halfLength: Double,
-                        bounds: PixelRect, margin: Double = 0, step: Double = 1) -> ScanLine? {
+    static func clipped(
+        center: Point, dx: Double, dy: Double, halfLength: Double,
+        bounds: PixelRect, margin: Double = 0, step: Double = 1
+    ) -> ScanLine? {
         var t0 = -halfLength, t1 = halfLength
         let lo = Double(bounds.x0) + margin, hiX = Double(bounds.x1) - 1 - margin, hiY = Double(bounds.y1) - 1 - margin
         let loY = Double(bounds.y0) + margin
@@ -66,7 +68,8 @@ struct ScanLine {
         guard clip(center.x, dx, lo, hiX), clip(center.y, dy, loY, hiY) else { return nil }
         let n = Int(((t1 - t0) / step).rounded(.down))
         if n < 16 { return nil }
-        return ScanLine(origin: Point(x: center.x + t0 * dx, y: center.y + t0 * dy), dx: dx * step, dy: dy * step, length: n)
+        return ScanLine(
+            origin: Point(x: center.x + t0 * dx, y: center.y + t0 * dy), dx: dx * step, dy: dy * step, length: n)
     }
 }
 
@@ -91,7 +94,8 @@ extension LumaView {
         // The fixed-point positions and offsets fit 32-bit lanes (frames
         // under 32768 pixels a side and 2 GiB), and a pixel pair loads as
         // one 16-bit word, the left pixel in its low byte.
-        let vectorTaps = ByteOrder.isLittleEndian && width < 32_768 && height < 32_768
+        let vectorTaps =
+            ByteOrder.isLittleEndian && width < 32_768 && height < 32_768
             && stride < 65_536 && stride * height < Int(Int32.max)
         if width < 2 || height < 2 {
             // Too thin to interpolate: nearest pixel, clamped.
@@ -188,8 +192,9 @@ extension LumaView {
         let norm: Float = 1.0 / (Float(thickness) * 65536)
         var i = 0
         if vectorTaps {
-            i = LumaView.samplesByFours(base, stride: stride, count: n, x: x, y: y, step: (sx, sy),
-                                        across: (tx, ty), taps: thickness, norm: norm, into: out)
+            i = LumaView.samplesByFours(
+                base, stride: stride, count: n, x: x, y: y, step: (sx, sy),
+                across: (tx, ty), taps: thickness, norm: norm, into: out)
             x &+= i &* sx; y &+= i &* sy
         }
         while i < n {
@@ -216,9 +221,11 @@ extension LumaView {
     /// (1/65536 pixel), times `norm`. Stops before the last one to three
     /// samples; returns how many it wrote.
     @inline(__always)
-    static func samplesByFours(_ base: UnsafePointer<UInt8>, stride: Int, count n: Int, x: Int, y: Int,
-                               step: (Int, Int), across: (Int, Int), taps: Int, norm: Float,
-                               into out: UnsafeMutablePointer<Float>) -> Int {
+    static func samplesByFours(
+        _ base: UnsafePointer<UInt8>, stride: Int, count n: Int, x: Int, y: Int,
+        step: (Int, Int), across: (Int, Int), taps: Int, norm: Float,
+        into out: UnsafeMutablePointer<Float>
+    ) -> Int {
         let lanes = SIMD4<Int32>(0, 1, 2, 3)
         var vx = SIMD4<Int32>(repeating: Int32(x)) &+ lanes &* Int32(step.0)
         var vy = SIMD4<Int32>(repeating: Int32(y)) &+ lanes &* Int32(step.1)
@@ -244,7 +251,8 @@ extension LumaView {
     /// right of and below each), in floating point: the same numbers as
     /// ``sample(_:thickness:into:)``'s clamped taps, one at a time.
     @inline(__always)
-    static func floatTaps4(_ base: UnsafePointer<UInt8>, stride: Int, x: SIMD4<Float>, y: SIMD4<Float>) -> SIMD4<Float> {
+    static func floatTaps4(_ base: UnsafePointer<UInt8>, stride: Int, x: SIMD4<Float>, y: SIMD4<Float>) -> SIMD4<Float>
+    {
         // Lane by lane: the generic vector conversion is not specialized.
         let ix = SIMD4<Int32>(Int32(x[0]), Int32(x[1]), Int32(x[2]), Int32(x[3]))
         let iy = SIMD4<Int32>(Int32(y[0]), Int32(y[1]), Int32(y[2]), Int32(y[3]))
@@ -261,17 +269,20 @@ extension LumaView {
     /// left pixel in its low byte.
     @inline(__always)
     static func pixelPairs(_ base: UnsafePointer<UInt8>, stride: Int, offsets: SIMD4<Int32>)
-        -> (top: SIMD4<Int32>, bottom: SIMD4<Int32>) {
+        -> (top: SIMD4<Int32>, bottom: SIMD4<Int32>)
+    {
         let raw = UnsafeRawPointer(base)
         let o0 = Int(offsets[0]), o1 = Int(offsets[1]), o2 = Int(offsets[2]), o3 = Int(offsets[3])
-        let top = SIMD4<Int32>(Int32(raw.loadUnaligned(fromByteOffset: o0, as: UInt16.self)),
-                               Int32(raw.loadUnaligned(fromByteOffset: o1, as: UInt16.self)),
-                               Int32(raw.loadUnaligned(fromByteOffset: o2, as: UInt16.self)),
-                               Int32(raw.loadUnaligned(fromByteOffset: o3, as: UInt16.self)))
-        let bottom = SIMD4<Int32>(Int32(raw.loadUnaligned(fromByteOffset: o0 &+ stride, as: UInt16.self)),
-                                  Int32(raw.loadUnaligned(fromByteOffset: o1 &+ stride, as: UInt16.self)),
-                                  Int32(raw.loadUnaligned(fromByteOffset: o2 &+ stride, as: UInt16.self)),
-                                  Int32(raw.loadUnaligned(fromByteOffset: o3 &+ stride, as: UInt16.self)))
+        let top = SIMD4<Int32>(
+            Int32(raw.loadUnaligned(fromByteOffset: o0, as: UInt16.self)),
+            Int32(raw.loadUnaligned(fromByteOffset: o1, as: UInt16.self)),
+            Int32(raw.loadUnaligned(fromByteOffset: o2, as: UInt16.self)),
+            Int32(raw.loadUnaligned(fromByteOffset: o3, as: UInt16.self)))
+        let bottom = SIMD4<Int32>(
+            Int32(raw.loadUnaligned(fromByteOffset: o0 &+ stride, as: UInt16.self)),
+            Int32(raw.loadUnaligned(fromByteOffset: o1 &+ stride, as: UInt16.self)),
+            Int32(raw.loadUnaligned(fromByteOffset: o2 &+ stride, as: UInt16.self)),
+            Int32(raw.loadUnaligned(fromByteOffset: o3 &+ stride, as: UInt16.self)))
         return (top, bottom)
     }
 
@@ -283,8 +294,9 @@ extension LumaView {
     @inline(__always)
     static func taps4(_ base: UnsafePointer<UInt8>, stride: Int, x: SIMD4<Int32>, y: SIMD4<Int32>) -> SIMD4<Int32> {
         let fx = (x &>> 8) & 255, fy = (y &>> 8) & 255
-        let (top, bottom) = pixelPairs(base, stride: stride,
-                                       offsets: (y &>> 16) &* Int32(truncatingIfNeeded: stride) &+ (x &>> 16))
+        let (top, bottom) = pixelPairs(
+            base, stride: stride,
+            offsets: (y &>> 16) &* Int32(truncatingIfNeeded: stride) &+ (x &>> 16))
         let a = top & 255, b = top &>> 8, c = bottom & 255, d = bottom &>> 8
         let upper = (a &<< 8) &+ (b &- a) &* fx
         let lower = (c &<< 8) &+ (d &- c) &* fx

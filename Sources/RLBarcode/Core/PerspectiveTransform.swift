@@ -23,18 +23,20 @@ struct PerspectiveTransform: Sendable, Equatable {
         let dy3 = p0.y - p1.y + p2.y - p3.y
         if abs(dx3) < 1e-12 && abs(dy3) < 1e-12 {
             // A parallelogram: affine.
-            return PerspectiveTransform(a11: p1.x - p0.x, a12: p1.y - p0.y, a13: 0,
-                                        a21: p2.x - p1.x, a22: p2.y - p1.y, a23: 0,
-                                        a31: p0.x, a32: p0.y, a33: 1)
+            return PerspectiveTransform(
+                a11: p1.x - p0.x, a12: p1.y - p0.y, a13: 0,
+                a21: p2.x - p1.x, a22: p2.y - p1.y, a23: 0,
+                a31: p0.x, a32: p0.y, a33: 1)
         }
         let dx1 = p1.x - p2.x, dx2 = p3.x - p2.x
         let dy1 = p1.y - p2.y, dy2 = p3.y - p2.y
         let den = dx1 * dy2 - dx2 * dy1
         let g = (dx3 * dy2 - dx2 * dy3) / den
         let h = (dx1 * dy3 - dx3 * dy1) / den
-        return PerspectiveTransform(a11: p1.x - p0.x + g * p1.x, a12: p1.y - p0.y + g * p1.y, a13: g,
-                                    a21: p3.x - p0.x + h * p3.x, a22: p3.y - p0.y + h * p3.y, a23: h,
-                                    a31: p0.x, a32: p0.y, a33: 1)
+        return PerspectiveTransform(
+            a11: p1.x - p0.x + g * p1.x, a12: p1.y - p0.y + g * p1.y, a13: g,
+            a21: p3.x - p0.x + h * p3.x, a22: p3.y - p0.y + h * p3.y, a23: h,
+            a31: p0.x, a32: p0.y, a33: 1)
     }
 
     /// The transform that maps the quadrilateral `p0`...`p3` onto the unit
@@ -44,8 +46,10 @@ struct PerspectiveTransform: Sendable, Equatable {
     }
 
     /// The transform that maps `from[i]` onto `to[i]` for the four pairs.
-    static func quadrilateralToQuadrilateral(from f0: Point, _ f1: Point, _ f2: Point, _ f3: Point,
-                                             to t0: Point, _ t1: Point, _ t2: Point, _ t3: Point) -> PerspectiveTransform {
+    static func quadrilateralToQuadrilateral(
+        from f0: Point, _ f1: Point, _ f2: Point, _ f3: Point,
+        to t0: Point, _ t1: Point, _ t2: Point, _ t3: Point
+    ) -> PerspectiveTransform {
         let q2s = quadrilateralToSquare(f0, f1, f2, f3)
         let s2q = squareToQuadrilateral(t0, t1, t2, t3)
         return q2s.then(s2q)
@@ -54,9 +58,10 @@ struct PerspectiveTransform: Sendable, Equatable {
     /// The adjoint matrix: the inverse up to a scale factor, which a
     /// homogeneous transform ignores.
     var adjoint: PerspectiveTransform {
-        PerspectiveTransform(a11: a22 * a33 - a23 * a32, a12: a13 * a32 - a12 * a33, a13: a12 * a23 - a13 * a22,
-                             a21: a23 * a31 - a21 * a33, a22: a11 * a33 - a13 * a31, a23: a13 * a21 - a11 * a23,
-                             a31: a21 * a32 - a22 * a31, a32: a12 * a31 - a11 * a32, a33: a11 * a22 - a12 * a21)
+        PerspectiveTransform(
+            a11: a22 * a33 - a23 * a32, a12: a13 * a32 - a12 * a33, a13: a12 * a23 - a13 * a22,
+            a21: a23 * a31 - a21 * a33, a22: a11 * a33 - a13 * a31, a23: a13 * a21 - a11 * a23,
+            a31: a21 * a32 - a22 * a31, a32: a12 * a31 - a11 * a32, a33: a11 * a22 - a12 * a21)
     }
 
     /// The inverse transform (the adjoint; projectively equal).
@@ -117,7 +122,8 @@ extension PerspectiveTransform {
             var d = 0.0
             for q in p.prefix(n) { d += ((q.x - cx) * (q.x - cx) + (q.y - cy) * (q.y - cy)).squareRoot() }
             let s = d > 0 ? 2.0.squareRoot() * Double(n) / d : 1
-            return PerspectiveTransform(a11: s, a12: 0, a13: 0, a21: 0, a22: s, a23: 0, a31: -s * cx, a32: -s * cy, a33: 1)
+            return PerspectiveTransform(
+                a11: s, a12: 0, a13: 0, a21: 0, a22: s, a23: 0, a31: -s * cx, a32: -s * cy, a33: 1)
         }
         let ns = normalizer(from), nd = normalizer(to)
         // Normal equations A^T A h = A^T b, 8 unknowns:
@@ -127,7 +133,7 @@ extension PerspectiveTransform {
             let s = ns.map(from[i]), d = nd.map(to[i])
             let rows: [([Double], Double)] = [
                 ([s.x, s.y, 1, 0, 0, 0, -d.x * s.x, -d.x * s.y], d.x),
-                ([0, 0, 0, s.x, s.y, 1, -d.y * s.x, -d.y * s.y], d.y),
+                ([0, 0, 0, s.x, s.y, 1, -d.y * s.x, -d.y * s.y], d.y)
             ]
             for (r, b) in rows {
                 for a in 0..<8 {
@@ -150,8 +156,9 @@ extension PerspectiveTransform {
         }
         var h = [Double](repeating: 0, count: 8)
         for r in 0..<8 { h[r] = m[r * 9 + 8] / m[r * 9 + r] }
-        let fitted = PerspectiveTransform(a11: h[0], a12: h[3], a13: h[6], a21: h[1], a22: h[4], a23: h[7],
-                                          a31: h[2], a32: h[5], a33: 1)
+        let fitted = PerspectiveTransform(
+            a11: h[0], a12: h[3], a13: h[6], a21: h[1], a22: h[4], a23: h[7],
+            a31: h[2], a32: h[5], a33: 1)
         return ns.then(fitted).then(nd.inverse)
     }
 }

@@ -38,9 +38,11 @@ struct ReedSolomonDecoder: Sendable {
     ///   when the word cannot be corrected. On nil the word is unchanged.
     /// - Complexity: O(n * c). The work space is a small stack allocation;
     ///   nothing is allocated on the heap for c up to a few hundred.
-    func correct<T: FixedWidthInteger>(_ word: UnsafeMutableBufferPointer<T>, checkCount: Int,
-                                       erasures: UnsafeBufferPointer<Int> = UnsafeBufferPointer(start: nil, count: 0),
-                                       maxErrors: Int = .max) -> Int? {
+    func correct<T: FixedWidthInteger>(
+        _ word: UnsafeMutableBufferPointer<T>, checkCount: Int,
+        erasures: UnsafeBufferPointer<Int> = UnsafeBufferPointer(start: nil, count: 0),
+        maxErrors: Int = .max
+    ) -> Int? {
         let n = word.count, c = checkCount, e = erasures.count
         guard c >= 1, c <= n, n <= field.order, e <= c else { return nil }
         let q = field.size
@@ -63,10 +65,12 @@ struct ReedSolomonDecoder: Sendable {
 
     /// The body of `correct`, on the field's tables and a work space of
     /// 7 * `stride` integers.
-    private func correct<T: FixedWidthInteger>(_ word: UnsafeMutableBufferPointer<T>, _ c: Int,
-                                               _ erasures: UnsafeBufferPointer<Int>, _ maxErrors: Int,
-                                               _ f: GaloisTables, _ base: UnsafeMutablePointer<Int>,
-                                               _ stride: Int) -> Int? {
+    private func correct<T: FixedWidthInteger>(
+        _ word: UnsafeMutableBufferPointer<T>, _ c: Int,
+        _ erasures: UnsafeBufferPointer<Int>, _ maxErrors: Int,
+        _ f: GaloisTables, _ base: UnsafeMutablePointer<Int>,
+        _ stride: Int
+    ) -> Int? {
         let n = word.count, e = erasures.count
         let syn = base, lambda = base + stride, prior = base + 2 * stride
         let next = base + 3 * stride, omega = base + 4 * stride
@@ -120,7 +124,7 @@ struct ReedSolomonDecoder: Sendable {
         var found = 0
         for i in 0..<n {
             let step = (f.order - (n - 1 - i) % f.order) % f.order
-            var sum = lambda[0], xp = 0          // xp: the exponent of x^j
+            var sum = lambda[0], xp = 0  // xp: the exponent of x^j
             for j in 1...degree {
                 xp += step
                 if xp >= f.order { xp -= f.order }
@@ -183,8 +187,10 @@ struct ReedSolomonDecoder: Sendable {
     }
 
     /// Corrects an array in place; see `correct(_:checkCount:erasures:maxErrors:)`.
-    func correct<T: FixedWidthInteger>(_ word: inout [T], checkCount: Int, erasures: [Int] = [],
-                                       maxErrors: Int = .max) -> Int? {
+    func correct<T: FixedWidthInteger>(
+        _ word: inout [T], checkCount: Int, erasures: [Int] = [],
+        maxErrors: Int = .max
+    ) -> Int? {
         word.withUnsafeMutableBufferPointer { w in
             erasures.withUnsafeBufferPointer { er in
                 correct(w, checkCount: checkCount, erasures: er, maxErrors: maxErrors)
@@ -198,8 +204,10 @@ struct ReedSolomonDecoder: Sendable {
     /// syndromes' sums are independent of one another (no chain of
     /// dependent table look-ups as in Horner's rule).
     @inline(__always)
-    private func syndromes<T: FixedWidthInteger>(_ word: UnsafeMutableBufferPointer<T>, _ c: Int, _ f: GaloisTables,
-                                                 into syn: UnsafeMutablePointer<Int>) -> Bool {
+    private func syndromes<T: FixedWidthInteger>(
+        _ word: UnsafeMutableBufferPointer<T>, _ c: Int, _ f: GaloisTables,
+        into syn: UnsafeMutablePointer<Int>
+    ) -> Bool {
         let n = word.count, order = f.order, b = field.generatorBase % order
         for j in 0..<c { syn[j] = 0 }
         for i in 0..<n {
@@ -234,8 +242,10 @@ struct ReedSolomonDecoder: Sendable {
     }
 
     /// Puts back the first `count` symbols changed by Forney's step.
-    private func restore<T: FixedWidthInteger>(_ word: UnsafeMutableBufferPointer<T>, _ roots: UnsafeMutablePointer<Int>,
-                                               _ saved: UnsafeMutablePointer<Int>, _ count: Int) {
+    private func restore<T: FixedWidthInteger>(
+        _ word: UnsafeMutableBufferPointer<T>, _ roots: UnsafeMutablePointer<Int>,
+        _ saved: UnsafeMutablePointer<Int>, _ count: Int
+    ) {
         for r in 0..<count { word[roots[r]] = T(saved[r]) }
     }
 }

@@ -101,7 +101,8 @@ struct RowTable: ~Copyable {
         for j in 0..<count where j != i {
             let b = rows[j]
             guard b.support > a.support, b.symbology == a.symbology, b.inverted == a.inverted,
-                  b.valueCount >= kindValues, a.valueCount >= kindValues, parallelism(i, j) > 0.9 else { continue }
+                b.valueCount >= kindValues, a.valueCount >= kindValues, parallelism(i, j) > 0.9
+            else { continue }
             let vb = values(of: j)
             var sameKind = true
             for k in 0..<kindValues where va[k] != vb[k] { sameKind = false }
@@ -172,10 +173,13 @@ struct RowTable: ~Copyable {
 
     /// Adds a row read by scan line `line`; a row with the same values
     /// read nearby in the same direction joins it instead.
-    mutating func add(_ f: LinearFragment, values v: UnsafeBufferPointer<Int32>, p0: Point, p1: Point,
-                      inverted: Bool, line: Int) {
-        let row = Row(symbology: f.symbology, valueOffset: 0, valueCount: v.count, p0: p0, p1: p1,
-                      inverted: inverted, error: f.error, support: 1, lastLine: line)
+    mutating func add(
+        _ f: LinearFragment, values v: UnsafeBufferPointer<Int32>, p0: Point, p1: Point,
+        inverted: Bool, line: Int
+    ) {
+        let row = Row(
+            symbology: f.symbology, valueOffset: 0, valueCount: v.count, p0: p0, p1: p1,
+            inverted: inverted, error: f.error, support: 1, lastLine: line)
         guard row.length > 0 else { return }
         if let i = match(row, values: v) {
             var r = rows[i]

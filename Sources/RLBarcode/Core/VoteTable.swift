@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Readings of one code gathered from several scan lines.
@@ -92,16 +92,19 @@ struct VoteTable {
 
     /// Opens a vote for the code that `hit` (of `text`) reads, whose
     /// reading runs `length` pixels along (`axisX`, `axisY`); returns its index.
-    private mutating func newVote(_ hit: LinearHit, text: UnsafeBufferPointer<UInt8>, sink: LinearHitSink,
-                                  length: Double, axisX: Double, axisY: Double) -> Int {
+    private mutating func newVote(
+        _ hit: LinearHit, text: UnsafeBufferPointer<UInt8>, sink: LinearHitSink,
+        length: Double, axisX: Double, axisY: Double
+    ) -> Int {
         votes.reserveKeeping(count + 1)
         let t = store(text)
         let e = store(sink.extra(of: hit))
-        votes[count] = Vote(symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
-                            extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
-                            addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, aimModifier: hit.aimModifier,
-                            weight: 0, lastLine: -1, lastLineWeight: 0, length: length, axisX: axisX, axisY: axisY,
-                            shortest: length)
+        votes[count] = Vote(
+            symbology: hit.symbology, textOffset: t, textCount: hit.textCount,
+            extraOffset: e, extraCount: hit.extraCount, addOnOffset: 0, addOnCount: 0,
+            addOnVotes: 0, count: 0, inverted: 0, errorSum: 0, aimModifier: hit.aimModifier,
+            weight: 0, lastLine: -1, lastLineWeight: 0, length: length, axisX: axisX, axisY: axisY,
+            shortest: length)
         count += 1
         return count - 1
     }
@@ -112,8 +115,10 @@ struct VoteTable {
         return true
     }
 
-    mutating func add(_ hit: LinearHit, from sink: LinearHitSink, p0: Point, p1: Point, inverted: Bool, line: Int,
-                      barReach: Double = 0) {
+    mutating func add(
+        _ hit: LinearHit, from sink: LinearHitSink, p0: Point, p1: Point, inverted: Bool, line: Int,
+        barReach: Double = 0
+    ) {
         let text = sink.text(of: hit)
         let mx = (p0.x + p1.x) / 2, my = (p0.y + p1.y) / 2
         let dx = p1.x - p0.x, dy = p1.y - p0.y
@@ -189,8 +194,10 @@ struct VoteTable {
             let b = other.votes[j]
             let text = UnsafeBufferPointer(start: other.arena.pointer + b.textOffset, count: b.textCount)
             var index = -1
-            search: for i in 0..<count where votes[i].count > 0 && votes[i].symbology == b.symbology
-                && equal(votes[i].textOffset, votes[i].textCount, text) {
+            search: for i in 0..<count
+            where votes[i].count > 0 && votes[i].symbology == b.symbology
+                && equal(votes[i].textOffset, votes[i].textCount, text)
+            {
                 for k in 0..<other.endsCount where other.ends[k].vote == j {
                     let e = other.ends[k]
                     let middle = Point(x: (e.p0.x + e.p1.x) / 2, y: (e.p0.y + e.p1.y) / 2)
@@ -205,7 +212,8 @@ struct VoteTable {
                 var v = b
                 votes.reserveKeeping(count + 1)
                 v.textOffset = store(text)
-                v.extraOffset = store(UnsafeBufferPointer(start: other.arena.pointer + b.extraOffset, count: b.extraCount))
+                v.extraOffset = store(
+                    UnsafeBufferPointer(start: other.arena.pointer + b.extraOffset, count: b.extraCount))
                 v.addOnOffset = b.addOnCount > 0 ? store(addOn) : 0
                 votes[count] = v
                 index = count
@@ -264,8 +272,10 @@ struct VoteTable {
         var index = -1
         // A reading of the same code overlaps one of the rows: their bars
         // (each reaching across as far as its reading says) meet.
-        search: for i in 0..<count where votes[i].symbology == hit.symbology
-            && equal(votes[i].textOffset, votes[i].textCount, text) {
+        search: for i in 0..<count
+        where votes[i].symbology == hit.symbology
+            && equal(votes[i].textOffset, votes[i].textCount, text)
+        {
             for k in 0..<endsCount where ends[k].vote == i {
                 let e = ends[k]
                 let ex = (e.p0.x + e.p1.x) / 2, ey = (e.p0.y + e.p1.y) / 2
@@ -376,16 +386,22 @@ struct VoteTable {
             for j in (i + 1)..<count where votes[j].count > 0 {
                 let a = votes[i], b = votes[j]
                 guard a.symbology == b.symbology, a.textCount == b.textCount,
-                      equal(a.textOffset, a.textCount, UnsafeBufferPointer(start: arena.pointer + b.textOffset,
-                                                                           count: b.textCount)) else { continue }
+                    equal(
+                        a.textOffset, a.textCount,
+                        UnsafeBufferPointer(
+                            start: arena.pointer + b.textOffset,
+                            count: b.textCount))
+                else { continue }
                 let bi = box(of: i, ux: a.axisX, uy: a.axisY), bj = box(of: j, ux: a.axisX, uy: a.axisY)
                 guard bi.minU < bj.maxU, bj.minU < bi.maxU, bi.minV <= bj.maxV, bj.minV <= bi.maxV else { continue }
                 var v = VoteTable.adding(b, to: a)
                 if b.addOnVotes > v.addOnVotes {
                     v.addOnOffset = b.addOnOffset; v.addOnCount = b.addOnCount; v.addOnVotes = b.addOnVotes
                 } else if b.addOnCount > 0 && v.addOnCount > 0
-                            && equal(v.addOnOffset, v.addOnCount,
-                                     UnsafeBufferPointer(start: arena.pointer + b.addOnOffset, count: b.addOnCount)) {
+                    && equal(
+                        v.addOnOffset, v.addOnCount,
+                        UnsafeBufferPointer(start: arena.pointer + b.addOnOffset, count: b.addOnCount))
+                {
                     v.addOnVotes += b.addOnVotes
                 }
                 votes[i] = v
@@ -402,10 +418,12 @@ struct VoteTable {
             let v = votes[i]
             // Symbologies without a check character need two lines at least,
             // whatever the caller allows.
-            let least = VoteTable.hasCheck(v.symbology, aimModifier: v.aimModifier) ? max(1, minVotes) : max(2, minVotes)
+            let least =
+                VoteTable.hasCheck(v.symbology, aimModifier: v.aimModifier) ? max(1, minVotes) : max(2, minVotes)
             guard v.count >= least, v.weight >= VoteTable.minWeight else { continue }
             let bytes = Array(UnsafeBufferPointer(start: arena.pointer + v.textOffset, count: v.textCount))
-            let addOn = v.addOnVotes >= 2 || (v.addOnVotes >= 1 && v.count <= 3) ? string(v.addOnOffset, v.addOnCount) : ""
+            let addOn =
+                v.addOnVotes >= 2 || (v.addOnVotes >= 1 && v.count <= 3) ? string(v.addOnOffset, v.addOnCount) : ""
             // Corners: the box around every reading's ends, in the frame of
             // the code's axis (x along the reading, y down the bars).
             let ux = v.axisX, uy = v.axisY, downX = -uy, downY = ux
@@ -435,15 +453,16 @@ struct VoteTable {
             case .ean13, .upcA, .upcE: aim = addOn.isEmpty ? "]E0" : "]E3"
             default: aim = "]" + VoteTable.aimLetter(v.symbology) + String(UnicodeScalar(v.aimModifier))
             }
-            out.append(BarcodeResult(
-                symbology: v.symbology, text: VoteTable.text(of: bytes, v.symbology), bytes: bytes,
-                symbologyIdentifier: aim,
-                // GS1-128 (FNC1 first) carries element strings: their human-readable form.
-                extendedText: aim == "]C1" ? GS1.humanReadable(bytes) ?? "" : string(v.extraOffset, v.extraCount),
-                addOn: addOn,
-                corners: [corner(minU, minV), corner(maxU, minV), corner(maxU, maxV), corner(minU, maxV)],
-                orientation: deg, isInverted: v.inverted * 2 > v.count,
-                quality: min(100, Int(v.weight * 20))))
+            out.append(
+                BarcodeResult(
+                    symbology: v.symbology, text: VoteTable.text(of: bytes, v.symbology), bytes: bytes,
+                    symbologyIdentifier: aim,
+                    // GS1-128 (FNC1 first) carries element strings: their human-readable form.
+                    extendedText: aim == "]C1" ? GS1.humanReadable(bytes) ?? "" : string(v.extraOffset, v.extraCount),
+                    addOn: addOn,
+                    corners: [corner(minU, minV), corner(maxU, minV), corner(maxU, maxV), corner(minU, maxV)],
+                    orientation: deg, isInverted: v.inverted * 2 > v.count,
+                    quality: min(100, Int(v.weight * 20))))
         }
         // In an order that does not depend on the order the readings came
         // in (with two threads, which thread read which candidate varies

@@ -75,8 +75,9 @@ enum DMBitstream {
             if position == first && content.bytes.isEmpty {
                 content.gs1 = true
             } else if content.bytes.count <= 2, !content.gs1, !content.aimApplication,
-                      position == first + 1,
-                      isApplicationIndicator(content.bytes) {
+                position == first + 1,
+                isApplicationIndicator(content.bytes)
+            {
                 content.aimApplication = true
             } else {
                 content.bytes.append(0x1D)

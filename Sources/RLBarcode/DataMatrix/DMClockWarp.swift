@@ -24,8 +24,10 @@ enum DMClockWarp {
 
     /// As ``centres(_:count:firstInk:)``, with how well the template fits:
     /// the mean score of the profile read against it (1 at best).
-    static func fit(_ scores: UnsafeBufferPointer<Double>, count: Int,
-                    firstInk: Bool) -> (centres: [Double], agreement: Double)? {
+    static func fit(
+        _ scores: UnsafeBufferPointer<Double>, count: Int,
+        firstInk: Bool
+    ) -> (centres: [Double], agreement: Double)? {
         let n = scores.count
         guard count >= 2, n >= 4 * count else { return nil }
         let nominal = Double(n) / Double(count)

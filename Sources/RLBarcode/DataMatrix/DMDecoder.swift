@@ -95,7 +95,8 @@ enum DMDecoder {
         if let f = first {
             (data, corrected) = f
         } else if version.dataCodewords % version.blockCount != 0,
-                  let f = correct(codewords, version, standardInterleave: false) {
+            let f = correct(codewords, version, standardInterleave: false)
+        {
             // Some encoders interleave the check words of 144x144 as if the blocks were equal.
             (data, corrected) = f
         } else {
@@ -112,10 +113,12 @@ enum DMDecoder {
         if content.firstECI != nil { modifier += 3 }
         var sa: StructuredAppend?
         if let s = content.structuredAppend { sa = StructuredAppend(index: s.index, total: s.total, id: String(s.id)) }
-        return .success(DMDecodeResult(bytes: content.bytes, text: text(of: content), aimModifier: modifier,
-                                       rows: version.rows, columns: version.columns, mirrored: mirrored,
-                                       structuredAppend: sa, correctedErrors: corrected, gs1: content.gs1,
-                                       eci: content.firstECI, readerProgramming: content.readerProgramming))
+        return .success(
+            DMDecodeResult(
+                bytes: content.bytes, text: text(of: content), aimModifier: modifier,
+                rows: version.rows, columns: version.columns, mirrored: mirrored,
+                structuredAppend: sa, correctedErrors: corrected, gs1: content.gs1,
+                eci: content.firstECI, readerProgramming: content.readerProgramming))
     }
 
     /// Reads the code words of the mapping matrix (5.8.1, Annex F): module
@@ -143,8 +146,10 @@ enum DMDecoder {
     /// each block; the data code words in order and how many code words
     /// changed, or nil. With `standardInterleave` false, the check words
     /// are dealt out from block 0 again (the older reading of 144x144).
-    static func correct(_ codewords: [UInt8], _ v: DMVersion,
-                        standardInterleave: Bool) -> (data: [UInt8], corrected: Int)? {
+    static func correct(
+        _ codewords: [UInt8], _ v: DMVersion,
+        standardInterleave: Bool
+    ) -> (data: [UInt8], corrected: Int)? {
         let nb = v.blockCount, ec = v.checkPerBlock, nd = v.dataCodewords
         let decoder = ReedSolomonDecoder(field: .dataMatrix)
         var data = [UInt8](repeating: 0, count: nd)

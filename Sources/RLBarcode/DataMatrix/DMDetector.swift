@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A Data Matrix symbol found in a frame and decoded.
@@ -197,8 +197,10 @@ final class DMDetector {
     ///     `shared`'s areas (``MatrixRegionDetector/carve(_:)``): the parts
     ///     of those codes left in the areas around them (their edges) are
     ///     not examined, and take none of the frame's budget.
-    func scan(_ image: LumaView, in bounds: PixelRect? = nil, regions shared: MatrixRegionDetector? = nil,
-              prepared: AreaThresholds? = nil, avoiding: [PixelRect] = [], into out: inout [DMCandidate]) {
+    func scan(
+        _ image: LumaView, in bounds: PixelRect? = nil, regions shared: MatrixRegionDetector? = nil,
+        prepared: AreaThresholds? = nil, avoiding: [PixelRect] = [], into out: inout [DMCandidate]
+    ) {
         found.removeAll(keepingCapacity: true)
         avoided = avoiding
         defer { avoided = [] }
@@ -225,14 +227,17 @@ final class DMDetector {
 
     /// Finds and decodes symbols in `region` (the whole frame when nil);
     /// `prepared`: the region's block thresholds, when already measured.
-    func detect(_ img: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
-                into out: inout [DMCandidate]) {
+    func detect(
+        _ img: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
+        into out: inout [DMCandidate]
+    ) {
         let r = (region ?? PixelRect(x0: 0, y0: 0, x1: img.width, y1: img.height))
             .clipped(width: img.width, height: img.height)
         guard r.width >= 12, r.height >= 12 else { return }
         if region == nil { found.removeAll(keepingCapacity: true) }
-        thresholds.prepare(img, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: options.minContrast,
-                           reusing: prepared)
+        thresholds.prepare(
+            img, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: options.minContrast,
+            reusing: prepared)
         label(img, r)
         for dark in [true, false] {
             pickCandidates(r, dark: dark)
@@ -374,13 +379,20 @@ final class DMDetector {
             // The background of the region (a symbol without quiet zone that
             // fills the frame touches every side too, but covers less).
             if minX[i] <= Int32(r.x0) && maxX[i] >= Int32(r.x1) && minY[i] <= Int32(r.y0) && maxY[i] >= Int32(r.y1)
-                && Int(area[i]) * 10 > 6 * r.width * r.height { continue }
+                && Int(area[i]) * 10 > 6 * r.width * r.height
+            {
+                continue
+            }
             // Inside a symbol decoded already.
             let c = Point(x: Double(minX[i] + maxX[i]) / 2, y: Double(minY[i] + maxY[i]) / 2)
             if found.contains(where: { DMDetector.inside(c, $0) }) { continue }
             // Touching a code read already (within 2 pixels): its edge.
-            if avoided.contains(where: { minX[i] < Int32($0.x1 + 2) && Int32($0.x0 - 2) < maxX[i]
-                                         && minY[i] < Int32($0.y1 + 2) && Int32($0.y0 - 2) < maxY[i] }) { continue }
+            if avoided.contains(where: {
+                minX[i] < Int32($0.x1 + 2) && Int32($0.x0 - 2) < maxX[i]
+                    && minY[i] < Int32($0.y1 + 2) && Int32($0.y0 - 2) < maxY[i]
+            }) {
+                continue
+            }
             candidates.reserveKeeping(candidateCount + 1)
             candidates[candidateCount] = Int32(i)
             candidateCount += 1
@@ -445,7 +457,11 @@ final class DMDetector {
         let streamLength = 2 * rowCount
         while a < streamLength || b < streamLength {
             let takeTop: Bool
-            if a == streamLength { takeTop = false } else if b == streamLength { takeTop = true } else {
+            if a == streamLength {
+                takeTop = false
+            } else if b == streamLength {
+                takeTop = true
+            } else {
                 let (ya, xa) = corner(a, bottom: false), (yb, xb) = corner(b, bottom: true)
                 takeTop = ya < yb || (ya == yb && xa <= xb)
             }
@@ -514,8 +530,10 @@ final class DMDetector {
     /// ``isInk(_:_:dark:)`` with the thresholds it reads passed in: for
     /// loops that hold them, without a reference to the detector.
     @inline(__always)
-    private static func isInk(_ img: LumaView, _ p: Point, dark: Bool, thresholds: borrowing BlockThreshold,
-                              symbolThreshold: Double?) -> Bool {
+    private static func isInk(
+        _ img: LumaView, _ p: Point, dark: Bool, thresholds: borrowing BlockThreshold,
+        symbolThreshold: Double?
+    ) -> Bool {
         guard p.x >= 0, p.y >= 0, p.x < Double(img.width), p.y < Double(img.height) else { return false }
         var t = Double(thresholds.threshold(x: Int(p.x), y: Int(p.y)))
         if let s = symbolThreshold { t = (t + s) / 2 }
@@ -524,7 +542,9 @@ final class DMDetector {
 
     /// The symbol's threshold from the finder's arms `v`→`p`, `v`→`q`
     /// (ink just inside) and the quiet zone (just outside).
-    private func measureLevels(_ img: LumaView, _ v: Point, _ p: Point, _ q: Point, _ centre: Point, dark: Bool) -> Double? {
+    private func measureLevels(_ img: LumaView, _ v: Point, _ p: Point, _ q: Point, _ centre: Point, dark: Bool)
+        -> Double?
+    {
         var ink = 0.0, inkN = 0, light = 0.0, lightN = 0
         for end in [p, q] {
             let n = normal(v, end, towards: centre)
@@ -546,8 +566,10 @@ final class DMDetector {
     /// The fraction of points along `a`→`b`, moved `inset` pixels along
     /// `normal`, that are ink; points beyond the frame's edge count as
     /// light, or as ink with `offFrameIsInk`.
-    private func inkFraction(_ img: LumaView, _ a: Point, _ b: Point, normal n: Point, inset: Double, dark: Bool,
-                             margin: Double = 0.05, offFrameIsInk: Bool = false) -> Double {
+    private func inkFraction(
+        _ img: LumaView, _ a: Point, _ b: Point, normal n: Point, inset: Double, dark: Bool,
+        margin: Double = 0.05, offFrameIsInk: Bool = false
+    ) -> Double {
         let len = a.distance(to: b)
         let samples = max(8, min(64, Int(len / 1.5)))
         var ink = 0
@@ -603,8 +625,9 @@ final class DMDetector {
             return nil
         }
         // The finder's corner: both sides solid, light outside.
-        let centre = Point(x: (quad[0].x + quad[1].x + quad[2].x + quad[3].x) / 4,
-                           y: (quad[0].y + quad[1].y + quad[2].y + quad[3].y) / 4)
+        let centre = Point(
+            x: (quad[0].x + quad[1].x + quad[2].x + quad[3].x) / 4,
+            y: (quad[0].y + quad[1].y + quad[2].y + quad[3].y) / 4)
         // Side k joins quad[k] and quad[k + 1]; the finder's corner has two
         // solid sides, and the sides opposite (the clock tracks) are less so.
         var side = [0.0, 0.0, 0.0, 0.0]
@@ -632,7 +655,9 @@ final class DMDetector {
             for k in 1...7 {
                 let f = Double(k) / 8
                 let o = Point(x: V.x + (end.x - V.x) * f - n.x * 3, y: V.y + (end.y - V.y) * f - n.y * 3)
-                if let (d0, d1) = scanInk(img, o, n, length: 3 + 0.4 * len, dark: dark) { thinnest = min(thinnest, d1 - d0) }
+                if let (d0, d1) = scanInk(img, o, n, length: 3 + 0.4 * len, dark: dark) {
+                    thinnest = min(thinnest, d1 - d0)
+                }
             }
             if thinnest > 0.2 * len + 1 {
                 trace?("arm too thick: \(thinnest) of \(len)")
@@ -677,8 +702,11 @@ final class DMDetector {
         // object, a letterbox bar) would otherwise pass for a finder whose
         // whole search reads nothing: the camera moves, and the symbol is
         // read once its quiet zone is in view.
-        let outside = 1 - inkFraction(img, v, p, normal: n, inset: -3, dark: dark, margin: 0.15,
-                                      offFrameIsInk: !options.thorough)
+        let outside =
+            1
+            - inkFraction(
+                img, v, p, normal: n, inset: -3, dark: dark, margin: 0.15,
+                offFrameIsInk: !options.thorough)
         trace?("    arm \(v) \(p): inside \(inside) outside \(outside)")
         return min(inside, outside + 0.1)
     }
@@ -688,8 +716,10 @@ final class DMDetector {
     /// Scans from `from` along unit `dir` for `length` pixels in half-pixel
     /// steps; the distance of the first ink sample, then of the first
     /// non-ink sample after it (nil when none).
-    private func scanInk(_ img: LumaView, _ from: Point, _ dir: Point, length: Double, dark: Bool,
-                         expect: (at: Double, within: Double)? = nil) -> (Double, Double)? {
+    private func scanInk(
+        _ img: LumaView, _ from: Point, _ dir: Point, length: Double, dark: Bool,
+        expect: (at: Double, within: Double)? = nil
+    ) -> (Double, Double)? {
         var t = 0.0
         var start = -1.0
         // Ink at the start (a border, a neighbour) is passed over first.
@@ -721,8 +751,10 @@ final class DMDetector {
     /// Scans from `from` (inside the symbol) outwards along unit `dir` for
     /// `length` pixels in half-pixel steps: the distance of the last ink
     /// sample before `quiet` pixels of light (the quiet zone), or nil.
-    private func scanOut(_ img: LumaView, _ from: Point, _ dir: Point, length: Double, quiet: Double,
-                         minQuiet: Double, dark: Bool) -> Double? {
+    private func scanOut(
+        _ img: LumaView, _ from: Point, _ dir: Point, length: Double, quiet: Double,
+        minQuiet: Double, dark: Bool
+    ) -> Double? {
         var t = 0.0, lastInk = -1.0
         while t <= length {
             let p = Point(x: from.x + dir.x * t, y: from.y + dir.y * t)
@@ -759,8 +791,10 @@ final class DMDetector {
         let thresholds: BlockThreshold
         let symbolThreshold: Double?
 
-        init(_ detector: DMDetector, _ img: LumaView, _ from: Point, _ dir: Point, length: Double, module: Double,
-             dark: Bool) {
+        init(
+            _ detector: DMDetector, _ img: LumaView, _ from: Point, _ dir: Point, length: Double, module: Double,
+            dark: Bool
+        ) {
             thresholds = detector.thresholds
             symbolThreshold = detector.symbolThreshold
             self.img = img; self.from = from; self.dir = dir; self.dark = dark
@@ -777,8 +811,9 @@ final class DMDetector {
         }
 
         @inline(__always) func ink(_ t: Double) -> Bool {
-            DMDetector.isInk(img, Point(x: from.x + dir.x * t, y: from.y + dir.y * t), dark: dark,
-                             thresholds: thresholds, symbolThreshold: symbolThreshold)
+            DMDetector.isInk(
+                img, Point(x: from.x + dir.x * t, y: from.y + dir.y * t), dark: dark,
+                thresholds: thresholds, symbolThreshold: symbolThreshold)
         }
 
         /// The first half-pixel point in `a...end` whose colour is `want`.
@@ -808,7 +843,9 @@ final class DMDetector {
     /// ``CoarseScan``), for a segment inside the frame.
     private func scanInkCoarse(_ scan: CoarseScan) -> (Double, Double)? {
         // Ink at the start (a border, a neighbour) is passed over first.
-        guard let light = scan.first(from: 0, false), let start = scan.first(from: light + 0.5, true) else { return nil }
+        guard let light = scan.first(from: 0, false), let start = scan.first(from: light + 0.5, true) else {
+            return nil
+        }
         guard let end = scan.first(from: start + 0.5, false) else { return (start, scan.length) }
         return (start, end)
     }
@@ -838,9 +875,11 @@ final class DMDetector {
     /// `n` from `outside` pixels out, over `depth` pixels. With `dashed`,
     /// points behind the line (at light clock modules) are dropped in turns.
     /// Also returns the median ink thickness met.
-    private func fitEdge(_ img: LumaView, _ a: Point, _ b: Point, normal n: Point, outside: Double, depth: Double,
-                         dark: Bool, dashed: Bool, module: Double, outward: Bool = false,
-                         anchor: Double? = nil) -> (DMLine, Double)? {
+    private func fitEdge(
+        _ img: LumaView, _ a: Point, _ b: Point, normal n: Point, outside: Double, depth: Double,
+        dark: Bool, dashed: Bool, module: Double, outward: Bool = false,
+        anchor: Double? = nil
+    ) -> (DMLine, Double)? {
         let len = a.distance(to: b)
         // At most 80 points, and 100 line pairs below, which find the
         // clock track's line (more read no more symbols); in video frames
@@ -863,9 +902,11 @@ final class DMDetector {
                 let inner = Point(x: a.x + (b.x - a.x) * t + n.x * depth, y: a.y + (b.y - a.y) * t + n.y * depth)
                 let out = Point(x: -n.x, y: -n.y)
                 let quiet = max(3, 2.5 * module), minQuiet = max(1.5, module)
-                let found = coarse && CoarseScan.fits(img, inner, out, length: depth + outside)
-                    ? scanOutCoarse(CoarseScan(self, img, inner, out, length: depth + outside, module: module, dark: dark),
-                                    quiet: quiet, minQuiet: minQuiet)
+                let found =
+                    coarse && CoarseScan.fits(img, inner, out, length: depth + outside)
+                    ? scanOutCoarse(
+                        CoarseScan(self, img, inner, out, length: depth + outside, module: module, dark: dark),
+                        quiet: quiet, minQuiet: minQuiet)
                     : scanOut(img, inner, out, length: depth + outside, quiet: quiet, minQuiet: minQuiet, dark: dark)
                 guard let d = found else { continue }
                 let e = d + 0.25
@@ -874,7 +915,8 @@ final class DMDetector {
                 continue
             }
             let start = Point(x: a.x + (b.x - a.x) * t - n.x * outside, y: a.y + (b.y - a.y) * t - n.y * outside)
-            let found = coarse && CoarseScan.fits(img, start, n, length: depth)
+            let found =
+                coarse && CoarseScan.fits(img, start, n, length: depth)
                 ? scanInkCoarse(CoarseScan(self, img, start, n, length: depth, module: module, dark: dark))
                 : scanInk(img, start, n, length: depth, dark: dark, expect: (outside, 1.5 * module + 1))
             guard let (d0, d1) = found else { continue }
@@ -975,10 +1017,14 @@ final class DMDetector {
         var bl = corner, br = bottomEnd, tl = leftEnd
         let c0 = Point(x: (tl.x + br.x) / 2, y: (tl.y + br.y) / 2)
         // Arm thickness first: a module.
-        guard let (left0, tLeft) = fitEdge(img, bl, tl, normal: normal(bl, tl, towards: c0), outside: 3, depth: 20,
-                                           dark: dark, dashed: false, module: 3),
-              let (bottom0, tBottom) = fitEdge(img, bl, br, normal: normal(bl, br, towards: c0), outside: 3, depth: 20,
-                                               dark: dark, dashed: false, module: 3) else { trace?("no arm edges"); return nil }
+        guard
+            let (left0, tLeft) = fitEdge(
+                img, bl, tl, normal: normal(bl, tl, towards: c0), outside: 3, depth: 20,
+                dark: dark, dashed: false, module: 3),
+            let (bottom0, tBottom) = fitEdge(
+                img, bl, br, normal: normal(bl, br, towards: c0), outside: 3, depth: 20,
+                dark: dark, dashed: false, module: 3)
+        else { trace?("no arm edges"); return nil }
         var module = max(1.0, (tLeft + tBottom) / 2)
         trace?("arm thickness \(tLeft) \(tBottom)")
         var leftLine = left0, bottomLine = bottom0
@@ -989,12 +1035,18 @@ final class DMDetector {
         func outward(_ l: DMLine, _ first: DMLine, _ a: Point, _ b: Point) -> Bool {
             max(l.distance(project(a, first)), l.distance(project(b, first))) > max(1.5, 0.25 * module)
         }
-        if let (l, t) = fitEdge(img, bl, tl, normal: normal(bl, tl, towards: c0), outside: 1.5 * module + 2,
-                                depth: 3 * module + 4, dark: dark, dashed: false, module: module),
-           !outward(l, left0, bl, tl) { leftLine = l; module = t }
-        if let (l, t) = fitEdge(img, bl, br, normal: normal(bl, br, towards: c0), outside: 1.5 * module + 2,
-                                depth: 3 * module + 4, dark: dark, dashed: false, module: module),
-           !outward(l, bottom0, bl, br) {
+        if let (l, t) = fitEdge(
+            img, bl, tl, normal: normal(bl, tl, towards: c0), outside: 1.5 * module + 2,
+            depth: 3 * module + 4, dark: dark, dashed: false, module: module),
+            !outward(l, left0, bl, tl)
+        {
+            leftLine = l; module = t
+        }
+        if let (l, t) = fitEdge(
+            img, bl, br, normal: normal(bl, br, towards: c0), outside: 1.5 * module + 2,
+            depth: 3 * module + 4, dark: dark, dashed: false, module: module),
+            !outward(l, bottom0, bl, br)
+        {
             bottomLine = l; module = (module + t) / 2
         }
         module = max(1.0, module)
@@ -1024,8 +1076,12 @@ final class DMDetector {
         bestPattern = 0
         for (k, (pt, pr)) in DMDetector.clockPicks.enumerated() {
             if k > 0 && bestPattern < DMDetector.nearlyAGrid { break }
-            if let c = finishLocate(img, bl: bl, tl: tl, br: br, leftLine: leftLine, bottomLine: bottomLine,
-                                    module: module, reach: reach, dark: dark, pickTop: pt, pickRight: pr) { return c }
+            if let c = finishLocate(
+                img, bl: bl, tl: tl, br: br, leftLine: leftLine, bottomLine: bottomLine,
+                module: module, reach: reach, dark: dark, pickTop: pt, pickRight: pr)
+            {
+                return c
+            }
         }
         return options.thorough ? fitGrid(img, bl: bl, tl: tl, br: br, dark: dark) : nil
     }
@@ -1162,21 +1218,32 @@ final class DMDetector {
         }
         fits.sort { $0.score > $1.score }
         for f in fits.prefix(3) where f.score >= 0.3 {
-            trace?("fitted \(f.rows)x\(f.cols) \(f.quad.map { "(\(($0.x * 10).rounded() / 10),\(($0.y * 10).rounded() / 10))" })")
-            let module = (f.quad[3].distance(to: f.quad[0]) / Double(f.rows)
-                + f.quad[3].distance(to: f.quad[2]) / Double(f.cols)) / 2
+            trace?(
+                "fitted \(f.rows)x\(f.cols) \(f.quad.map { "(\(($0.x * 10).rounded() / 10),\(($0.y * 10).rounded() / 10))" })"
+            )
+            let module =
+                (f.quad[3].distance(to: f.quad[0]) / Double(f.rows)
+                    + f.quad[3].distance(to: f.quad[2]) / Double(f.cols)) / 2
             if let v = DMVersion.version(rows: f.rows, columns: f.cols),
-               let c = read(img, quad: f.quad, v, mirrored: false, module: module, dark: dark) { return c }
+                let c = read(img, quad: f.quad, v, mirrored: false, module: module, dark: dark)
+            {
+                return c
+            }
             if let v = DMVersion.version(rows: f.cols, columns: f.rows),
-               let c = read(img, quad: f.quad, v, mirrored: true, module: module, dark: dark) { return c }
+                let c = read(img, quad: f.quad, v, mirrored: true, module: module, dark: dark)
+            {
+                return c
+            }
         }
         return nil
     }
 
     /// The clock tracks, the size and the sampling, from the fitted arms.
-    private func finishLocate(_ img: LumaView, bl: Point, tl tl0: Point, br br0: Point, leftLine: DMLine,
-                              bottomLine: DMLine, module: Double, reach: Double, dark: Bool,
-                              pickTop: Int, pickRight: Int) -> DMCandidate? {
+    private func finishLocate(
+        _ img: LumaView, bl: Point, tl tl0: Point, br br0: Point, leftLine: DMLine,
+        bottomLine: DMLine, module: Double, reach: Double, dark: Bool,
+        pickTop: Int, pickRight: Int
+    ) -> DMCandidate? {
         var tl = tl0, br = br0
         var tr = Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)
         // The clock tracks: fitted twice, the second time from the corners of the first.
@@ -1186,27 +1253,33 @@ final class DMDetector {
             let outside = round == 0 ? 2 * module + 2 + reach : 2 * module + 2
             let depth = 2 * module + 2 + (round == 0 ? reach : 0)
             let anchor: Double? = round == 0 ? nil : 2 * module + 1
-            guard let t = clockLine(img, tl, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module,
-                                    anchor: anchor, pick: round == 0 ? pickTop : 0),
-                  let r = clockLine(img, br, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module,
-                                    anchor: anchor, pick: round == 0 ? pickRight : 0)
+            guard
+                let t = clockLine(
+                    img, tl, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module,
+                    anchor: anchor, pick: round == 0 ? pickTop : 0),
+                let r = clockLine(
+                    img, br, tr, towards: c, outside: outside, inside: depth, dark: dark, module: module,
+                    anchor: anchor, pick: round == 0 ? pickRight : 0)
             else {
                 trace?("no clock edges"); return nil
             }
             topLine = t; rightLine = r
             guard let ntl = leftLine.intersection(topLine), let ntr = topLine.intersection(rightLine),
-                  let nbr = rightLine.intersection(bottomLine) else { return nil }
+                let nbr = rightLine.intersection(bottomLine)
+            else { return nil }
             tl = ntl; tr = ntr; br = nbr
         }
         // Sanity: a convex quadrilateral of reasonable size.
         let wTop = tl.distance(to: tr), wBottom = bl.distance(to: br)
         let hLeft = tl.distance(to: bl), hRight = tr.distance(to: br)
         guard wTop > 4 * module, hLeft > 4 * module, wTop < 3 * wBottom, wBottom < 3 * wTop,
-              hLeft < 3 * hRight, hRight < 3 * hLeft else {
+            hLeft < 3 * hRight, hRight < 3 * hLeft
+        else {
             trace?("bad shape \([tl, tr, br, bl]) module \(module)"); return nil
         }
         let quad = [tl, tr, br, bl]
-        trace?("corners \(quad.map { "(\(($0.x * 10).rounded() / 10),\(($0.y * 10).rounded() / 10))" }) module \(module)")
+        trace?(
+            "corners \(quad.map { "(\(($0.x * 10).rounded() / 10),\(($0.y * 10).rounded() / 10))" }) module \(module)")
         // Module counts along the clock tracks.
         let transform = PerspectiveTransform.squareToQuadrilateral(tl, tr, br, bl)
         let cols0 = (wTop + wBottom) / 2 / module, rows0 = (hLeft + hRight) / 2 / module
@@ -1244,14 +1317,19 @@ final class DMDetector {
     /// Samples and decodes the symbol of size `v` in `quad` (top-left,
     /// top-right, bottom-right, bottom-left as seen, the finder's corner
     /// last); `mirrored` reads it transposed, as a mirror image.
-    private func read(_ img: LumaView, quad: [Point], _ v: DMVersion, mirrored: Bool, module: Double,
-                      dark: Bool) -> DMCandidate? {
+    private func read(
+        _ img: LumaView, quad: [Point], _ v: DMVersion, mirrored: Bool, module: Double,
+        dark: Bool
+    ) -> DMCandidate? {
         let tl = quad[0], tr = quad[1], br = quad[2], bl = quad[3]
-        let t = mirrored ? PerspectiveTransform.squareToQuadrilateral(br, tr, tl, bl)
+        let t =
+            mirrored
+            ? PerspectiveTransform.squareToQuadrilateral(br, tr, tl, bl)
             : PerspectiveTransform.squareToQuadrilateral(tl, tr, br, bl)
         // Pixel thresholds first, then thresholds from the sampled grid
         // itself; for still pictures, the grid nudged by a fifth of a module.
-        let shifts: [(Double, Double)] = options.thorough
+        let shifts: [(Double, Double)] =
+            options.thorough
             ? [(0, 0), (0.2, 0), (-0.2, 0), (0, 0.2), (0, -0.2), (0.2, 0.2), (-0.2, -0.2), (0.2, -0.2), (-0.2, 0.2)]
             : [(0, 0)]
         // Module centres from the clock tracks, when they read cleanly
@@ -1269,15 +1347,20 @@ final class DMDetector {
                         gv = clockGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark)
                         if options.thorough {
                             // Tracks that do not count cleanly: the template fitted to them.
-                            if gu == nil { gu = elasticGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark) }
-                            if gv == nil { gv = elasticGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark) }
+                            if gu == nil {
+                                gu = elasticGuide(img, t, top: true, count: v.columns, other: v.rows, dark: dark)
+                            }
+                            if gv == nil {
+                                gv = elasticGuide(img, t, top: false, count: v.rows, other: v.columns, dark: dark)
+                            }
                         }
                         guided = gu != nil || gv != nil
                     }
                     if !guided { break }
                 }
-                let m = sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: method & 1 == 1,
-                               du: shift.0, dv: shift.1, guides: method >= 2 ? (gu, gv) : (nil, nil))
+                let m = sample(
+                    img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: method & 1 == 1,
+                    du: shift.0, dv: shift.1, guides: method >= 2 ? (gu, gv) : (nil, nil))
                 let score = patternScore(m)
                 if method < 2 { unguided = max(unguided, score) }
                 if k == 0 && method == 0 {
@@ -1293,13 +1376,20 @@ final class DMDetector {
                 if case .success(var d) = decoded {
                     d.mirrored = mirrored
                     let corners = mirrored ? [br, tr, tl, bl] : quad
-                    return DMCandidate(decoded: d, corners: corners.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) },
-                                       isInverted: !dark, moduleSize: module)
+                    return DMCandidate(
+                        decoded: d, corners: corners.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) },
+                        isInverted: !dark, moduleSize: module)
                 }
             }
             // Nudging only helps a grid that is nearly right.
-            if k == 0 && patternScore(sample(img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: false,
-                                             du: 0, dv: 0)) < 0.85 { break }
+            if k == 0
+                && patternScore(
+                    sample(
+                        img, t, rows: v.rows, cols: v.columns, dark: dark, gridThreshold: false,
+                        du: 0, dv: 0)) < 0.85
+            {
+                break
+            }
         }
         return nil
     }
@@ -1307,28 +1397,37 @@ final class DMDetector {
     /// The outer edge of a clock track along `a`→`b`: fitted both from
     /// outside inwards (first ink) and from inside outwards (last ink before
     /// the quiet zone); the one along which the track alternates best.
-    private func clockLine(_ img: LumaView, _ a: Point, _ b: Point, towards c: Point, outside: Double, inside: Double,
-                           dark: Bool, module: Double, anchor: Double? = nil, pick: Int = 0) -> DMLine? {
+    private func clockLine(
+        _ img: LumaView, _ a: Point, _ b: Point, towards c: Point, outside: Double, inside: Double,
+        dark: Bool, module: Double, anchor: Double? = nil, pick: Int = 0
+    ) -> DMLine? {
         let n = normal(a, b, towards: c)
-        let first = fitEdge(img, a, b, normal: n, outside: outside, depth: outside + inside + 2 * module,
-                            dark: dark, dashed: true, module: module, anchor: anchor)?.0
-        let second = fitEdge(img, a, b, normal: n, outside: outside, depth: inside, dark: dark, dashed: true,
-                             module: module, outward: true, anchor: anchor)?.0
+        let first = fitEdge(
+            img, a, b, normal: n, outside: outside, depth: outside + inside + 2 * module,
+            dark: dark, dashed: true, module: module, anchor: anchor)?.0
+        let second = fitEdge(
+            img, a, b, normal: n, outside: outside, depth: inside, dark: dark, dashed: true,
+            module: module, outward: true, anchor: anchor)?.0
         guard let l1 = first else { return pick == 0 ? second : nil }
         guard let l2 = second else { return pick == 0 ? l1 : nil }
         if pick == 1 {
             // The runner-up, unless it is the same line.
             let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
             if abs(l1.distance(mid) - l2.distance(mid)) < 0.5 * module { return nil }
-            return alternation(img, l1, a, b, module: module, dark: dark) >= alternation(img, l2, a, b, module: module, dark: dark) ? l2 : l1
+            return alternation(img, l1, a, b, module: module, dark: dark)
+                >= alternation(img, l2, a, b, module: module, dark: dark) ? l2 : l1
         }
-        trace?("clock lines: inward \(alternation(img, l1, a, b, module: module, dark: dark)) \(l1), outward \(alternation(img, l2, a, b, module: module, dark: dark)) \(l2)")
-        return alternation(img, l1, a, b, module: module, dark: dark) >= alternation(img, l2, a, b, module: module, dark: dark) ? l1 : l2
+        trace?(
+            "clock lines: inward \(alternation(img, l1, a, b, module: module, dark: dark)) \(l1), outward \(alternation(img, l2, a, b, module: module, dark: dark)) \(l2)"
+        )
+        return alternation(img, l1, a, b, module: module, dark: dark)
+            >= alternation(img, l2, a, b, module: module, dark: dark) ? l1 : l2
     }
 
     /// How regularly the track half a module inside line `l` (between the
     /// projections of `a` and `b`) alternates: runs met per module, ideally 1.
-    private func alternation(_ img: LumaView, _ l: DMLine, _ a: Point, _ b: Point, module: Double, dark: Bool) -> Double {
+    private func alternation(_ img: LumaView, _ l: DMLine, _ a: Point, _ b: Point, module: Double, dark: Bool) -> Double
+    {
         let pa = project(a, l), pb = project(b, l)
         let len = pa.distance(to: pb)
         guard len > 2 * module else { return 0 }
@@ -1361,8 +1460,10 @@ final class DMDetector {
     /// Counts the modules of a clock track: twice its ink runs. The top
     /// track runs left to right half a module below the top edge; the
     /// right one bottom to top half a module inside the right edge.
-    private func countClock(_ img: LumaView, _ t: PerspectiveTransform, top: Bool, across: Double, other: Double,
-                            dark: Bool) -> Int {
+    private func countClock(
+        _ img: LumaView, _ t: PerspectiveTransform, top: Bool, across: Double, other: Double,
+        dark: Bool
+    ) -> Int {
         let n = max(16, min(2000, Int(across * 8)))
         profile.reserve(n)
         let inset = 0.5 / max(other, 1)
@@ -1392,8 +1493,10 @@ final class DMDetector {
     /// change colour: they follow curved surfaces and lens distortion that a
     /// perspective transform does not. Nil unless the track shows exactly
     /// `count` modules.
-    private func clockGuide(_ img: LumaView, _ t: PerspectiveTransform, top: Bool, count: Int, other: Int,
-                            dark: Bool) -> [Double]? {
+    private func clockGuide(
+        _ img: LumaView, _ t: PerspectiveTransform, top: Bool, count: Int, other: Int,
+        dark: Bool
+    ) -> [Double]? {
         let n = max(16, min(4000, count * 8))
         profile.reserve(n)
         let inset = 0.5 / Double(max(other, 1))
@@ -1426,8 +1529,10 @@ final class DMDetector {
     /// gives them, for tracks whose runs do not count cleanly (narrowed
     /// modules merged by blur on a curved surface): the alternating
     /// template fitted to the track's grey levels (``DMClockWarp``).
-    private func elasticGuide(_ img: LumaView, _ t: PerspectiveTransform, top: Bool, count: Int, other: Int,
-                              dark: Bool) -> [Double]? {
+    private func elasticGuide(
+        _ img: LumaView, _ t: PerspectiveTransform, top: Bool, count: Int, other: Int,
+        dark: Bool
+    ) -> [Double]? {
         let n = count * 6
         gridLuma.reserve(n)
         let g = gridLuma.pointer
@@ -1443,9 +1548,11 @@ final class DMDetector {
     }
 
     /// Samples the module centres of a `rows` by `cols` grid.
-    private func sample(_ img: LumaView, _ t: PerspectiveTransform, rows: Int, cols: Int, dark: Bool,
-                        gridThreshold: Bool, du: Double, dv: Double,
-                        guides: (u: [Double]?, v: [Double]?) = (nil, nil)) -> BitMatrix {
+    private func sample(
+        _ img: LumaView, _ t: PerspectiveTransform, rows: Int, cols: Int, dark: Bool,
+        gridThreshold: Bool, du: Double, dv: Double,
+        guides: (u: [Double]?, v: [Double]?) = (nil, nil)
+    ) -> BitMatrix {
         var m = BitMatrix(width: cols, height: rows)
         var us = [Double](repeating: 0, count: cols), vs = [Double](repeating: 0, count: rows)
         let fc = Double(cols), fr = Double(rows)

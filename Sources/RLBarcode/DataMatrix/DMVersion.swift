@@ -47,8 +47,10 @@ struct DMVersion: Sendable, Equatable {
         dataCodewords / blockCount + (b < dataCodewords % blockCount ? 1 : 0)
     }
 
-    private init(_ rows: Int, _ columns: Int, _ regionRows: Int, _ regionColumns: Int,
-                 _ data: Int, _ check: Int, _ blocks: Int = 1, dmre: Bool = false) {
+    private init(
+        _ rows: Int, _ columns: Int, _ regionRows: Int, _ regionColumns: Int,
+        _ data: Int, _ check: Int, _ blocks: Int = 1, dmre: Bool = false
+    ) {
         self.rows = rows
         self.columns = columns
         self.regionRows = regionRows
@@ -112,7 +114,7 @@ struct DMVersion: Sendable, Equatable {
         DMVersion(24, 64, 22, 14, 108, 46, dmre: true),
         DMVersion(26, 40, 24, 18, 70, 38, dmre: true),
         DMVersion(26, 48, 24, 22, 90, 42, dmre: true),
-        DMVersion(26, 64, 24, 14, 118, 50, dmre: true),
+        DMVersion(26, 64, 24, 14, 118, 50, dmre: true)
     ]
 
     /// The size with `rows` rows and `columns` columns, or nil.
@@ -185,20 +187,40 @@ enum DMPlacement {
         var chr = 1, row = 4, col = 0
         repeat {
             if row == nrow && col == 0 {
-                corner(chr, [(nrow - 1, 0), (nrow - 1, 1), (nrow - 1, 2), (0, ncol - 2), (0, ncol - 1),
-                             (1, ncol - 1), (2, ncol - 1), (3, ncol - 1)]); chr += 1
+                corner(
+                    chr,
+                    [
+                        (nrow - 1, 0), (nrow - 1, 1), (nrow - 1, 2), (0, ncol - 2), (0, ncol - 1),
+                        (1, ncol - 1), (2, ncol - 1), (3, ncol - 1)
+                    ]);
+                chr += 1
             }
             if row == nrow - 2 && col == 0 && ncol % 4 != 0 {
-                corner(chr, [(nrow - 3, 0), (nrow - 2, 0), (nrow - 1, 0), (0, ncol - 4), (0, ncol - 3),
-                             (0, ncol - 2), (0, ncol - 1), (1, ncol - 1)]); chr += 1
+                corner(
+                    chr,
+                    [
+                        (nrow - 3, 0), (nrow - 2, 0), (nrow - 1, 0), (0, ncol - 4), (0, ncol - 3),
+                        (0, ncol - 2), (0, ncol - 1), (1, ncol - 1)
+                    ]);
+                chr += 1
             }
             if row == nrow - 2 && col == 0 && ncol % 8 == 4 {
-                corner(chr, [(nrow - 3, 0), (nrow - 2, 0), (nrow - 1, 0), (0, ncol - 2), (0, ncol - 1),
-                             (1, ncol - 1), (2, ncol - 1), (3, ncol - 1)]); chr += 1
+                corner(
+                    chr,
+                    [
+                        (nrow - 3, 0), (nrow - 2, 0), (nrow - 1, 0), (0, ncol - 2), (0, ncol - 1),
+                        (1, ncol - 1), (2, ncol - 1), (3, ncol - 1)
+                    ]);
+                chr += 1
             }
             if row == nrow + 4 && col == 2 && ncol % 8 == 0 {
-                corner(chr, [(nrow - 1, 0), (nrow - 1, ncol - 1), (0, ncol - 3), (0, ncol - 2), (0, ncol - 1),
-                             (1, ncol - 3), (1, ncol - 2), (1, ncol - 1)]); chr += 1
+                corner(
+                    chr,
+                    [
+                        (nrow - 1, 0), (nrow - 1, ncol - 1), (0, ncol - 3), (0, ncol - 2), (0, ncol - 1),
+                        (1, ncol - 3), (1, ncol - 2), (1, ncol - 1)
+                    ]);
+                chr += 1
             }
             repeat {
                 if row < nrow && col >= 0 && owner[row * ncol + col] == 0 { utah(row, col, chr); chr += 1 }

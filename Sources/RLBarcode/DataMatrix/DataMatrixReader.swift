@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The Data Matrix stage of ``MatrixReaders``: finds, samples and decodes
@@ -36,9 +36,11 @@ final class DataMatrixReader {
     ///     examine as finders (see ``DMDetector/Options/examineBudget``).
     ///   - avoiding: the insides of codes read already, carved out of
     ///     `regions` (their edges left around them are not examined).
-    func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
-              prepared: AreaThresholds? = nil, examineBudget: Int = DMDetector.Options().examineBudget,
-              avoiding: [PixelRect] = [], into out: inout [BarcodeResult]) {
+    func read(
+        _ image: LumaView, bounds: PixelRect?, thorough: Bool, regions: MatrixRegionDetector? = nil,
+        prepared: AreaThresholds? = nil, examineBudget: Int = DMDetector.Options().examineBudget,
+        avoiding: [PixelRect] = [], into out: inout [BarcodeResult]
+    ) {
         lastCandidateCount = 0
         guard image.width >= 10, image.height >= 10 else { return }
         detector.options.thorough = thorough
@@ -64,11 +66,12 @@ final class DataMatrixReader {
     static func result(_ c: DMCandidate) -> BarcodeResult {
         let d = c.decoded
         let deg = BarcodeResult.degrees(dx: c.corners[1].x - c.corners[0].x, dy: c.corners[1].y - c.corners[0].y)
-        var r = BarcodeResult(symbology: .dataMatrix, text: d.text, bytes: d.bytes,
-                              symbologyIdentifier: d.symbologyIdentifier,
-                              extendedText: d.gs1HumanReadable ?? "", corners: c.corners, orientation: deg,
-                              isInverted: c.isInverted, isMirrored: d.mirrored,
-                              quality: max(0, 100 - 5 * d.correctedErrors))
+        var r = BarcodeResult(
+            symbology: .dataMatrix, text: d.text, bytes: d.bytes,
+            symbologyIdentifier: d.symbologyIdentifier,
+            extendedText: d.gs1HumanReadable ?? "", corners: c.corners, orientation: deg,
+            isInverted: c.isInverted, isMirrored: d.mirrored,
+            quality: max(0, 100 - 5 * d.correctedErrors))
         r.structuredAppend = d.structuredAppend
         return r
     }

@@ -67,9 +67,11 @@ struct MatrixRegionDetector {
     ///   - cells: the frame's cells as the linear stage measured them
     ///     (``RegionDetector``, over `bounds` or more); when they are of
     ///     `cellSize`, they are used instead of a pass over the pixels.
-    mutating func find(_ img: LumaView, bounds: PixelRect? = nil, cellSize: Int = 16, minEnergy: Int = 200,
-                       maxCoherence: Float = 0.75, minCells: Int = 2, margin: Int = 2, keep: Bool = false,
-                       cells: CellTensors? = nil) {
+    mutating func find(
+        _ img: LumaView, bounds: PixelRect? = nil, cellSize: Int = 16, minEnergy: Int = 200,
+        maxCoherence: Float = 0.75, minCells: Int = 2, margin: Int = 2, keep: Bool = false,
+        cells: CellTensors? = nil
+    ) {
         if !keep { regionCount = 0 }
         markedCells = 0
         self.cellSize = cellSize
@@ -110,11 +112,13 @@ struct MatrixRegionDetector {
         let rowSkip = cellSize >= 64 ? 8 : cellSize >= 16 ? 4 : 2
         // The pass for each sampling, with its steps as constants.
         if reach == 2 {
-            measure(base: base, stride: stride, x0: x0, y0: y0, x1: x1, y1: y1, reach: 2, colSkip: 4,
-                    rowSkip: rowSkip, minEnergy: minEnergy, maxCoherence2: maxCoherence2, into: mp)
+            measure(
+                base: base, stride: stride, x0: x0, y0: y0, x1: x1, y1: y1, reach: 2, colSkip: 4,
+                rowSkip: rowSkip, minEnergy: minEnergy, maxCoherence2: maxCoherence2, into: mp)
         } else {
-            measure(base: base, stride: stride, x0: x0, y0: y0, x1: x1, y1: y1, reach: 1, colSkip: 2,
-                    rowSkip: rowSkip, minEnergy: minEnergy, maxCoherence2: maxCoherence2, into: mp)
+            measure(
+                base: base, stride: stride, x0: x0, y0: y0, x1: x1, y1: y1, reach: 1, colSkip: 2,
+                rowSkip: rowSkip, minEnergy: minEnergy, maxCoherence2: maxCoherence2, into: mp)
         }
         group(origin: (x0, y0), bounds: b, minCells: minCells, margin: margin)
     }
@@ -125,9 +129,11 @@ struct MatrixRegionDetector {
     /// pixel of every `rowSkip`-th row. Inlined with constant steps, so that
     /// the loop over a row's samples is a few instructions a sample.
     @inline(__always)
-    private mutating func measure(base: UnsafePointer<UInt8>, stride: Int, x0: Int, y0: Int, x1: Int, y1: Int,
-                                  reach: Int, colSkip: Int, rowSkip: Int, minEnergy: Int, maxCoherence2: Float,
-                                  into mp: UnsafeMutablePointer<Int32>) {
+    private mutating func measure(
+        base: UnsafePointer<UInt8>, stride: Int, x0: Int, y0: Int, x1: Int, y1: Int,
+        reach: Int, colSkip: Int, rowSkip: Int, minEnergy: Int, maxCoherence2: Float,
+        into mp: UnsafeMutablePointer<Int32>
+    ) {
         let vreach = reach &* stride
         for cy in 0..<rows {
             let ys = y0 + cy * cellSize, ye = min(y1, ys + cellSize)
@@ -138,8 +144,9 @@ struct MatrixRegionDetector {
                 if ByteOrder.isLittleEndian && reach == 2 && colSkip == 4 && xe - xs == 64 && ye - ys <= 16 * rowSkip {
                     // A whole coarse cell: its 16 samples of a row at once.
                     let sampledRows = (ye - ys + rowSkip - 1) / rowSkip
-                    (axx, ayy, axy) = MatrixRegionDetector.coarseTensor(base + (ys &* stride &+ xs), stride: stride,
-                                                                      rows: sampledRows, rowSkip: rowSkip)
+                    (axx, ayy, axy) = MatrixRegionDetector.coarseTensor(
+                        base + (ys &* stride &+ xs), stride: stride,
+                        rows: sampledRows, rowSkip: rowSkip)
                     samples = 16 * sampledRows
                 } else {
                     var y = ys
@@ -229,8 +236,9 @@ struct MatrixRegionDetector {
             }
             label += 1
             guard count >= minCells else { continue }
-            let r = PixelRect(x0: max(b.x0, x0 + (minX - margin) * cellSize), y0: max(b.y0, y0 + (minY - margin) * cellSize),
-                              x1: min(b.x1, x0 + (maxX + 1 + margin) * cellSize), y1: min(b.y1, y0 + (maxY + 1 + margin) * cellSize))
+            let r = PixelRect(
+                x0: max(b.x0, x0 + (minX - margin) * cellSize), y0: max(b.y0, y0 + (minY - margin) * cellSize),
+                x1: min(b.x1, x0 + (maxX + 1 + margin) * cellSize), y1: min(b.y1, y0 + (maxY + 1 + margin) * cellSize))
             add(r)
         }
     }
@@ -264,9 +272,10 @@ struct MatrixRegionDetector {
         let extra = 16
         for k in 0..<other.regionCount {
             let r = other.regions[k]
-            let h = PixelRect(x0: max(0, ((r.x0 - rect.x0) >> 1) - extra), y0: max(0, ((r.y0 - rect.y0) >> 1) - extra),
-                              x1: min(width, ((r.x1 - rect.x0 + 1) >> 1) + extra),
-                              y1: min(height, ((r.y1 - rect.y0 + 1) >> 1) + extra))
+            let h = PixelRect(
+                x0: max(0, ((r.x0 - rect.x0) >> 1) - extra), y0: max(0, ((r.y0 - rect.y0) >> 1) - extra),
+                x1: min(width, ((r.x1 - rect.x0 + 1) >> 1) + extra),
+                y1: min(height, ((r.y1 - rect.y0 + 1) >> 1) + extra))
             if h.width > 0 && h.height > 0 { add(h, gap: extra) }
         }
     }

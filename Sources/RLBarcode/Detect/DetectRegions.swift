@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A place in the frame where a linear code probably is.
@@ -57,14 +57,19 @@ extension CellTensors {
     /// more, of what lies either side (quiet zones, and bars the cells do
     /// not show); nil when the line crosses fewer than `minCells` cells
     /// of bars. Also how many it crosses.
-    func partOverBars(_ line: ScanLine, minCells: Int, minEnergy: Float, dominance: Float,
-                      maxAngle: Double = .pi / 2, marginCells: Int = 2,
-                      marginShare: Double = 0.25) -> (line: ScanLine, cells: Int)? {
+    func partOverBars(
+        _ line: ScanLine, minCells: Int, minEnergy: Float, dominance: Float,
+        maxAngle: Double = .pi / 2, marginCells: Int = 2,
+        marginShare: Double = 0.25
+    ) -> (line: ScanLine, cells: Int)? {
         let crossing = barsCrossed(by: line, minEnergy: minEnergy, dominance: dominance, maxAngle: maxAngle)
         guard crossing.cells >= max(1, minCells) else { return nil }
         let norm = line.stepLength
-        guard let part = line.part(over: crossing, margin: Double(marginCells * cellSize) / norm,
-                                   share: marginShare) else { return nil }
+        guard
+            let part = line.part(
+                over: crossing, margin: Double(marginCells * cellSize) / norm,
+                share: marginShare)
+        else { return nil }
         return (part, crossing.cells)
     }
 
@@ -155,8 +160,10 @@ extension CellTensors {
     /// edge, or at `limit` pixels.
     /// - Returns: the distance of the farthest bar cell reached, a cell's
     ///   width past where the walk saw it; `start` when none.
-    func barsReach(from center: Point, ux: Double, uy: Double, start: Double, minEnergy: Float, dominance: Float,
-                   maxAngle: Double, maxGap: Int, limit: Double) -> Double {
+    func barsReach(
+        from center: Point, ux: Double, uy: Double, start: Double, minEnergy: Float, dominance: Float,
+        maxAngle: Double, maxGap: Int, limit: Double
+    ) -> Double {
         guard cols > 0, rows > 0 else { return start }
         let fx = Float(ux), fy = Float(uy)
         let uxx = fx * fx, uyy = fy * fy, uxy = 2 * fx * fy
@@ -224,15 +231,17 @@ struct RegionDetector {
     /// the frame; `nil` before any measure.
     var tensors: CellTensors? {
         guard cols > 0, rows > 0 else { return nil }
-        return CellTensors(cellSize: cellSize, cols: cols, rows: rows, sxx: UnsafePointer(sxx.pointer),
-                           syy: UnsafePointer(syy.pointer), sxy: UnsafePointer(sxy.pointer))
+        return CellTensors(
+            cellSize: cellSize, cols: cols, rows: rows, sxx: UnsafePointer(sxx.pointer),
+            syy: UnsafePointer(syy.pointer), sxy: UnsafePointer(sxy.pointer))
     }
 
     /// Forgets the last frame's cells and candidates.
     mutating func reset() { cols = 0; rows = 0; candidateCount = 0 }
 
     func free() {
-        direction2.free(); sxx.free(); syy.free(); sxy.free(); label.free(); stack.free(); members.free(); candidates.free()
+        direction2.free(); sxx.free(); syy.free(); sxy.free(); label.free(); stack.free(); members.free();
+        candidates.free()
     }
 
     /// Measures the gradient structure of every cell inside the pixel
@@ -293,8 +302,9 @@ struct RegionDetector {
                 /// samples in the columns `xs ..< xe` (``BetweenSums``) make
                 /// the cell worth measuring.
                 func betweenActive(_ xs: Int, _ xe: Int) -> Bool {
-                    CoarseLook.betweenActive(RegionDetector.between(img, rows: (ys + 1)..<ye, columns: xs..<xe),
-                                             flatBelow: flatBelow)
+                    CoarseLook.betweenActive(
+                        RegionDetector.between(img, rows: (ys + 1)..<ye, columns: xs..<xe),
+                        flatBelow: flatBelow)
                 }
                 // The last coarse row (the second look reads three rows
                 // below it where the frame goes on).
@@ -303,11 +313,13 @@ struct RegionDetector {
                 while cx < cx1 {
                     let xs = max(1, cx * cellSize), xe = min(img.width - 1, (cx + 1) * cellSize)
                     if ByteOrder.isLittleEndian && cellSize == 16 && xs == cx * 16 && cx + 1 < cx1
-                        && xs + 35 <= img.width - 1 {
+                        && xs + 35 <= img.width - 1
+                    {
                         // Two whole 16-pixel cells side by side: 8 samples a row at once (a
                         // cell alone, at the end of a row, one at a time).
-                        let (a, darkest, lightest, coarse) = RegionDetector.activity32(base + xs, stride: stride,
-                                                                                      rows: (ys + 1)..<ye)
+                        let (a, darkest, lightest, coarse) = RegionDetector.activity32(
+                            base + xs, stride: stride,
+                            rows: (ys + 1)..<ye)
                         var first = CoarseLook(Int(a.lowHalf.wrappedSum()), count: coarse, flatBelow: flatBelow)
                         var second = CoarseLook(Int(a.highHalf.wrappedSum()), count: coarse, flatBelow: flatBelow)
                         if first == .active { mark(cx) }
@@ -322,12 +334,18 @@ struct RegionDetector {
                         }
                         if first == .blind || second == .blind {
                             // Two pixels on, where the samples see next to nothing.
-                            let (b, n) = RegionDetector.betweenEnergy32(base + xs, stride: stride, rows: (ys + 1)..<ye,
-                                                                        lastDown: lastRow + 3 < img.height)
+                            let (b, n) = RegionDetector.betweenEnergy32(
+                                base + xs, stride: stride, rows: (ys + 1)..<ye,
+                                lastDown: lastRow + 3 < img.height)
                             let floor = CoarseLook.betweenFloor(flatBelow) * Float(n)
-                            if first == .blind && Float(b.lowHalf.wrappedSum()) >= floor && betweenActive(xs, xe) { mark(cx) }
+                            if first == .blind && Float(b.lowHalf.wrappedSum()) >= floor && betweenActive(xs, xe) {
+                                mark(cx)
+                            }
                             if second == .blind && Float(b.highHalf.wrappedSum()) >= floor
-                                && betweenActive(xs + 16, min(img.width - 1, xs + 32)) { mark(cx + 1) }
+                                && betweenActive(xs + 16, min(img.width - 1, xs + 32))
+                            {
+                                mark(cx + 1)
+                            }
                         }
                         cx += 2
                         continue
@@ -397,7 +415,8 @@ struct RegionDetector {
     /// lane-by-lane conversion.
     @inline(__always)
     private static func activity32(_ base: UnsafePointer<UInt8>, stride: Int, rows: Range<Int>)
-        -> (activity: SIMD8<Int32>, darkest: SIMD8<Int32>, lightest: SIMD8<Int32>, count: Int) {
+        -> (activity: SIMD8<Int32>, darkest: SIMD8<Int32>, lightest: SIMD8<Int32>, count: Int)
+    {
         let low = SIMD8<Int32>(repeating: 0xFF)
         var sum = SIMD8<Int32>()
         var darkest = SIMD8<Int32>(repeating: 255), lightest = SIMD8<Int32>()
@@ -426,8 +445,10 @@ struct RegionDetector {
     /// with `lastDown`. The rows up to the one below the last (three with
     /// `lastDown`) and the 36 columns from `base` must lie inside the frame.
     @inline(__always)
-    private static func betweenEnergy32(_ base: UnsafePointer<UInt8>, stride: Int, rows: Range<Int>,
-                                        lastDown: Bool) -> (SIMD8<Int32>, Int) {
+    private static func betweenEnergy32(
+        _ base: UnsafePointer<UInt8>, stride: Int, rows: Range<Int>,
+        lastDown: Bool
+    ) -> (SIMD8<Int32>, Int) {
         let low = SIMD8<Int32>(repeating: 0xFF)
         @inline(__always) func load(_ p: UnsafeRawPointer, _ offset: Int) -> SIMD8<Int32> {
             p.loadUnaligned(fromByteOffset: offset, as: SIMD8<Int32>.self) & low
@@ -680,9 +701,10 @@ struct RegionDetector {
             let pu = x * ux + y * uy, pv = -x * uy + y * ux
             minU = min(minU, pu); maxU = max(maxU, pu); minV = min(minV, pv); maxV = max(maxV, pv)
         }
-        let c = LinearCandidate(cx: sumX / Double(count), cy: sumY / Double(count), ux: ux, uy: uy,
-                                lengthU: maxU - minU + cs, lengthV: maxV - minV + cs,
-                                strength: Double(txx + tyy) / Double(count), cells: count)
+        let c = LinearCandidate(
+            cx: sumX / Double(count), cy: sumY / Double(count), ux: ux, uy: uy,
+            lengthU: maxU - minU + cs, lengthV: maxV - minV + cs,
+            strength: Double(txx + tyy) / Double(count), cells: count)
         candidates.reserveKeeping(candidateCount + 1)
         candidates[candidateCount] = c
         candidateCount += 1
@@ -707,7 +729,8 @@ struct RegionDetector {
                 // modules, against bars 30 or more modules tall).
                 let gap = max(3 * Double(cellSize), 0.3 * min(a.lengthV, b.lengthV))
                 if dot > 0.95, across < 0.35 * max(a.lengthV, b.lengthV),
-                   along < (a.lengthU + b.lengthU) / 2 + gap {
+                    along < (a.lengthU + b.lengthU) / 2 + gap
+                {
                     // Extents along the reading axis of a, from both.
                     let ua0 = -a.lengthU / 2, ua1 = a.lengthU / 2
                     let pb = dx * a.ux + dy * a.uy

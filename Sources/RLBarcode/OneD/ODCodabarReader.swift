@@ -33,7 +33,7 @@ final class CodabarReader: LinearReader {
     /// element, set for a wide element.
     static let patterns: [UInt8] = [
         0x03, 0x06, 0x09, 0x60, 0x12, 0x42, 0x21, 0x24, 0x30, 0x48,
-        0x0C, 0x18, 0x45, 0x51, 0x54, 0x15, 0x1A, 0x29, 0x0B, 0x0E,
+        0x0C, 0x18, 0x45, 0x51, 0x54, 0x15, 0x1A, 0x29, 0x0B, 0x0E
     ]
     /// The first start/stop value.
     static let firstStartStop = 16
@@ -80,18 +80,24 @@ final class CodabarReader: LinearReader {
     /// `startStop` admits only `A`-`D`.
     /// - Returns: the character value, its error, its narrow and its wide width; `nil` when nothing fits.
     @inline(__always)
-    func character(_ w: UnsafeMutablePointer<Float>, _ j: Int, minMargin: Float, startStop: Bool = false,
-                   apart: Float? = nil) -> Character?
-    {
+    func character(
+        _ w: UnsafeMutablePointer<Float>, _ j: Int, minMargin: Float, startStop: Bool = false,
+        apart: Float? = nil
+    ) -> Character? {
         // The four widest, in order.
         var v0: Float = -1, v1: Float = -1, v2: Float = -1, v3: Float = -1
         var i0 = 0, i1 = 0, i2 = 0
         for k in 0..<7 {
             let v = w[j + k]
-            if v > v0 { v3 = v2; v2 = v1; i2 = i1; v1 = v0; i1 = i0; v0 = v; i0 = k }
-            else if v > v1 { v3 = v2; v2 = v1; i2 = i1; v1 = v; i1 = k }
-            else if v > v2 { v3 = v2; v2 = v; i2 = k }
-            else if v > v3 { v3 = v }
+            if v > v0 {
+                v3 = v2; v2 = v1; i2 = i1; v1 = v0; i1 = i0; v0 = v; i0 = k
+            } else if v > v1 {
+                v3 = v2; v2 = v1; i2 = i1; v1 = v; i1 = k
+            } else if v > v2 {
+                v3 = v2; v2 = v; i2 = k
+            } else if v > v3 {
+                v3 = v
+            }
         }
         guard v3 > 0 else { return nil }
         // Bars printed much thinner or thicker than the spaces (ink spread
@@ -103,7 +109,8 @@ final class CodabarReader: LinearReader {
         // First when the reading so far has such a spread, else after the
         // widest elements of all.
         if let expected = apart, !expected.isNaN, abs(expected) >= CodabarReader.apartSpread,
-           let c = characterApart(w, j, minMargin: minMargin, startStop: startStop, expected: expected) {
+            let c = characterApart(w, j, minMargin: minMargin, startStop: startStop, expected: expected)
+        {
             return c
         }
         let two = (1 << (6 - i0)) | (1 << (6 - i1))
@@ -111,15 +118,18 @@ final class CodabarReader: LinearReader {
         let value2 = Int(lookup[two]), value3 = Int(lookup[three])
         let margin2 = v1 / v2, margin3 = v2 / v3
         if value2 >= 0 && (value3 < 0 || margin2 >= margin3) {
-            if let c = fit(w, j, mask: two, value: value2, margin: margin2, minMargin: minMargin, startStop: startStop) {
+            if let c = fit(w, j, mask: two, value: value2, margin: margin2, minMargin: minMargin, startStop: startStop)
+            {
                 return c
             }
         } else if value3 >= 0,
-                  let c = fit(w, j, mask: three, value: value3, margin: margin3, minMargin: minMargin, startStop: startStop) {
+            let c = fit(w, j, mask: three, value: value3, margin: margin3, minMargin: minMargin, startStop: startStop)
+        {
             return c
         }
         guard let expected = apart, expected.isNaN || abs(expected) < CodabarReader.apartSpread,
-              mayBeSpread(w, j, startStop: startStop) else { return nil }
+            mayBeSpread(w, j, startStop: startStop)
+        else { return nil }
         return characterApart(w, j, minMargin: minMargin, startStop: startStop, expected: expected)
     }
 
@@ -140,14 +150,17 @@ final class CodabarReader: LinearReader {
     /// of ``apartSpread`` narrow elements or more, of the sign of
     /// `expected` and near it (any when NaN).
     @inline(__always)
-    private func characterApart(_ w: UnsafeMutablePointer<Float>, _ j: Int, minMargin: Float, startStop: Bool,
-                                expected: Float) -> Character? {
+    private func characterApart(
+        _ w: UnsafeMutablePointer<Float>, _ j: Int, minMargin: Float, startStop: Bool,
+        expected: Float
+    ) -> Character? {
         guard let (mask, value, margin) = classifyApart(w, j, minMargin: minMargin, startStop: startStop),
-              let c = fit(w, j, mask: mask, value: value, margin: margin, minMargin: minMargin, startStop: startStop)
+            let c = fit(w, j, mask: mask, value: value, margin: margin, minMargin: minMargin, startStop: startStop)
         else { return nil }
         let own = c.spread / c.narrow
         guard abs(own) >= CodabarReader.apartSpread,
-              expected.isNaN || (own * expected > 0 && abs(own - expected) <= CodabarReader.apartSpread) else { return nil }
+            expected.isNaN || (own * expected > 0 && abs(own - expected) <= CodabarReader.apartSpread)
+        else { return nil }
         return c
     }
 
@@ -203,8 +216,10 @@ final class CodabarReader: LinearReader {
     /// Checks the character `value` with the wide elements `mask` against
     /// the model of narrow and wide widths (``character(_:_:minMargin:startStop:)``).
     @inline(__always)
-    private func fit(_ w: UnsafeMutablePointer<Float>, _ j: Int, mask: Int, value: Int, margin: Float,
-                     minMargin: Float, startStop: Bool) -> Character? {
+    private func fit(
+        _ w: UnsafeMutablePointer<Float>, _ j: Int, mask: Int, value: Int, margin: Float,
+        minMargin: Float, startStop: Bool
+    ) -> Character? {
         if startStop && value < CodabarReader.firstStartStop { return nil }
         var nb: Float = 0, ns: Float = 0, wb: Float = 0, ws: Float = 0
         var cnb: Float = 0, cns: Float = 0, cwb: Float = 0, cws: Float = 0
@@ -241,8 +256,9 @@ final class CodabarReader: LinearReader {
             agree = spreadMin > 0 && spreadMax <= 2.2 * spreadMin
         }
         guard margin >= minMargin, ratio >= 1.3, ratio <= 4, agree else { return nil }
-        let e = narrowWideError(w + j, count: 7, wideMask: mask, narrow: narrow, wide: wide, spread: spread,
-                                margin: margin)
+        let e = narrowWideError(
+            w + j, count: 7, wideMask: mask, narrow: narrow, wide: wide, spread: spread,
+            margin: margin)
         guard e <= maxCharError else { return nil }
         return (value, e, narrow, wide, spread)
     }
@@ -270,8 +286,10 @@ final class CodabarReader: LinearReader {
 
     /// Tries a code whose start character begins at bar `b`.
     /// - Returns: the elements consumed, 0 when nothing was read.
-    private func read(_ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int, borderOnly: Bool,
-                      _ sink: inout LinearHitSink) -> Int {
+    private func read(
+        _ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int, borderOnly: Bool,
+        _ sink: inout LinearHitSink
+    ) -> Int {
         let n = run.count
         // The line sees nothing past the frame's border: a bar it starts
         // inside is at least as wide as seen. `A`-`D` start with a narrow
@@ -281,9 +299,13 @@ final class CodabarReader: LinearReader {
         if cutFirst { w[b] = max(seenFirst, min(w[b + 2], min(w[b + 4], w[b + 6]))) }
         defer { if cutFirst { w[b] = seenFirst } }
         // `A`-`D` all start with a narrow bar and have a wide middle space: a quick test first.
-        guard w[b + 3] > w[b], let start = character(w, b, minMargin: 1.25, startStop: true, apart: .nan) else { return 0 }
+        guard w[b + 3] > w[b], let start = character(w, b, minMargin: 1.25, startStop: true, apart: .nan) else {
+            return 0
+        }
         let s = run.starts.pointer
-        guard run.isQuietZone(b - 1, need: 0.9 * minQuietZone * start.narrow, leading: true, from: s[b], to: s[b + 6] + w[b + 6])
+        guard
+            run.isQuietZone(
+                b - 1, need: 0.9 * minQuietZone * start.narrow, leading: true, from: s[b], to: s[b + 6] + w[b + 6])
         else { return 0 }
         text[0] = CodabarReader.alphabet[start.value]
         var count = 1
@@ -328,16 +350,21 @@ final class CodabarReader: LinearReader {
         guard stop > 0, count - 2 >= minDataCharacters else { return 0 }
         let leadingBorder = run.isFrameBorder(b - 1), trailingBorder = run.isFrameBorder(stop + 7)
         guard leadingBorder || trailingBorder || !borderOnly else { return 0 }
-        guard run.isQuietZone(stop + 7, need: 0.9 * minQuietZone * narrow, leading: false,
-                    from: s[stop], to: s[stop + 6] + w[stop + 6]) else { return 0 }
+        guard
+            run.isQuietZone(
+                stop + 7, need: 0.9 * minQuietZone * narrow, leading: false,
+                from: s[stop], to: s[stop + 6] + w[stop + 6])
+        else { return 0 }
         let error = errorSum / Float(count)
         guard error <= maxError else { return 0 }
         let textOffset = sink.store(UnsafeBufferPointer(start: text, count: count))
         let last = stop + 6
-        sink.append(LinearHit(symbology: .codabar, textOffset: textOffset, textCount: count,
-                              addOnOffset: textOffset, addOnCount: 0,
-                              firstElement: b, lastElement: last,
-                              start: s[b], end: s[last] + w[last], error: error))
+        sink.append(
+            LinearHit(
+                symbology: .codabar, textOffset: textOffset, textCount: count,
+                addOnOffset: textOffset, addOnCount: 0,
+                firstElement: b, lastElement: last,
+                start: s[b], end: s[last] + w[last], error: error))
         return last - b + 1
     }
 }

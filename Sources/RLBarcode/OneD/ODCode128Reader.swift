@@ -68,7 +68,7 @@ final class Code128Reader: LinearReader {
         112412, 122114, 122411, 142112, 142211, 241211, 221114, 413111, 241112, 134111,
         111242, 121142, 121241, 114212, 124112, 124211, 411212, 421112, 421211, 212141,
         214121, 412121, 111143, 111341, 131141, 114113, 114311, 411113, 411311, 113141,
-        114131, 311141, 411131, 211412, 211214, 211232,
+        114131, 311141, 411131, 211412, 211214, 211232
     ]
     /// The stop character with its termination bar: seven elements, 13 modules.
     static let stop: UInt32 = 2_331_112
@@ -150,16 +150,20 @@ final class Code128Reader: LinearReader {
             let m = stopWidth / 13
             // Bar 2, space 3, bar 3 modules (cheap tests first).
             guard m > 0, w[j] > 1.2 * m, w[j] < 3 * m, w[j + 1] > 2 * m, w[j + 2] > 2 * m,
-                  EdgePatterns.mismatch(w + j, stopPattern, elements: 7, modules: 13) <= maxCharError,
-                  Code128Reader.quiet(run, j + 7, module: m, zone: minQuietZone, leading: false)
+                EdgePatterns.mismatch(w + j, stopPattern, elements: 7, modules: 13) <= maxCharError,
+                Code128Reader.quiet(run, j + 7, module: m, zone: minQuietZone, leading: false)
             else { continue }
             // Characters back to the line's start (the check character last).
-            guard let (count, first) = patterns.readBackToStart(run, end: j, width: 11 * m, maxError: maxCharError,
-                                                                margin: minMargin, most: Code128Reader.maxCharacters,
-                                                                isData: { $0 < Code128Reader.startA }, into: values),
-                  count >= Code128Reader.minPartCharacters else { continue }
-            sink.appendPart(.code128, leading: false, values: values, count: count,
-                            start: s[first], end: s[j + 6] + w[j + 6], module: m)
+            guard
+                let (count, first) = patterns.readBackToStart(
+                    run, end: j, width: 11 * m, maxError: maxCharError,
+                    margin: minMargin, most: Code128Reader.maxCharacters,
+                    isData: { $0 < Code128Reader.startA }, into: values),
+                count >= Code128Reader.minPartCharacters
+            else { continue }
+            sink.appendPart(
+                .code128, leading: false, values: values, count: count,
+                start: s[first], end: s[j + 6] + w[j + 6], module: m)
             return
         }
     }
@@ -174,12 +178,14 @@ final class Code128Reader: LinearReader {
         // The start character: bar 2, space 1, bar 1 modules, after a space
         // that may be a quiet zone (cheap tests first).
         guard m > 0, w[b] > 1.2 * m, w[b] < 3 * m, w[b + 1] < 2 * m, w[b + 2] < 2 * m,
-              Code128Reader.mayBeQuiet(run, b - 1, module: m, zone: minQuietZone),
-              min(patterns.mismatch(w + b, value: Code128Reader.startA), patterns.mismatch(w + b, value: Code128Reader.startB),
-                  patterns.mismatch(w + b, value: Code128Reader.startC)) <= maxCharError,
-              Code128Reader.quiet(run, b - 1, module: m, zone: minQuietZone, leading: true),
-              let start = patterns.classify(w + b, maxError: maxCharError, margin: minMargin),
-              start.value >= Code128Reader.startA
+            Code128Reader.mayBeQuiet(run, b - 1, module: m, zone: minQuietZone),
+            min(
+                patterns.mismatch(w + b, value: Code128Reader.startA),
+                patterns.mismatch(w + b, value: Code128Reader.startB),
+                patterns.mismatch(w + b, value: Code128Reader.startC)) <= maxCharError,
+            Code128Reader.quiet(run, b - 1, module: m, zone: minQuietZone, leading: true),
+            let start = patterns.classify(w + b, maxError: maxCharError, margin: minMargin),
+            start.value >= Code128Reader.startA
         else { return 0 }
         values[0] = start.value
         var errorSum = start.error
@@ -194,7 +200,8 @@ final class Code128Reader: LinearReader {
                 if ratio > 0.75, ratio < 1.33 {
                     let e = EdgePatterns.mismatch(w + j, stopPattern, elements: 7, modules: 13)
                     if e <= maxCharError,
-                       Code128Reader.quiet(run, j + 7, module: stopWidth / 13, zone: minQuietZone, leading: false) {
+                        Code128Reader.quiet(run, j + 7, module: stopWidth / 13, zone: minQuietZone, leading: false)
+                    {
                         errorSum += e
                         break
                     }
@@ -204,8 +211,9 @@ final class Code128Reader: LinearReader {
                 // The line ends inside the code, on the frame's border: a leading part.
                 if !borderOnly, j + 6 >= n, run.endsAtFrameBorder, count >= Code128Reader.minPartCharacters {
                     let s = run.starts.pointer
-                    sink.appendPart(.code128, leading: true, values: values, count: count,
-                                    start: s[b], end: s[j - 1] + w[j - 1], module: m)
+                    sink.appendPart(
+                        .code128, leading: true, values: values, count: count,
+                        start: s[b], end: s[j - 1] + w[j - 1], module: m)
                 }
                 return 0
             }
@@ -213,8 +221,8 @@ final class Code128Reader: LinearReader {
             // Neighbouring characters are the same width (perspective changes it slowly).
             let ratio = width / previousWidth
             guard ratio > 0.75, ratio < 1.33,
-                  let c = patterns.classify(w + j, maxError: maxCharError, margin: minMargin),
-                  c.value < Code128Reader.startA
+                let c = patterns.classify(w + j, maxError: maxCharError, margin: minMargin),
+                c.value < Code128Reader.startA
             else { return 0 }
             values[count] = c.value
             count += 1
@@ -233,11 +241,13 @@ final class Code128Reader: LinearReader {
         guard let (length, modifier) = payload(count: count - 1), length > 0 else { return 0 }
         let textOffset = sink.store(UnsafeBufferPointer(start: bytes, count: length))
         let s = run.starts.pointer
-        sink.append(LinearHit(symbology: .code128, textOffset: textOffset, textCount: length,
-                              addOnOffset: textOffset, addOnCount: 0,
-                              firstElement: b, lastElement: lastBar,
-                              start: s[b], end: s[lastBar] + w[lastBar],
-                              error: errorSum / Float(count + 1), aimModifier: modifier))
+        sink.append(
+            LinearHit(
+                symbology: .code128, textOffset: textOffset, textCount: length,
+                addOnOffset: textOffset, addOnCount: 0,
+                firstElement: b, lastElement: lastBar,
+                start: s[b], end: s[lastBar] + w[lastBar],
+                error: errorSum / Float(count + 1), aimModifier: modifier))
         return lastBar
     }
 
@@ -247,7 +257,8 @@ final class Code128Reader: LinearReader {
     func payload(ofSymbol v: [Int32]) -> (bytes: [UInt8], modifier: UInt8)? {
         let count = v.count
         guard count >= 3, count <= Code128Reader.maxCharacters,
-              Int(v[0]) >= Code128Reader.startA, Int(v[0]) <= Code128Reader.startC else { return nil }
+            Int(v[0]) >= Code128Reader.startA, Int(v[0]) <= Code128Reader.startC
+        else { return nil }
         var sum = Int(v[0])
         for i in 1..<(count - 1) {
             guard v[i] >= 0, Int(v[i]) < Code128Reader.startA else { return nil }
@@ -301,7 +312,10 @@ final class Code128Reader: LinearReader {
                 case 100: set = 1
                 case 101: set = 0
                 case Code128Reader.fnc1:
-                    if !fnc1(&modifier, dataCharacters: dataCharacters, firstIsLetterOrPair: firstIsLetterOrPair, length: &length) {
+                    if !fnc1(
+                        &modifier, dataCharacters: dataCharacters, firstIsLetterOrPair: firstIsLetterOrPair,
+                        length: &length)
+                    {
                         return nil
                     }
                 default: return nil
@@ -340,7 +354,10 @@ final class Code128Reader: LinearReader {
                         }
                     }
                 case Code128Reader.fnc1:
-                    if !fnc1(&modifier, dataCharacters: dataCharacters, firstIsLetterOrPair: firstIsLetterOrPair, length: &length) {
+                    if !fnc1(
+                        &modifier, dataCharacters: dataCharacters, firstIsLetterOrPair: firstIsLetterOrPair,
+                        length: &length)
+                    {
                         return nil
                     }
                 default: return nil
@@ -354,7 +371,9 @@ final class Code128Reader: LinearReader {
     /// FNC1: first position (GS1-128), second position after a letter or a
     /// digit pair (application indicator), or a field separator (GS).
     @inline(__always)
-    private func fnc1(_ modifier: inout UInt8, dataCharacters: Int, firstIsLetterOrPair: Bool, length: inout Int) -> Bool {
+    private func fnc1(_ modifier: inout UInt8, dataCharacters: Int, firstIsLetterOrPair: Bool, length: inout Int)
+        -> Bool
+    {
         if dataCharacters == 0 && modifier == UInt8(ascii: "0") {
             modifier = UInt8(ascii: "1")
         } else if dataCharacters == 1 && firstIsLetterOrPair && modifier == UInt8(ascii: "0") {
@@ -456,8 +475,10 @@ final class EdgePatterns {
     /// - Returns: how many it read into `values`, in reading order, and the
     ///   element index of the first; `nil` when one does not read (the run
     ///   does not start inside the code) or there are more than `most`.
-    func readBackToStart(_ run: borrowing ElementRun, end: Int, width: Float, maxError: Float, margin: Float,
-                         most: Int, isData: (Int) -> Bool, into values: UnsafeMutablePointer<Int>) -> (count: Int, first: Int)? {
+    func readBackToStart(
+        _ run: borrowing ElementRun, end: Int, width: Float, maxError: Float, margin: Float,
+        most: Int, isData: (Int) -> Bool, into values: UnsafeMutablePointer<Int>
+    ) -> (count: Int, first: Int)? {
         let w = run.widths.pointer
         var count = 0
         var previousWidth = width
@@ -466,7 +487,8 @@ final class EdgePatterns {
             let cw = w[k] + w[k + 1] + w[k + 2] + w[k + 3] + w[k + 4] + w[k + 5]
             let ratio = cw / previousWidth
             guard count < most, ratio > 0.75, ratio < 1.33,
-                  let c = classify(w + k, maxError: maxError, margin: margin), isData(c.value) else { return nil }
+                let c = classify(w + k, maxError: maxError, margin: margin), isData(c.value)
+            else { return nil }
             values[count] = c.value
             count += 1
             previousWidth = cw
@@ -541,7 +563,8 @@ final class EdgePatterns {
                 let r0 = n.0 - p[0], r1 = n.1 - p[1], r2 = n.2 - p[2], r3 = n.3 - p[3], r4 = n.4 - p[4], r5 = n.5 - p[5]
                 // The residuals sum to zero: the spread is the bars' mean residual.
                 let spread = min(max((r0 + r2 + r4) / 3, -0.6), 0.6)
-                let element = abs(r0 - spread) + abs(r1 + spread) + abs(r2 - spread) + abs(r3 + spread)
+                let element =
+                    abs(r0 - spread) + abs(r1 + spread) + abs(r2 - spread) + abs(r3 + spread)
                     + abs(r4 - spread) + abs(r5 + spread)
                 let e = edge + 0.5 * (element + abs(spread))
                 if e < best {

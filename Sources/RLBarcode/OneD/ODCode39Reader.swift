@@ -65,7 +65,7 @@ final class Code39Reader: LinearReader {
         0x109, 0x049, 0x148, 0x019, 0x118, 0x058, 0x00D, 0x10C, 0x04C, 0x01C,
         0x103, 0x043, 0x142, 0x013, 0x112, 0x052, 0x007, 0x106, 0x046, 0x016,
         0x181, 0x0C1, 0x1C0, 0x091, 0x190, 0x0D0, 0x085, 0x184, 0x0C4, 0x0A8,
-        0x0A2, 0x08A, 0x02A, 0x094,
+        0x0A2, 0x08A, 0x02A, 0x094
     ]
     /// The value of `*` in ``alphabet``.
     static let startStop = 43
@@ -121,9 +121,13 @@ final class Code39Reader: LinearReader {
         for k in 0..<9 {
             let v = w[j + k]
             total += v
-            if v > v1 { v3 = v2; i3 = i2; v2 = v1; i2 = i1; v1 = v; i1 = k }
-            else if v > v2 { v3 = v2; i3 = i2; v2 = v; i2 = k }
-            else if v > v3 { v3 = v; i3 = k }
+            if v > v1 {
+                v3 = v2; i3 = i2; v2 = v1; i2 = i1; v1 = v; i1 = k
+            } else if v > v2 {
+                v3 = v2; i3 = i2; v2 = v; i2 = k
+            } else if v > v3 {
+                v3 = v; i3 = k
+            }
         }
         let mask = (1 << (8 - i1)) | (1 << (8 - i2)) | (1 << (8 - i3))
         let value = Int(lookup[mask])
@@ -153,8 +157,9 @@ final class Code39Reader: LinearReader {
         let ratio = wide / narrow
         let margin = v3 / maxNarrow
         guard margin >= minMargin, ratio >= 1.3, ratio <= 4.5, maxNarrow <= 2.6 * minNarrow else { return nil }
-        let e = narrowWideError(w + j, count: 9, wideMask: mask, narrow: narrow, wide: wide, spread: spread,
-                                margin: margin)
+        let e = narrowWideError(
+            w + j, count: 9, wideMask: mask, narrow: narrow, wide: wide, spread: spread,
+            margin: margin)
         guard e <= maxCharError else { return nil }
         return (value, e, narrow, total)
     }
@@ -192,8 +197,9 @@ final class Code39Reader: LinearReader {
         let n = run.count
         for j in run.barsBackward(from: n - 10, through: 1 + 10 * Code39Reader.minPartCharacters) {
             guard w[j + 1] > w[j], w[j + 4] > w[j + 3], let stop = character(w, j, minMargin: 1.25, startStop: true),
-                  run.isQuietZone(j + 9, need: 0.9 * minQuietZone * stop.narrow, leading: false,
-                                  from: s[j], to: s[j + 8] + w[j + 8])
+                run.isQuietZone(
+                    j + 9, need: 0.9 * minQuietZone * stop.narrow, leading: false,
+                    from: s[j], to: s[j + 8] + w[j + 8])
             else { continue }
             // Back to the line's start, character by character.
             var count = 0
@@ -202,7 +208,7 @@ final class Code39Reader: LinearReader {
             while k >= 1 {
                 let gap = w[k + 9]
                 guard count < Code39Reader.capacity, gap <= 6 * narrow, gap >= 0.25 * narrow,
-                      let ch = character(w, k, minMargin: 1.1), ch.value != Code39Reader.startStop
+                    let ch = character(w, k, minMargin: 1.1), ch.value != Code39Reader.startStop
                 else { return }
                 let r = ch.width / previousWidth
                 guard r > 0.75, r < 1.33 else { return }
@@ -216,8 +222,9 @@ final class Code39Reader: LinearReader {
             // Read backwards: into reading order.
             var reading = UnsafeMutableBufferPointer(start: values, count: count)
             reading.reverse()
-            sink.appendPart(.code39, leading: false, values: values, count: count,
-                            start: s[k + 10], end: s[j + 8] + w[j + 8], module: narrow)
+            sink.appendPart(
+                .code39, leading: false, values: values, count: count,
+                start: s[k + 10], end: s[j + 8] + w[j + 8], module: narrow)
             return
         }
     }
@@ -238,7 +245,9 @@ final class Code39Reader: LinearReader {
         let raw = text + Code39Reader.capacity
         for k in 0..<(count - 1) { raw[k] = Code39Reader.alphabet[Int(v[k])] }
         let converted = Code39Reader.fullASCII(raw, count: count - 1, into: text)
-        let bytes = converted >= 0 ? Array(UnsafeBufferPointer(start: text, count: converted))
+        let bytes =
+            converted >= 0
+            ? Array(UnsafeBufferPointer(start: text, count: converted))
             : Array(UnsafeBufferPointer(start: raw, count: count - 1))
         return (bytes, UInt8(ascii: converted >= 0 ? "7" : "3"))
     }
@@ -251,8 +260,10 @@ final class Code39Reader: LinearReader {
 
     /// Tries a code whose start character begins at bar `b`.
     /// - Returns: the elements consumed, 0 when nothing was read.
-    private func read(_ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int, borderOnly: Bool,
-                      _ sink: inout LinearHitSink) -> Int {
+    private func read(
+        _ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int, borderOnly: Bool,
+        _ sink: inout LinearHitSink
+    ) -> Int {
         let n = run.count
         // The line sees nothing past the frame's border: a bar it starts
         // inside is at least as wide as seen. The first bar of `*` is narrow
@@ -264,9 +275,12 @@ final class Code39Reader: LinearReader {
         // `*` is narrow, wide, narrow, narrow, wide, narrow, wide...: a quick test first.
         let w1 = w[b + 1], w4 = w[b + 4]
         guard w1 > w[b], w1 > w[b + 2], w4 > w[b + 3], w4 > w[b + 5],
-              let start = character(w, b, minMargin: 1.25, startStop: true) else { return 0 }
+            let start = character(w, b, minMargin: 1.25, startStop: true)
+        else { return 0 }
         let s = run.starts.pointer
-        guard run.isQuietZone(b - 1, need: 0.9 * minQuietZone * start.narrow, leading: true, from: s[b], to: s[b + 8] + w[b + 8])
+        guard
+            run.isQuietZone(
+                b - 1, need: 0.9 * minQuietZone * start.narrow, leading: true, from: s[b], to: s[b + 8] + w[b + 8])
         else { return 0 }
         var count = 0
         var errorSum = start.error
@@ -301,16 +315,20 @@ final class Code39Reader: LinearReader {
         if stop < 0 {
             // The line ends inside the code, on the frame's border: a leading part.
             if !borderOnly, c + 9 >= n, run.endsAtFrameBorder, count >= Code39Reader.minPartCharacters {
-                sink.appendPart(.code39, leading: true, values: values, count: count,
-                                start: s[b], end: s[c - 2] + w[c - 2], module: narrow)
+                sink.appendPart(
+                    .code39, leading: true, values: values, count: count,
+                    start: s[b], end: s[c - 2] + w[c - 2], module: narrow)
             }
             return 0
         }
         guard count >= 1 else { return 0 }
         let leadingBorder = run.isFrameBorder(b - 1), trailingBorder = run.isFrameBorder(stop + 9)
         guard leadingBorder || trailingBorder || !borderOnly else { return 0 }
-        guard run.isQuietZone(stop + 9, need: 0.9 * minQuietZone * narrow, leading: false,
-                    from: s[stop], to: s[stop + 8] + w[stop + 8]) else { return 0 }
+        guard
+            run.isQuietZone(
+                stop + 9, need: 0.9 * minQuietZone * narrow, leading: false,
+                from: s[stop], to: s[stop + 8] + w[stop + 8])
+        else { return 0 }
         // Raw characters, then the check character and full ASCII.
         let raw = text + Code39Reader.capacity
         for k in 0..<count { raw[k] = Code39Reader.alphabet[Int(values[k])] }
@@ -338,12 +356,14 @@ final class Code39Reader: LinearReader {
             extraCount = count
         }
         let last = stop + 8
-        sink.append(LinearHit(symbology: .code39, textOffset: textOffset, textCount: length,
-                              addOnOffset: textOffset, addOnCount: 0,
-                              extraOffset: extraOffset, extraCount: extraCount,
-                              firstElement: b, lastElement: last,
-                              start: s[b], end: s[last] + w[last], error: error,
-                              aimModifier: UInt8(48 + (converted ? 4 : 0) + (checked ? 3 : 0))))
+        sink.append(
+            LinearHit(
+                symbology: .code39, textOffset: textOffset, textCount: length,
+                addOnOffset: textOffset, addOnCount: 0,
+                extraOffset: extraOffset, extraCount: extraCount,
+                firstElement: b, lastElement: last,
+                start: s[b], end: s[last] + w[last], error: error,
+                aimModifier: UInt8(48 + (converted ? 4 : 0) + (checked ? 3 : 0))))
         return last - b + 1
     }
 
@@ -408,7 +428,8 @@ final class Code39Reader: LinearReader {
         let A = UInt8(ascii: "A"), Z = UInt8(ascii: "Z")
         while i < count {
             let c = raw[i]
-            let isShift = c == UInt8(ascii: "$") || c == UInt8(ascii: "%") || c == UInt8(ascii: "/") || c == UInt8(ascii: "+")
+            let isShift =
+                c == UInt8(ascii: "$") || c == UInt8(ascii: "%") || c == UInt8(ascii: "/") || c == UInt8(ascii: "+")
             if !isShift { out[o] = c; o += 1; i += 1; continue }
             guard i + 1 < count else { return -1 }
             let d = raw[i + 1]

@@ -43,7 +43,7 @@ final class Code93Reader: LinearReader {
         211113, 211212, 211311, 221112, 221211, 231111, 112113, 112212, 112311, 122112,
         132111, 111123, 111222, 111321, 121122, 131121, 212112, 212211, 211122, 211221,
         221121, 222111, 112122, 112221, 122121, 123111, 121131, 311112, 311211, 321111,
-        112131, 113121, 211131, 121221, 312111, 311121, 122211, 111141,
+        112131, 113121, 211131, 121221, 312111, 311121, 122211, 111141
     ]
     /// The data characters 0-42 in ASCII.
     static let alphabet: [UInt8] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%".utf8)
@@ -111,16 +111,20 @@ final class Code93Reader: LinearReader {
             let width = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5]
             let m = width / 9
             guard m > 0, w[j + 4] > 2.5 * m, w[j] < 2 * m, w[j + 1] < 2 * m, w[j + 2] < 2 * m,
-                  patterns.mismatch(w + j, value: Code93Reader.startStop) <= maxCharError,
-                  w[j + 6] > 0.4 * m, w[j + 6] < 2.2 * m,
-                  Code128Reader.quiet(run, j + 7, module: m, zone: minQuietZone, leading: false)
+                patterns.mismatch(w + j, value: Code93Reader.startStop) <= maxCharError,
+                w[j + 6] > 0.4 * m, w[j + 6] < 2.2 * m,
+                Code128Reader.quiet(run, j + 7, module: m, zone: minQuietZone, leading: false)
             else { continue }
-            guard let (count, first) = patterns.readBackToStart(run, end: j, width: width, maxError: maxCharError,
-                                                                margin: minMargin, most: Code93Reader.maxCharacters,
-                                                                isData: { $0 != Code93Reader.startStop }, into: values),
-                  count >= Code93Reader.minPartCharacters + 1 else { continue }
-            sink.appendPart(.code93, leading: false, values: values, count: count,
-                            start: s[first], end: s[j + 6] + w[j + 6], module: m)
+            guard
+                let (count, first) = patterns.readBackToStart(
+                    run, end: j, width: width, maxError: maxCharError,
+                    margin: minMargin, most: Code93Reader.maxCharacters,
+                    isData: { $0 != Code93Reader.startStop }, into: values),
+                count >= Code93Reader.minPartCharacters + 1
+            else { continue }
+            sink.appendPart(
+                .code93, leading: false, values: values, count: count,
+                start: s[first], end: s[j + 6] + w[j + 6], module: m)
             return
         }
     }
@@ -159,10 +163,10 @@ final class Code93Reader: LinearReader {
         let m = startWidth / 9
         // The start character 1 1 1 1 4 1: its fifth element is the widest (cheap tests first).
         guard m > 0, w[b + 4] > 2.5 * m, w[b] < 2 * m, w[b + 1] < 2 * m, w[b + 2] < 2 * m,
-              patterns.mismatch(w + b, value: Code93Reader.startStop) <= maxCharError,
-              Code128Reader.quiet(run, b - 1, module: m, zone: minQuietZone, leading: true),
-              let start = patterns.classify(w + b, maxError: maxCharError, margin: minMargin),
-              start.value == Code93Reader.startStop
+            patterns.mismatch(w + b, value: Code93Reader.startStop) <= maxCharError,
+            Code128Reader.quiet(run, b - 1, module: m, zone: minQuietZone, leading: true),
+            let start = patterns.classify(w + b, maxError: maxCharError, margin: minMargin),
+            start.value == Code93Reader.startStop
         else { return 0 }
         var errorSum = start.error
         var count = 0
@@ -173,15 +177,16 @@ final class Code93Reader: LinearReader {
                 // The line ends inside the code, on the frame's border: a leading part.
                 if !borderOnly, j + 7 >= n, run.endsAtFrameBorder, count >= Code93Reader.minPartCharacters {
                     let s = run.starts.pointer
-                    sink.appendPart(.code93, leading: true, values: values, count: count,
-                                    start: s[b], end: s[j - 1] + w[j - 1], module: m)
+                    sink.appendPart(
+                        .code93, leading: true, values: values, count: count,
+                        start: s[b], end: s[j - 1] + w[j - 1], module: m)
                 }
                 return 0
             }
             let width = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5]
             let ratio = width / previousWidth
             guard ratio > 0.75, ratio < 1.33,
-                  let c = patterns.classify(w + j, maxError: maxCharError, margin: minMargin)
+                let c = patterns.classify(w + j, maxError: maxCharError, margin: minMargin)
             else { return 0 }
             errorSum += c.error
             previousWidth = width
@@ -190,7 +195,7 @@ final class Code93Reader: LinearReader {
                 let cm = width / 9
                 let t = w[j + 6] / cm
                 guard t > 0.4, t < 2.2,
-                      Code128Reader.quiet(run, j + 7, module: cm, zone: minQuietZone, leading: false)
+                    Code128Reader.quiet(run, j + 7, module: cm, zone: minQuietZone, leading: false)
                 else { return 0 }
                 break
             }
@@ -206,11 +211,13 @@ final class Code93Reader: LinearReader {
         guard let length = text(count: count - 2), length > 0 else { return 0 }
         let textOffset = sink.store(UnsafeBufferPointer(start: bytes, count: length))
         let s = run.starts.pointer
-        sink.append(LinearHit(symbology: .code93, textOffset: textOffset, textCount: length,
-                              addOnOffset: textOffset, addOnCount: 0,
-                              firstElement: b, lastElement: lastBar,
-                              start: s[b], end: s[lastBar] + w[lastBar],
-                              error: errorSum / Float(count + 2), aimModifier: UInt8(ascii: "0")))
+        sink.append(
+            LinearHit(
+                symbology: .code93, textOffset: textOffset, textCount: length,
+                addOnOffset: textOffset, addOnCount: 0,
+                firstElement: b, lastElement: lastBar,
+                start: s[b], end: s[lastBar] + w[lastBar],
+                error: errorSum / Float(count + 2), aimModifier: UInt8(ascii: "0")))
         return lastBar
     }
 

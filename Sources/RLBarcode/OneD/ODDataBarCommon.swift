@@ -94,8 +94,10 @@ enum DataBar {
     ///
     /// - Returns: the mean distance between the measured and the rounded
     ///   widths (modules), or `nil` when no allowed sum fits.
-    static func quantize(_ w: UnsafePointer<Float>, first: Int, step: Int, count: Int, modules: Int, oddSums: UInt64,
-                         scaled: UnsafeMutablePointer<Float>, out: UnsafeMutablePointer<Int>) -> Float? {
+    static func quantize(
+        _ w: UnsafePointer<Float>, first: Int, step: Int, count: Int, modules: Int, oddSums: UInt64,
+        scaled: UnsafeMutablePointer<Float>, out: UnsafeMutablePointer<Int>
+    ) -> Float? {
         var total: Float = 0
         for k in 0..<count { total += w[first + step * k] }
         guard total > 0 else { return nil }
@@ -134,7 +136,8 @@ enum DataBar {
         }
         guard target > 0, bestDistance < 1.6 else { return nil }
         guard adjust(scaled, out, from: 0, count: count, to: target),
-              adjust(scaled, out, from: 1, count: count, to: modules - target) else { return nil }
+            adjust(scaled, out, from: 1, count: count, to: modules - target)
+        else { return nil }
         var error: Float = 0
         for k in 0..<count { error += abs(scaled[k] - Float(out[k])) }
         return error / Float(count)
@@ -143,8 +146,10 @@ enum DataBar {
     /// Moves the rounded widths of the elements `from`, `from + 2`, ... until
     /// they total `target`, one module at a time where rounding erred most.
     @inline(__always)
-    private static func adjust(_ scaled: UnsafeMutablePointer<Float>, _ out: UnsafeMutablePointer<Int>,
-                               from: Int, count: Int, to target: Int) -> Bool {
+    private static func adjust(
+        _ scaled: UnsafeMutablePointer<Float>, _ out: UnsafeMutablePointer<Int>,
+        from: Int, count: Int, to target: Int
+    ) -> Bool {
         var sum = 0
         var k = from
         while k < count { sum += out[k]; k += 2 }
@@ -177,43 +182,55 @@ enum DataBar {
     /// Appends a hit for a symbol assembled from rows (no run: its ends
     /// come from the rows), with the raw element string `01` + the GTIN
     /// at `gtin` and `(01)` + GTIN as its extra text.
-    static func emitGTIN(_ gtin: UnsafeMutablePointer<UInt8>, symbology: Symbology, error: Float,
-                         bytes: UnsafeMutablePointer<UInt8>, sink: inout LinearHitSink) {
+    static func emitGTIN(
+        _ gtin: UnsafeMutablePointer<UInt8>, symbology: Symbology, error: Float,
+        bytes: UnsafeMutablePointer<UInt8>, sink: inout LinearHitSink
+    ) {
         let (textOffset, extraOffset) = storeGTIN(gtin, bytes: bytes, sink: &sink)
-        sink.append(LinearHit(symbology: symbology, textOffset: textOffset, textCount: 16,
-                              addOnOffset: textOffset, addOnCount: 0,
-                              extraOffset: extraOffset, extraCount: 18,
-                              firstElement: 0, lastElement: 0, start: 0, end: 0, error: error, aimModifier: 48))
+        sink.append(
+            LinearHit(
+                symbology: symbology, textOffset: textOffset, textCount: 16,
+                addOnOffset: textOffset, addOnCount: 0,
+                extraOffset: extraOffset, extraCount: 18,
+                firstElement: 0, lastElement: 0, start: 0, end: 0, error: error, aimModifier: 48))
     }
 
     /// Stores `01` + the 14 digits at `gtin` (digit values) and `(01)` +
     /// the same digits in the sink, through `bytes` (34 bytes of scratch);
     /// returns where the two texts are.
-    private static func storeGTIN(_ gtin: UnsafeMutablePointer<UInt8>, bytes: UnsafeMutablePointer<UInt8>,
-                                  sink: inout LinearHitSink) -> (text: Int, extra: Int) {
+    private static func storeGTIN(
+        _ gtin: UnsafeMutablePointer<UInt8>, bytes: UnsafeMutablePointer<UInt8>,
+        sink: inout LinearHitSink
+    ) -> (text: Int, extra: Int) {
         bytes[0] = 48; bytes[1] = 49
         bytes[16] = 40; bytes[17] = 48; bytes[18] = 49; bytes[19] = 41
         for i in 0..<14 {
             bytes[2 + i] = gtin[i] + 48
             bytes[20 + i] = gtin[i] + 48
         }
-        return (sink.store(UnsafeBufferPointer(start: bytes, count: 16)),
-                sink.store(UnsafeBufferPointer(start: bytes + 16, count: 18)))
+        return (
+            sink.store(UnsafeBufferPointer(start: bytes, count: 16)),
+            sink.store(UnsafeBufferPointer(start: bytes + 16, count: 18))
+        )
     }
 
     /// Stores the raw element string `01` + the 14-digit GTIN at `gtin`
     /// (digit values) as the hit's text and its human-readable form
     /// `(01)` + GTIN as its extra text, and appends the hit.
-    static func emitGTIN(_ gtin: UnsafeMutablePointer<UInt8>, symbology: Symbology, run: borrowing ElementRun,
-                         first: Int, last: Int, error: Float, bytes: UnsafeMutablePointer<UInt8>,
-                         sink: inout LinearHitSink) {
+    static func emitGTIN(
+        _ gtin: UnsafeMutablePointer<UInt8>, symbology: Symbology, run: borrowing ElementRun,
+        first: Int, last: Int, error: Float, bytes: UnsafeMutablePointer<UInt8>,
+        sink: inout LinearHitSink
+    ) {
         let (textOffset, extraOffset) = storeGTIN(gtin, bytes: bytes, sink: &sink)
         let s = run.starts.pointer, w = run.widths.pointer
-        sink.append(LinearHit(symbology: symbology, textOffset: textOffset, textCount: 16,
-                              addOnOffset: textOffset, addOnCount: 0,
-                              extraOffset: extraOffset, extraCount: 18,
-                              firstElement: first, lastElement: last,
-                              start: s[first], end: s[last] + w[last], error: error, aimModifier: 48))
+        sink.append(
+            LinearHit(
+                symbology: symbology, textOffset: textOffset, textCount: 16,
+                addOnOffset: textOffset, addOnCount: 0,
+                extraOffset: extraOffset, extraCount: 18,
+                firstElement: first, lastElement: last,
+                start: s[first], end: s[last] + w[last], error: error, aimModifier: 48))
     }
 }
 
@@ -226,8 +243,10 @@ enum DataBar {
 ///
 /// - Returns: whether the rebuilt width is plausible (at least half a
 ///   module, and within the leading space).
-func rebuildCutFirstWidth(_ w: UnsafeMutablePointer<Float>, count n: Int, modules: Float,
-                          into buffer: inout ScratchBuffer<Float>) -> Bool {
+func rebuildCutFirstWidth(
+    _ w: UnsafeMutablePointer<Float>, count n: Int, modules: Float,
+    into buffer: inout ScratchBuffer<Float>
+) -> Bool {
     var fw: Float = 0, rest: Float = 0
     for k in 8...12 { fw += w[k] }
     for k in 1...7 { rest += w[k] }

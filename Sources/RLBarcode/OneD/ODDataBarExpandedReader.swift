@@ -41,13 +41,13 @@ final class DataBarExpandedReader: StackedLinearReader {
 
     /// Finder patterns A to F, outermost element first.
     static let finders: [(Float, Float, Float, Float, Float)] = [
-        (1, 8, 4, 1, 1), (3, 6, 4, 1, 1), (3, 4, 6, 1, 1), (3, 2, 8, 1, 1), (2, 6, 5, 1, 1), (2, 2, 9, 1, 1),
+        (1, 8, 4, 1, 1), (3, 6, 4, 1, 1), (3, 4, 6, 1, 1), (3, 2, 8, 1, 1), (2, 6, 5, 1, 1), (2, 2, 9, 1, 1)
     ]
     /// Finder values (A = 0) by number of finders, 2...11.
     static let sequences: [[Int]] = [
         [0, 0], [0, 1, 1], [0, 2, 1, 3], [0, 4, 1, 3, 2], [0, 4, 1, 3, 3, 5], [0, 4, 1, 3, 4, 5, 5],
         [0, 0, 1, 1, 2, 2, 3, 3], [0, 0, 1, 1, 2, 2, 3, 4, 4], [0, 0, 1, 1, 2, 2, 3, 4, 5, 5],
-        [0, 0, 1, 1, 2, 3, 3, 4, 4, 5, 5],
+        [0, 0, 1, 1, 2, 3, 3, 4, 4, 5, 5]
     ]
     /// Characters by group 0...4 (odd total 12, 10, 8, 6, 4): widest odd
     /// element, even combinations, value offset.
@@ -111,13 +111,15 @@ final class DataBarExpandedReader: StackedLinearReader {
         // leading space: it is rebuilt from the character's 17 modules.
         let hitsBefore = sink.hitCount
         if n > 28, let f = finder(run.widths.pointer, 8, step: 1), f.value == 0,
-           rebuildCutFirstWidth(run.widths.pointer, count: n, modules: 17, into: &leading) {
+            rebuildCutFirstWidth(run.widths.pointer, count: n, modules: 17, into: &leading)
+        {
             _ = decodeAt(run, -1, &sink, widths: leading.pointer)
         }
         // A row that starts with an even pair, its left guard bar cut off
         // by the line's start, when it is not a whole symbol.
         if n > 16, sink.hitCount == hitsBefore, finder(run.widths.pointer, 8, step: 1) != nil,
-           rebuildCutFirstWidth(run.widths.pointer, count: n, modules: 17, into: &leading) {
+            rebuildCutFirstWidth(run.widths.pointer, count: n, modules: 17, into: &leading)
+        {
             readRow(run, -1, &sink, widths: leading.pointer)
         }
         // A row that starts with an odd pair, cut off the same way: its guard
@@ -136,13 +138,17 @@ final class DataBarExpandedReader: StackedLinearReader {
                 if used > 0 { b += used; continue }
                 readRow(run, b, &sink, widths: run.widths.pointer)
             }
-            if DataBar.couldBeFinder(w, b + 14, step: -1) { readRow(run, b, &sink, widths: run.widths.pointer, oddStart: true) }
+            if DataBar.couldBeFinder(w, b + 14, step: -1) {
+                readRow(run, b, &sink, widths: run.widths.pointer, oddStart: true)
+            }
             b += 2
         }
         // Rows too short to be whole symbols: a single pair, or a pair and a half.
         while b + 14 < n {
             if DataBar.couldBeFinder(w, b + 9, step: 1) { readRow(run, b, &sink, widths: run.widths.pointer) }
-            if DataBar.couldBeFinder(w, b + 14, step: -1) { readRow(run, b, &sink, widths: run.widths.pointer, oddStart: true) }
+            if DataBar.couldBeFinder(w, b + 14, step: -1) {
+                readRow(run, b, &sink, widths: run.widths.pointer, oddStart: true)
+            }
             b += 2
         }
     }
@@ -164,8 +170,10 @@ final class DataBarExpandedReader: StackedLinearReader {
     /// would be read at wrong places. (The left guard stays narrow: a line
     /// that starts inside a dark surround has lost it in its first element,
     /// which the readings with a cut left guard handle.)
-    private func rightGuard(_ run: borrowing ElementRun, _ w: UnsafePointer<Float>, after end: Int,
-                            module m: Float) -> (last: Int, end: Float)? {
+    private func rightGuard(
+        _ run: borrowing ElementRun, _ w: UnsafePointer<Float>, after end: Int,
+        module m: Float
+    ) -> (last: Int, end: Float)? {
         let n = run.count, cut = run.cutBarAtEnd
         let starts = run.starts.pointer
         var guardBar = end + 1
@@ -190,8 +198,10 @@ final class DataBarExpandedReader: StackedLinearReader {
     /// element begins (within the line): the guard bar's module before the
     /// rebuilt width of element 0, or with `oddStart` the guard bar and
     /// space before element 1.
-    private func cutStart(_ w: UnsafePointer<Float>, _ starts: UnsafePointer<Float>, module m: Float,
-                          oddStart: Bool = false) -> Float {
+    private func cutStart(
+        _ w: UnsafePointer<Float>, _ starts: UnsafePointer<Float>, module m: Float,
+        oddStart: Bool = false
+    ) -> Float {
         max(starts[0], oddStart ? starts[1] - 2 * m : starts[1] - w[0] - m)
     }
 
@@ -208,7 +218,8 @@ final class DataBarExpandedReader: StackedLinearReader {
         var best: Float = .infinity, bestValue = -1
         for v in 0..<6 {
             let p = DataBarExpandedReader.finders[v]
-            let e = abs(n0 - p.0) + abs(n1 - p.1) + abs(n2 - p.2) + abs(n3 - p.3) + abs(n4 - p.4)
+            let e =
+                abs(n0 - p.0) + abs(n1 - p.1) + abs(n2 - p.2) + abs(n3 - p.3) + abs(n4 - p.4)
                 + abs(n0 + n1 - p.0 - p.1) + abs(n1 + n2 - p.1 - p.2)
             if e < best { best = e; bestValue = v }
         }
@@ -224,8 +235,11 @@ final class DataBarExpandedReader: StackedLinearReader {
         guard abs(total / m - 17) < 3.4 else { return nil }
         let c = moduleWidths + 8 * index
         let sums: UInt64 = (1 << 4) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 12)
-        guard let e = DataBar.quantize(w, first: first, step: step, count: 8, modules: 17, oddSums: sums,
-                                       scaled: scaled, out: c), e <= maxCharError else { return nil }
+        guard
+            let e = DataBar.quantize(
+                w, first: first, step: step, count: 8, modules: 17, oddSums: sums,
+                scaled: scaled, out: c), e <= maxCharError
+        else { return nil }
         let odd = split, even = split + 4
         for k in 0..<4 { odd[k] = c[2 * k]; even[k] = c[2 * k + 1] }
         let oddSum = odd[0] + odd[1] + odd[2] + odd[3]
@@ -255,15 +269,18 @@ final class DataBarExpandedReader: StackedLinearReader {
     /// character's value and share of the modulo-211 checksum, its right
     /// character's value (-1 when the pair ends the symbol without one)
     /// and share.
-    private func readRow(_ run: borrowing ElementRun, _ b: Int, _ sink: inout LinearHitSink,
-                         widths: UnsafeMutablePointer<Float>, oddStart: Bool = false) {
+    private func readRow(
+        _ run: borrowing ElementRun, _ b: Int, _ sink: inout LinearHitSink,
+        widths: UnsafeMutablePointer<Float>, oddStart: Bool = false
+    ) {
         let w = UnsafePointer(widths)
         let n = run.count
         let s0 = oddStart ? b + 2 : b + 1
         guard s0 >= 0, s0 + 14 < n else { return }
         let firstOdd = s0 & 1 == 1
         guard let f0 = firstOdd ? finder(w, s0 + 12, step: -1) : finder(w, s0 + 8, step: 1),
-              f0.error < 0.4 else { return }
+            f0.error < 0.4
+        else { return }
         var fw: Float = 0
         for k in 8...12 { fw += w[s0 + k] }
         var m = fw / 15
@@ -284,7 +301,8 @@ final class DataBarExpandedReader: StackedLinearReader {
             var thisWidth: Float = 0
             for k in 8...12 { thisWidth += w[s + k] }
             guard thisWidth > 0.75 * 15 * m, thisWidth < 1.33 * 15 * m,
-                  let el = character(w, s, step: 1, index: count, module: m) else { break }
+                let el = character(w, s, step: 1, index: count, module: m)
+            else { break }
             m = 0.5 * m + 0.5 * thisWidth / 15
             let v = rowValues + 3 + 5 * pairs
             v[0] = Int32(f.value)
@@ -326,9 +344,10 @@ final class DataBarExpandedReader: StackedLinearReader {
         rowValues[1] = Int32(pairs)
         rowValues[2] = Int32(count)
         let starts = run.starts.pointer
-        sink.appendFragment(.dataBarExpanded, values: UnsafeBufferPointer(start: rowValues, count: 3 + 5 * pairs),
-                            start: b >= 0 ? starts[b] : cutStart(w, starts, module: m, oddStart: oddStart),
-                            end: rowEnd, error: min(2, 3 * errorSum / Float(count)))
+        sink.appendFragment(
+            .dataBarExpanded, values: UnsafeBufferPointer(start: rowValues, count: 3 + 5 * pairs),
+            start: b >= 0 ? starts[b] : cutStart(w, starts, module: m, oddStart: oddStart),
+            end: rowEnd, error: min(2, 3 * errorSum / Float(count)))
     }
 
     /// Character `c`'s share of the modulo-211 checksum: its module widths
@@ -358,8 +377,10 @@ final class DataBarExpandedReader: StackedLinearReader {
         // Rows one line read alone may be misread: each row of a symbol must
         // be read alike by two lines at least, and not be outvoted by another
         // reading of the same row (within a few modules of it).
-        for r in 0..<rows.count where rows[r].symbology == .dataBarExpanded && rows[r].valueCount >= 8
-            && rows[r].support >= 2 {
+        for r in 0..<rows.count
+        where rows[r].symbology == .dataBarExpanded && rows[r].valueCount >= 8
+            && rows[r].support >= 2
+        {
             let v = rows.values(of: r)
             let module = rows[r].length / Double(17 * Int(v[2]) + 15 * Int(v[1]) + 2)
             if !rows.isOutvoted(r, along: 0.2 * rows[r].length, across: 4 * module, kindValues: 3) { all.append(r) }
@@ -395,8 +416,10 @@ final class DataBarExpandedReader: StackedLinearReader {
 
     /// Extends `chain` (rows top to bottom) by rows of `all` below its last
     /// one until it makes a symbol; true when it did (the hit is appended).
-    private func extend(_ rows: borrowing RowTable, _ all: [Int], _ chain: inout [Int], taken: Set<Int>,
-                        budget: inout Int, into sink: inout LinearHitSink) -> Bool {
+    private func extend(
+        _ rows: borrowing RowTable, _ all: [Int], _ chain: inout [Int], taken: Set<Int>,
+        budget: inout Int, into sink: inout LinearHitSink
+    ) -> Bool {
         budget -= 1
         guard budget > 0 else { return false }
         let top = chain[0], last = chain[chain.count - 1]
@@ -428,7 +451,8 @@ final class DataBarExpandedReader: StackedLinearReader {
             guard row.inverted == topRow.inverted, abs(rows.parallelism(top, c)) > 0.94 else { continue }
             let cv = rows.values(of: c)
             guard Int(cv[0]) == pairsSoFar % 2, Int(cv[1]) <= rowPairs,
-                  pairsSoFar + Int(cv[1]) <= 11, total + Int(cv[2]) < 24 else { continue }
+                pairsSoFar + Int(cv[1]) <= 11, total + Int(cv[2]) < 24
+            else { continue }
             let across = rows.offset(of: c, from: top).across - lastAcross
             guard across > 3 * module, across < 120 * module else { continue }
             let (c0, c1) = span(c)
@@ -449,7 +473,9 @@ final class DataBarExpandedReader: StackedLinearReader {
             }
             if seqOK { next.append((c, across)) }
         }
-        next.sort { rows[$0.0].support > rows[$1.0].support || (rows[$0.0].support == rows[$1.0].support && $0.1 < $1.1) }
+        next.sort {
+            rows[$0.0].support > rows[$1.0].support || (rows[$0.0].support == rows[$1.0].support && $0.1 < $1.1)
+        }
         // One row read alike at several heights is one candidate.
         var distinct: [Int] = []
         for (c, _) in next where distinct.count < 3 {
@@ -464,7 +490,8 @@ final class DataBarExpandedReader: StackedLinearReader {
             chain.append(c)
             // Complete: a sequence of exactly this many finders, and the check.
             if finders >= 2, finders - 2 < DataBarExpandedReader.sequences.count,
-               characters >= 4, symbol(rows, chain, finders: finders, characters: characters, into: &sink) {
+                characters >= 4, symbol(rows, chain, finders: finders, characters: characters, into: &sink)
+            {
                 return true
             }
             let full = cChars == 2 * cPairs && cPairs == rowPairs
@@ -478,8 +505,10 @@ final class DataBarExpandedReader: StackedLinearReader {
     /// Whether the rows of `chain` make a whole symbol: their finders are
     /// the sequence for `finders` finders and the check character agrees;
     /// if so its element string is appended to `sink`.
-    private func symbol(_ rows: borrowing RowTable, _ chain: [Int], finders: Int, characters: Int,
-                        into sink: inout LinearHitSink) -> Bool {
+    private func symbol(
+        _ rows: borrowing RowTable, _ chain: [Int], finders: Int, characters: Int,
+        into sink: inout LinearHitSink
+    ) -> Bool {
         let sequence = DataBarExpandedReader.sequences[finders - 2]
         // Each whole chain tried is a chance for misread rows to pass the
         // check character: few are tried from one first row.
@@ -504,14 +533,17 @@ final class DataBarExpandedReader: StackedLinearReader {
         guard k == finders, c == characters else { return false }
         checksLeft -= 1
         guard values[0] == 211 * (c - 4) + sum % 211 else { return false }
-        return appendElementString(count: c, firstElement: 0, lastElement: 0, start: 0, end: 0,
-                                   error: min(2, errorSum / Float(chain.count)), strict: true, into: &sink)
+        return appendElementString(
+            count: c, firstElement: 0, lastElement: 0, start: 0, end: 0,
+            error: min(2, errorSum / Float(chain.count)), strict: true, into: &sink)
     }
 
     /// A symbol whose left guard bar is element `b` (-1: cut off by the
     /// line's start). Returns the elements used, 0 when none.
-    private func decodeAt(_ run: borrowing ElementRun, _ b: Int, _ sink: inout LinearHitSink,
-                          widths: UnsafeMutablePointer<Float>) -> Int {
+    private func decodeAt(
+        _ run: borrowing ElementRun, _ b: Int, _ sink: inout LinearHitSink,
+        widths: UnsafeMutablePointer<Float>
+    ) -> Int {
         let w = UnsafePointer(widths)
         let n = run.count
         guard let first = finder(w, b + 9, step: 1), first.value == 0 else { return 0 }
@@ -534,7 +566,8 @@ final class DataBarExpandedReader: StackedLinearReader {
             var thisWidth: Float = 0
             for k in 8...12 { thisWidth += w[s + k] }
             guard thisWidth > 0.75 * 15 * m, thisWidth < 1.33 * 15 * m,
-                  let el = character(w, s, step: 1, index: count, module: m) else { break }
+                let el = character(w, s, step: 1, index: count, module: m)
+            else { break }
             m = 0.5 * m + 0.5 * thisWidth / 15
             finderValues[finders] = f.value
             finders += 1
@@ -572,9 +605,12 @@ final class DataBarExpandedReader: StackedLinearReader {
         guard values[0] == 211 * (count - 4) + sum % 211 else { return 0 }
         let starts = run.starts.pointer
         let error = min(2, 3 * errorSum / Float(count))
-        guard appendElementString(count: count, firstElement: max(b, 0), lastElement: guardBar,
-                                  start: b >= 0 ? starts[b] : cutStart(w, starts, module: m),
-                                  end: symbolEnd, error: error, into: &sink) else { return 0 }
+        guard
+            appendElementString(
+                count: count, firstElement: max(b, 0), lastElement: guardBar,
+                start: b >= 0 ? starts[b] : cutStart(w, starts, module: m),
+                end: symbolEnd, error: error, into: &sink)
+        else { return 0 }
         return guardBar - b
     }
 
@@ -584,8 +620,10 @@ final class DataBarExpandedReader: StackedLinearReader {
     /// With `strict` the data must also parse as GS1 element strings (the
     /// symbols assembled from rows, where several readings of each row
     /// may be tried).
-    private func appendElementString(count: Int, firstElement: Int, lastElement: Int, start: Float, end: Float,
-                                     error: Float, strict: Bool = false, into sink: inout LinearHitSink) -> Bool {
+    private func appendElementString(
+        count: Int, firstElement: Int, lastElement: Int, start: Float, end: Float,
+        error: Float, strict: Bool = false, into sink: inout LinearHitSink
+    ) -> Bool {
         // The bit stream: 12 bits per data character.
         bitCount = 0
         for c in 1..<count {
@@ -618,10 +656,12 @@ final class DataBarExpandedReader: StackedLinearReader {
             extraOffset = bytes.withUnsafeMutableBufferPointer { sink.store(UnsafeBufferPointer($0)) }
             bytes.removeAll()
         }
-        sink.append(LinearHit(symbology: .dataBarExpanded, textOffset: textOffset, textCount: outCount,
-                              addOnOffset: textOffset, addOnCount: 0, extraOffset: extraOffset, extraCount: extraCount,
-                              firstElement: firstElement, lastElement: lastElement, start: start,
-                              end: end, error: error, aimModifier: 48))
+        sink.append(
+            LinearHit(
+                symbology: .dataBarExpanded, textOffset: textOffset, textCount: outCount,
+                addOnOffset: textOffset, addOnCount: 0, extraOffset: extraOffset, extraCount: extraCount,
+                firstElement: firstElement, lastElement: lastElement, start: start,
+                end: end, error: error, aimModifier: 48))
         return true
     }
 
@@ -775,9 +815,13 @@ final class DataBarExpandedReader: StackedLinearReader {
                 if mode == 1 {
                     guard left >= 6 else { pos = n; break }
                     let v6 = read(pos, 6)
-                    if v6 >= 32 && v6 < 58 { put(UInt8(65 + v6 - 32)) }
-                    else if v6 >= 58 && v6 < 63 { put(DataBarExpandedReader.alphanumericSpecials[v6 - 58]) }
-                    else { return false }
+                    if v6 >= 32 && v6 < 58 {
+                        put(UInt8(65 + v6 - 32))
+                    } else if v6 >= 58 && v6 < 63 {
+                        put(DataBarExpandedReader.alphanumericSpecials[v6 - 58])
+                    } else {
+                        return false
+                    }
                     pos += 6
                 } else {
                     guard left >= 7 else { pos = n; break }

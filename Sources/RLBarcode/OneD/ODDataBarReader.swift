@@ -53,7 +53,7 @@ final class DataBarReader: StackedLinearReader {
     /// The finder patterns by value, widths in reading order (outermost first).
     static let finders: [(Float, Float, Float, Float, Float)] = [
         (3, 8, 2, 1, 1), (3, 5, 5, 1, 1), (3, 3, 7, 1, 1), (3, 1, 9, 1, 1), (2, 7, 4, 1, 1),
-        (2, 5, 6, 1, 1), (2, 3, 8, 1, 1), (1, 5, 7, 1, 1), (1, 3, 9, 1, 1),
+        (2, 5, 6, 1, 1), (2, 3, 8, 1, 1), (1, 5, 7, 1, 1), (1, 3, 9, 1, 1)
     ]
     /// Outside characters (16 modules) by group 0...4 (odd total 12, 10, 8, 6, 4):
     /// widest odd element, even combinations, value offset.
@@ -88,7 +88,7 @@ final class DataBarReader: StackedLinearReader {
         12112111122111, 12112112112111, 12112211112111, 12122111112111, 13112111112111, 11211111112311,
         11211111122211, 11211111132111, 11211112112211, 11211112122111, 11211113112111, 11211211112211,
         11211211122111, 11221111112211, 21111111122211, 21111111132111, 21111112112211, 21111112122111,
-        21111113112111, 21111211122111, 21111212112111, 21121111122111, 21111111221211,
+        21111113112111, 21111211122111, 21111212112111, 21121111122111, 21111111221211
     ]
 
     /// The largest mean distance (modules) between a character's measured
@@ -140,7 +140,8 @@ final class DataBarReader: StackedLinearReader {
         // character 1 at element 0, its first width lost in the leading
         // space: it is rebuilt from the character's 16 modules.
         if n > 20, finder(run.widths.pointer, 8, step: 1) != nil,
-           rebuildCutFirstWidth(run.widths.pointer, count: n, modules: 16, into: &leading) {
+            rebuildCutFirstWidth(run.widths.pointer, count: n, modules: 16, into: &leading)
+        {
             var whole = false
             if n > 42 { whole = decodeOmni(run, 8, &sink, widths: leading.pointer, cutLeft: true) }
             if !whole {
@@ -153,7 +154,8 @@ final class DataBarReader: StackedLinearReader {
         while i + 12 < n {
             // Both need the left finder here.
             guard DataBar.couldBeFinder(w, i, step: 1),
-                  finder(run.widths.pointer, i, step: 1) != nil else { i += 2; continue }
+                finder(run.widths.pointer, i, step: 1) != nil
+            else { i += 2; continue }
             if i + 34 < n, decodeOmni(run, i, &sink, widths: run.widths.pointer) {
                 if fullCount < 8 { fullReads[fullCount] = i; fullCount += 1 }
                 i += 36
@@ -202,8 +204,10 @@ final class DataBarReader: StackedLinearReader {
     /// half's share of the modulo-79 checksum.
     /// With `cut` the line's start cut off the left guard bar and `widths`
     /// holds the run's widths with the first character's first rebuilt.
-    private func decodeHalf(_ run: borrowing ElementRun, _ f: Int, right: Bool, _ sink: inout LinearHitSink,
-                            widths: UnsafeMutablePointer<Float>, cut: Bool = false) {
+    private func decodeHalf(
+        _ run: borrowing ElementRun, _ f: Int, right: Bool, _ sink: inout LinearHitSink,
+        widths: UnsafeMutablePointer<Float>, cut: Bool = false
+    ) {
         let w = UnsafePointer(widths)
         let n = run.count
         let outerFirst = right ? f + 8 : f - 8, innerFirst = right ? f - 12 : f + 12
@@ -225,11 +229,14 @@ final class DataBarReader: StackedLinearReader {
         let outsideSums: UInt64 = (1 << 4) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 12)
         let insideSums: UInt64 = (1 << 5) | (1 << 7) | (1 << 9) | (1 << 11)
         let co = modules, ci = modules + 8
-        guard let eo = DataBar.quantize(w, first: outerFirst, step: outerStep, count: 8, modules: 16,
-                                        oddSums: outsideSums, scaled: scaled, out: co), eo <= maxCharError,
-              let ei = DataBar.quantize(w, first: innerFirst, step: innerStep, count: 8, modules: 15,
-                                        oddSums: insideSums, scaled: scaled, out: ci), ei <= maxCharError,
-              let vo = outsideValue(co), let vi = insideValue(ci)
+        guard
+            let eo = DataBar.quantize(
+                w, first: outerFirst, step: outerStep, count: 8, modules: 16,
+                oddSums: outsideSums, scaled: scaled, out: co), eo <= maxCharError,
+            let ei = DataBar.quantize(
+                w, first: innerFirst, step: innerStep, count: 8, modules: 15,
+                oddSums: insideSums, scaled: scaled, out: ci), ei <= maxCharError,
+            let vo = outsideValue(co), let vi = insideValue(ci)
         else { return }
         // Left: characters 1 and 2 (weights 3^0...3^15); right: 3 and 4 (3^16...3^31).
         let base = right ? 16 : 0
@@ -242,9 +249,10 @@ final class DataBarReader: StackedLinearReader {
         halfValues[4] = Int32(sum % 79)
         let s = run.starts.pointer
         let first = right ? f - 12 : f - 8, last = right ? f + 8 : f + 12
-        sink.appendFragment(.dataBar, values: UnsafeBufferPointer(start: halfValues, count: 5),
-                            start: s[first], end: s[last] + w[last],
-                            error: min(2, 3 * (eo + ei) / 2 + fv.error))
+        sink.appendFragment(
+            .dataBar, values: UnsafeBufferPointer(start: halfValues, count: 5),
+            start: s[first], end: s[last] + w[last],
+            error: min(2, 3 * (eo + ei) / 2 + fv.error))
     }
 
     /// Assembles halves read on different lines into symbols: a left half
@@ -273,8 +281,9 @@ final class DataBarReader: StackedLinearReader {
             let value = 4537077 * (1597 * Int(lv[2]) + Int(lv[3])) + 1597 * Int(rv[2]) + Int(rv[3])
             guard value < 10_000_000_000_000 else { continue }
             setDigits(value)
-            DataBar.emitGTIN(digits, symbology: .dataBar, error: min(2, lrow.error + rows[best].error),
-                             bytes: bytes, sink: &sink)
+            DataBar.emitGTIN(
+                digits, symbology: .dataBar, error: min(2, lrow.error + rows[best].error),
+                bytes: bytes, sink: &sink)
             taken.insert(l); taken.insert(best)
             made.append([l, best])
         }
@@ -302,7 +311,8 @@ final class DataBarReader: StackedLinearReader {
         let lrow = rows[l], rrow = rows[r]
         let len = lrow.length
         guard rrow.inverted == lrow.inverted, rows.parallelism(l, r) > 0.94,
-              rrow.length > 0.75 * len, rrow.length < 1.33 * len else { return false }
+            rrow.length > 0.75 * len, rrow.length < 1.33 * len
+        else { return false }
         let o = rows.offset(of: r, from: l)
         let stacked = o.across > 0.04 * len && o.across < 1.8 * len && abs(o.along) < 0.2 * len
         let sameRow = abs(o.across) < 0.25 * len && o.along > 0.8 * len && o.along < 1.25 * len
@@ -339,7 +349,8 @@ final class DataBarReader: StackedLinearReader {
         var best: Float = .infinity, bestValue = -1
         for v in 0..<9 {
             let p = DataBarReader.finders[v]
-            let e = abs(n0 - p.0) + abs(n1 - p.1) + abs(n2 - p.2) + abs(n3 - p.3) + abs(n4 - p.4)
+            let e =
+                abs(n0 - p.0) + abs(n1 - p.1) + abs(n2 - p.2) + abs(n3 - p.3) + abs(n4 - p.4)
                 + abs(n0 + n1 - p.0 - p.1) + abs(n1 + n2 - p.1 - p.2)
             if e < best { best = e; bestValue = v }
         }
@@ -366,8 +377,10 @@ final class DataBarReader: StackedLinearReader {
     /// DataBar Omnidirectional with its left finder at element `i`.
     /// With `cutLeft` the left guard bar is missing (cut off by the line's
     /// start) and `i` is 8.
-    private func decodeOmni(_ run: borrowing ElementRun, _ i: Int, _ sink: inout LinearHitSink,
-                            widths: UnsafeMutablePointer<Float>, cutLeft: Bool = false) -> Bool {
+    private func decodeOmni(
+        _ run: borrowing ElementRun, _ i: Int, _ sink: inout LinearHitSink,
+        widths: UnsafeMutablePointer<Float>, cutLeft: Bool = false
+    ) -> Bool {
         let w = UnsafePointer(widths)
         guard let left = finder(w, i, step: 1) else { return false }
         var fw: Float = 0
@@ -377,8 +390,8 @@ final class DataBarReader: StackedLinearReader {
         var rw: Float = 0
         for k in 21...25 { rw += w[i + k] }
         guard rw > 0.75 * fw, rw < 1.33 * fw,
-              cutLeft || (narrow(w, i - 9, m) && (i == 10 || w[i - 10] > 0.5 * m)),
-              narrow(w, i + 34, rw / 15), i + 35 == run.count || narrow(w, i + 35, rw / 15)
+            cutLeft || (narrow(w, i - 9, m) && (i == 10 || w[i - 10] > 0.5 * m)),
+            narrow(w, i + 34, rw / 15), i + 35 == run.count || narrow(w, i + 35, rw / 15)
         else { return false }
         let outsideSums: UInt64 = (1 << 4) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 12)
         let insideSums: UInt64 = (1 << 5) | (1 << 7) | (1 << 9) | (1 << 11)
@@ -387,34 +400,42 @@ final class DataBarReader: StackedLinearReader {
         // size: outside 16, inside 15 (two DataBar Expanded pairs, whose
         // characters are 17 modules, have the same element structure).
         guard span(w, i - 8, 8, m, 16), span(w, i + 5, 8, m, 15),
-              span(w, i + 13, 8, rw / 15, 15), span(w, i + 26, 8, rw / 15, 16) else { return false }
-        guard let e1 = DataBar.quantize(w, first: i - 8, step: 1, count: 8, modules: 16, oddSums: outsideSums,
-                                        scaled: scaled, out: c1), e1 <= maxCharError,
-              let e2 = DataBar.quantize(w, first: i + 12, step: -1, count: 8, modules: 15, oddSums: insideSums,
-                                        scaled: scaled, out: c2), e2 <= maxCharError,
-              let e4 = DataBar.quantize(w, first: i + 13, step: 1, count: 8, modules: 15, oddSums: insideSums,
-                                        scaled: scaled, out: c4), e4 <= maxCharError,
-              let e3 = DataBar.quantize(w, first: i + 33, step: -1, count: 8, modules: 16, oddSums: outsideSums,
-                                        scaled: scaled, out: c3), e3 <= maxCharError
+            span(w, i + 13, 8, rw / 15, 15), span(w, i + 26, 8, rw / 15, 16)
+        else { return false }
+        guard
+            let e1 = DataBar.quantize(
+                w, first: i - 8, step: 1, count: 8, modules: 16, oddSums: outsideSums,
+                scaled: scaled, out: c1), e1 <= maxCharError,
+            let e2 = DataBar.quantize(
+                w, first: i + 12, step: -1, count: 8, modules: 15, oddSums: insideSums,
+                scaled: scaled, out: c2), e2 <= maxCharError,
+            let e4 = DataBar.quantize(
+                w, first: i + 13, step: 1, count: 8, modules: 15, oddSums: insideSums,
+                scaled: scaled, out: c4), e4 <= maxCharError,
+            let e3 = DataBar.quantize(
+                w, first: i + 33, step: -1, count: 8, modules: 16, oddSums: outsideSums,
+                scaled: scaled, out: c3), e3 <= maxCharError
         else { return false }
         // Checksum over characters 1, 2, 3, 4.
         var sum = 0
         for k in 0..<8 {
-            sum += c1[k] * weights79[k] + c2[k] * weights79[8 + k] + c3[k] * weights79[16 + k]
+            sum +=
+                c1[k] * weights79[k] + c2[k] * weights79[8 + k] + c3[k] * weights79[16 + k]
                 + c4[k] * weights79[24 + k]
         }
         var target = 9 * left.value + right.value
         if target > 72 { target -= 1 }
         if target > 8 { target -= 1 }
         guard sum % 79 == target,
-              let v1 = outsideValue(c1), let v2 = insideValue(c2), let v3 = outsideValue(c3), let v4 = insideValue(c4)
+            let v1 = outsideValue(c1), let v2 = insideValue(c2), let v3 = outsideValue(c3), let v4 = insideValue(c4)
         else { return false }
         let value = 4537077 * (1597 * v1 + v2) + 1597 * v3 + v4
         guard value < 10_000_000_000_000 else { return false }
         setDigits(value)
         let error = min(2, 3 * (e1 + e2 + e3 + e4) / 4 + left.error + right.error)
-        DataBar.emitGTIN(digits, symbology: .dataBar, run: run, first: max(0, i - 9), last: min(i + 35, run.count - 1), error: error,
-                         bytes: bytes, sink: &sink)
+        DataBar.emitGTIN(
+            digits, symbology: .dataBar, run: run, first: max(0, i - 9), last: min(i + 35, run.count - 1), error: error,
+            bytes: bytes, sink: &sink)
         return true
     }
 
@@ -487,10 +508,13 @@ final class DataBarReader: StackedLinearReader {
         var limitedSums: UInt64 = 0
         for s in DataBarReader.limitedOddModules { limitedSums |= 1 << UInt64(s) }
         let c1 = modules, c2 = modules + 14
-        guard let e1 = DataBar.quantize(w, first: b + 1, step: 1, count: 14, modules: 26, oddSums: limitedSums,
-                                        scaled: scaled, out: c1), e1 <= maxCharError,
-              let e2 = DataBar.quantize(w, first: b + 29, step: 1, count: 14, modules: 26, oddSums: limitedSums,
-                                        scaled: scaled, out: c2), e2 <= maxCharError
+        guard
+            let e1 = DataBar.quantize(
+                w, first: b + 1, step: 1, count: 14, modules: 26, oddSums: limitedSums,
+                scaled: scaled, out: c1), e1 <= maxCharError,
+            let e2 = DataBar.quantize(
+                w, first: b + 29, step: 1, count: 14, modules: 26, oddSums: limitedSums,
+                scaled: scaled, out: c2), e2 <= maxCharError
         else { return false }
         var sum = 0
         for k in 0..<14 { sum += c1[k] * weights89[k] + c2[k] * weights89[14 + k] }
@@ -515,8 +539,9 @@ final class DataBarReader: StackedLinearReader {
         guard value < 2_000_000_000_000 else { return false }
         setDigits(value)
         let error = min(2, 3 * (e1 + e2 + ec) / 3)
-        DataBar.emitGTIN(digits, symbology: .dataBar, run: run, first: b, last: cut ? b + 43 : b + 44, error: error,
-                         bytes: bytes, sink: &sink)
+        DataBar.emitGTIN(
+            digits, symbology: .dataBar, run: run, first: b, last: cut ? b + 43 : b + 44, error: error,
+            bytes: bytes, sink: &sink)
         return true
     }
 

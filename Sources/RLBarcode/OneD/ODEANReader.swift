@@ -20,18 +20,24 @@ final class EANReader: LinearReader {
     /// the same widths starting with a bar; set B is set A reversed.
     static let setA: [(Float, Float, Float, Float)] = [
         (3, 2, 1, 1), (2, 2, 2, 1), (2, 1, 2, 2), (1, 4, 1, 1), (1, 1, 3, 2),
-        (1, 2, 3, 1), (1, 1, 1, 4), (1, 3, 1, 2), (1, 2, 1, 3), (3, 1, 1, 2),
+        (1, 2, 3, 1), (1, 1, 1, 4), (1, 3, 1, 2), (1, 2, 1, 3), (3, 1, 1, 2)
     ]
     /// EAN-13 leading digit from the set pattern of the left half
     /// (bit 5 - i set = set B at position i).
-    static let leadingParity: [UInt8] = [0b000000, 0b001011, 0b001101, 0b001110, 0b010011,
-                                         0b011001, 0b011100, 0b010101, 0b010110, 0b011010]
+    static let leadingParity: [UInt8] = [
+        0b000000, 0b001011, 0b001101, 0b001110, 0b010011,
+        0b011001, 0b011100, 0b010101, 0b010110, 0b011010
+    ]
     /// UPC-E, number system 0: set pattern (bit 5 - i set = set B) by check digit.
-    static let upcEParity: [UInt8] = [0b111000, 0b110100, 0b110010, 0b110001, 0b101100,
-                                      0b100110, 0b100011, 0b101010, 0b101001, 0b100101]
+    static let upcEParity: [UInt8] = [
+        0b111000, 0b110100, 0b110010, 0b110001, 0b101100,
+        0b100110, 0b100011, 0b101010, 0b101001, 0b100101
+    ]
     /// EAN-5 set pattern (bit 4 - i set = set B) by check value.
-    static let ean5Parity: [UInt8] = [0b11000, 0b10100, 0b10010, 0b10001, 0b01100,
-                                      0b00110, 0b00011, 0b01010, 0b01001, 0b00101]
+    static let ean5Parity: [UInt8] = [
+        0b11000, 0b10100, 0b10010, 0b10001, 0b01100,
+        0b00110, 0b00011, 0b01010, 0b01001, 0b00101
+    ]
 
     /// The largest per-character error accepted.
     var maxCharError: Float = 2.0
@@ -58,8 +64,10 @@ final class EANReader: LinearReader {
     /// set pattern, which random stripes reaching the border can match; it
     /// keeps half a module at the line's end.
     @inline(__always)
-    func quiet(_ run: borrowing ElementRun, _ i: Int, module m: Float, leading: Bool = false,
-               border: Bool = true) -> Bool {
+    func quiet(
+        _ run: borrowing ElementRun, _ i: Int, module m: Float, leading: Bool = false,
+        border: Bool = true
+    ) -> Bool {
         let w = run.widths[i]
         let need = minQuietZone * m
         if w >= need { return true }
@@ -125,8 +133,10 @@ final class EANReader: LinearReader {
                         e = edge + 0.5 * (abs(r0) + abs(r1) + abs(r2) + abs(r3))
                     } else {
                         let spread = min(max(s0 * (r0 + r2 - r1 - r3) / 4, -0.6), 0.6)
-                        e = edge + 0.5 * (abs(r0 - s0 * spread) + abs(r1 + s0 * spread)
-                            + abs(r2 - s0 * spread) + abs(r3 + s0 * spread)) + 0.5 * abs(spread)
+                        e =
+                            edge + 0.5
+                            * (abs(r0 - s0 * spread) + abs(r1 + s0 * spread)
+                                + abs(r2 - s0 * spread) + abs(r3 + s0 * spread)) + 0.5 * abs(spread)
                     }
                     if e < best {
                         second = best; best = e; bestDigit = d; bestB = b == 1
@@ -175,7 +185,11 @@ final class EANReader: LinearReader {
         // the line's end: the run is read again with the cut bars as
         // elements, for the symbols that start or end at the border.
         run.readWithCutBars(scratch: &framed) { r, borderOnly in
-            if borderOnly { decodeAtBorder(r, enabled: enabled, into: &sink) } else { decodeRun(r, enabled: enabled, into: &sink) }
+            if borderOnly {
+                decodeAtBorder(r, enabled: enabled, into: &sink)
+            } else {
+                decodeRun(r, enabled: enabled, into: &sink)
+            }
         }
     }
 
@@ -187,15 +201,19 @@ final class EANReader: LinearReader {
         let n = run.count
         if run.isFrameBorder(0) && n > 34 { decodeSymbol(run, 1, enabled, &sink) }
         guard run.isFrameBorder(n - 1) else { return }
-        if enabled.contains(.ean13) || enabled.contains(.upcA), n - 60 >= 1 { _ = decode13(run, n - 60, enabled, &sink) }
+        if enabled.contains(.ean13) || enabled.contains(.upcA), n - 60 >= 1 {
+            _ = decode13(run, n - 60, enabled, &sink)
+        }
         if enabled.contains(.ean8), n - 44 >= 1 { _ = decode8(run, n - 44, enabled, &sink) }
     }
 
     /// Tries EAN-13 (or UPC-A), EAN-8 and UPC-E at bar `b`, the first that
     /// reads; returns the elements it consumed, 0 when none.
     @discardableResult
-    private func decodeSymbol(_ run: borrowing ElementRun, _ b: Int, _ enabled: Symbology,
-                              _ sink: inout LinearHitSink) -> Int {
+    private func decodeSymbol(
+        _ run: borrowing ElementRun, _ b: Int, _ enabled: Symbology,
+        _ sink: inout LinearHitSink
+    ) -> Int {
         var consumed = 0
         if enabled.contains(.ean13) || enabled.contains(.upcA) { consumed = decode13(run, b, enabled, &sink) }
         if consumed == 0 && enabled.contains(.ean8) { consumed = decode8(run, b, enabled, &sink) }
@@ -217,14 +235,18 @@ final class EANReader: LinearReader {
     /// admitted when `allowB`. Digits go to `digits[at...]`; the set pattern
     /// (bit count-1-k set = set B) and summed error are returned.
     @inline(__always)
-    private func chars(_ w: UnsafeMutablePointer<Float>, _ i: Int, _ count: Int, step: Int, allowB: Bool, at: Int,
-                       barFirst: Bool = false)
+    private func chars(
+        _ w: UnsafeMutablePointer<Float>, _ i: Int, _ count: Int, step: Int, allowB: Bool, at: Int,
+        barFirst: Bool = false
+    )
         -> (pattern: UInt8, error: Float)?
     {
         var pattern: UInt8 = 0, err: Float = 0
         for k in 0..<count {
             let j = i + step * k
-            guard let c = digit(w[j], w[j + 1], w[j + 2], w[j + 3], allowB: allowB, barFirst: barFirst) else { return nil }
+            guard let c = digit(w[j], w[j + 1], w[j + 2], w[j + 3], allowB: allowB, barFirst: barFirst) else {
+                return nil
+            }
             digits[at + k] = UInt8(c.digit)
             if c.isB { pattern |= 1 << UInt8(count - 1 - k) }
             err += c.error
@@ -233,54 +255,65 @@ final class EANReader: LinearReader {
     }
 
     /// EAN-13 / UPC-A at bar `b`: 59 elements, 95 modules. Returns elements consumed, 0 when none.
-    private func decode13(_ run: borrowing ElementRun, _ b: Int, _ enabled: Symbology, _ sink: inout LinearHitSink) -> Int {
+    private func decode13(_ run: borrowing ElementRun, _ b: Int, _ enabled: Symbology, _ sink: inout LinearHitSink)
+        -> Int
+    {
         let w = run.widths.pointer
         guard b + 59 < run.count else { return 0 }
         let m = span(run, b, 59) / 95
         // Guards first: they are cheap and rule out most positions.
         guard guardOK(w, b, 3, module: m), guardOK(w, b + 27, 5, module: m), guardOK(w, b + 56, 3, module: m),
-              quiet(run, b - 1, module: m, leading: true), quiet(run, b + 59, module: m),
-              let left = chars(w, b + 3, 6, step: 4, allowB: true, at: 1),
-              let right = chars(w, b + 32, 6, step: 4, allowB: false, at: 7, barFirst: true),
-              let lead = EANReader.leadingParity.firstIndex(of: left.pattern)
+            quiet(run, b - 1, module: m, leading: true), quiet(run, b + 59, module: m),
+            let left = chars(w, b + 3, 6, step: 4, allowB: true, at: 1),
+            let right = chars(w, b + 32, 6, step: 4, allowB: false, at: 7, barFirst: true),
+            let lead = EANReader.leadingParity.firstIndex(of: left.pattern)
         else { return 0 }
         digits[0] = UInt8(lead)
         guard EANReader.checkDigitOK(digits, count: 13) else { return 0 }
         let sym: Symbology = lead == 0 && enabled.contains(.upcA) ? .upcA : .ean13
         guard enabled.contains(sym) else { return 0 }
-        emit(run, sym, count: 13, first: b, last: b + 58, module: m, error: (left.error + right.error) / 12,
-             enabled: enabled, sink: &sink)
+        emit(
+            run, sym, count: 13, first: b, last: b + 58, module: m, error: (left.error + right.error) / 12,
+            enabled: enabled, sink: &sink)
         return 58
     }
 
     /// EAN-8 at bar `b`: 43 elements, 67 modules.
-    private func decode8(_ run: borrowing ElementRun, _ b: Int, _ enabled: Symbology, _ sink: inout LinearHitSink) -> Int {
+    private func decode8(_ run: borrowing ElementRun, _ b: Int, _ enabled: Symbology, _ sink: inout LinearHitSink)
+        -> Int
+    {
         let w = run.widths.pointer
         guard b + 43 < run.count else { return 0 }
         let m = span(run, b, 43) / 67
         guard guardOK(w, b, 3, module: m), guardOK(w, b + 19, 5, module: m), guardOK(w, b + 40, 3, module: m),
-              quiet(run, b - 1, module: m, leading: true), quiet(run, b + 43, module: m),
-              let left = chars(w, b + 3, 4, step: 4, allowB: false, at: 0),
-              let right = chars(w, b + 24, 4, step: 4, allowB: false, at: 4, barFirst: true),
-              EANReader.checkDigitOK(digits, count: 8)
+            quiet(run, b - 1, module: m, leading: true), quiet(run, b + 43, module: m),
+            let left = chars(w, b + 3, 4, step: 4, allowB: false, at: 0),
+            let right = chars(w, b + 24, 4, step: 4, allowB: false, at: 4, barFirst: true),
+            EANReader.checkDigitOK(digits, count: 8)
         else { return 0 }
-        emit(run, .ean8, count: 8, first: b, last: b + 42, module: m, error: (left.error + right.error) / 8,
-             enabled: enabled, sink: &sink)
+        emit(
+            run, .ean8, count: 8, first: b, last: b + 42, module: m, error: (left.error + right.error) / 8,
+            enabled: enabled, sink: &sink)
         return 42
     }
 
     /// UPC-E at bar `b`: 33 elements, 51 modules, expanded to a UPC-A GTIN.
-    private func decodeE(_ run: borrowing ElementRun, _ b: Int, _ enabled: Symbology, _ sink: inout LinearHitSink) -> Int {
+    private func decodeE(_ run: borrowing ElementRun, _ b: Int, _ enabled: Symbology, _ sink: inout LinearHitSink)
+        -> Int
+    {
         let w = run.widths.pointer
         guard b + 33 < run.count else { return 0 }
         let m = span(run, b, 33) / 51
         guard guardOK(w, b, 3, module: m), guardOK(w, b + 27, 6, module: m),
-              quiet(run, b - 1, module: m, leading: true, border: false), quiet(run, b + 33, module: m, border: false),
-              let chars6 = chars(w, b + 3, 6, step: 4, allowB: true, at: 20)
+            quiet(run, b - 1, module: m, leading: true, border: false), quiet(run, b + 33, module: m, border: false),
+            let chars6 = chars(w, b + 3, 6, step: 4, allowB: true, at: 20)
         else { return 0 }
         var system = -1, check = -1
-        if let c = EANReader.upcEParity.firstIndex(of: chars6.pattern) { system = 0; check = c }
-        else if let c = EANReader.upcEParity.firstIndex(of: ~chars6.pattern & 0b111111) { system = 1; check = c }
+        if let c = EANReader.upcEParity.firstIndex(of: chars6.pattern) {
+            system = 0; check = c
+        } else if let c = EANReader.upcEParity.firstIndex(of: ~chars6.pattern & 0b111111) {
+            system = 1; check = c
+        }
         guard system >= 0 else { return 0 }
         // Expand to UPC-A (digits[1..12]) with a leading 0 for the GTIN-13.
         let e = digits + 20
@@ -303,14 +336,16 @@ final class EANReader: LinearReader {
         digits[26] = UInt8(system)
         for i in 0..<6 { digits[27 + i] = e[i] }
         digits[33] = UInt8(check)
-        emit(run, .upcE, count: 13, first: b, last: b + 32, module: m, error: chars6.error / 6,
-             enabled: enabled, sink: &sink, extra: 26, extraCount: 8)
+        emit(
+            run, .upcE, count: 13, first: b, last: b + 32, module: m, error: chars6.error / 6,
+            enabled: enabled, sink: &sink, extra: 26, extraCount: 8)
         return 32
     }
 
     /// Looks for an add-on after the main code's last bar `last`; its digits go to `digits[13...]`.
     /// - Returns: the number of add-on digits (0, 2 or 5) and its last element index.
-    private func addOn(_ run: borrowing ElementRun, after last: Int, module m: Float, enabled: Symbology) -> (Int, Int) {
+    private func addOn(_ run: borrowing ElementRun, after last: Int, module m: Float, enabled: Symbology) -> (Int, Int)
+    {
         let w = run.widths.pointer
         let a = last + 2
         guard a + 13 < run.count else { return (0, 0) }
@@ -320,8 +355,9 @@ final class EANReader: LinearReader {
         let startSpan = span(w, a, 3)
         let am = startSpan / 4
         guard am > 0.5 * m, am < 2 * m,
-              w[a] / am > 0.3, w[a] / am < 2.2, w[a + 1] / am > 0.3, w[a + 1] / am < 2.2,
-              w[a + 2] / am > 1.2, w[a + 2] / am < 3.2 else { return (0, 0) }
+            w[a] / am > 0.3, w[a] / am < 2.2, w[a + 1] / am > 0.3, w[a + 1] / am < 2.2,
+            w[a + 2] / am > 1.2, w[a + 2] / am < 3.2
+        else { return (0, 0) }
         // EAN-5 first: 31 elements. Its parity pattern is a check digit, so
         // half the quiet zone after it will do: labels are often cut close
         // to the add-on, and the label's edge follows it.
@@ -347,8 +383,8 @@ final class EANReader: LinearReader {
             }
         }
         if enabled.contains(.ean2), quiet(run, a + 13, module: am), guardOK(w, a + 7, 2, module: am),
-           let c0 = digit(w[a + 3], w[a + 4], w[a + 5], w[a + 6], allowB: true),
-           let c1 = digit(w[a + 9], w[a + 10], w[a + 11], w[a + 12], allowB: true)
+            let c0 = digit(w[a + 3], w[a + 4], w[a + 5], w[a + 6], allowB: true),
+            let c1 = digit(w[a + 9], w[a + 10], w[a + 11], w[a + 12], allowB: true)
         {
             let value = c0.digit * 10 + c1.digit
             let pattern = (c0.isB ? 2 : 0) + (c1.isB ? 1 : 0)
@@ -360,8 +396,10 @@ final class EANReader: LinearReader {
         return (0, 0)
     }
 
-    private func emit(_ run: borrowing ElementRun, _ sym: Symbology, count: Int, first: Int, last: Int, module m: Float,
-                      error: Float, enabled: Symbology, sink: inout LinearHitSink, extra: Int = 0, extraCount: Int = 0) {
+    private func emit(
+        _ run: borrowing ElementRun, _ sym: Symbology, count: Int, first: Int, last: Int, module m: Float,
+        error: Float, enabled: Symbology, sink: inout LinearHitSink, extra: Int = 0, extraCount: Int = 0
+    ) {
         var addOnCount = 0
         if enabled.contains(.ean2) || enabled.contains(.ean5) {
             addOnCount = addOn(run, after: last, module: m, enabled: enabled).0
@@ -378,10 +416,12 @@ final class EANReader: LinearReader {
             extraLength = 12
         }
         let s = run.starts.pointer, w = run.widths.pointer
-        sink.append(LinearHit(symbology: sym, textOffset: textOffset, textCount: count,
-                              addOnOffset: addOnOffset, addOnCount: addOnCount,
-                              extraOffset: extraOffset, extraCount: extraLength,
-                              firstElement: first, lastElement: last,
-                              start: s[first], end: s[last] + w[last], error: error))
+        sink.append(
+            LinearHit(
+                symbology: sym, textOffset: textOffset, textCount: count,
+                addOnOffset: addOnOffset, addOnCount: addOnCount,
+                extraOffset: extraOffset, extraCount: extraLength,
+                firstElement: first, lastElement: last,
+                start: s[first], end: s[last] + w[last], error: error))
     }
 }

@@ -33,7 +33,9 @@ struct EdgeExtractor {
         edgeMag.reserve(n + 2)
     }
 
-    func free() { deriv.free(); blockMax.free(); edgePos.free(); edgeSign.free(); edgeMag.free(); extreme.free(); peakAt.free() }
+    func free() {
+        deriv.free(); blockMax.free(); edgePos.free(); edgeSign.free(); edgeMag.free(); extreme.free(); peakAt.free()
+    }
 
     /// Finds the edges of `profile[0 ..< n]`.
     ///
@@ -387,7 +389,9 @@ struct ElementRun {
         let s = starts[i]
         guard let levels = levels(from: from, to: to) else { return false }
         let level = (levels.bar + levels.space) / 2
-        let atBorder = i == 0 ? startsAtFrameBorder && !opensAtFrameBorder
+        let atBorder =
+            i == 0
+            ? startsAtFrameBorder && !opensAtFrameBorder
             : i == last ? endsAtFrameBorder && !closesAtFrameBorder : false
         if atBorder {
             if w < 0.25 { return false }
@@ -419,8 +423,10 @@ struct ElementRun {
     /// `startsAtFrameBorder` and `endsAtFrameBorder` tell whether the line's
     /// ends lie on the frame's border (true: nothing beyond them could be
     /// seen) or inside the frame, where the line was merely cut short.
-    mutating func fill(from e: EdgeExtractor, lineLength n: Int, inverted: Bool,
-                       startsAtFrameBorder: Bool = true, endsAtFrameBorder: Bool = true) {
+    mutating func fill(
+        from e: EdgeExtractor, lineLength n: Int, inverted: Bool,
+        startsAtFrameBorder: Bool = true, endsAtFrameBorder: Bool = true
+    ) {
         count = 0
         isInverted = inverted
         isReversed = false

@@ -104,8 +104,10 @@ final class ITFReader: LinearReader {
     /// wide), ISO/IEC 16390 Table 1; 255 where the pattern is not a digit.
     static let digitByPattern: [UInt8] = {
         var t = [UInt8](repeating: 255, count: 32)
-        let patterns: [UInt8] = [0b00110, 0b10001, 0b01001, 0b11000, 0b00101,
-                                 0b10100, 0b01100, 0b00011, 0b10010, 0b01010]
+        let patterns: [UInt8] = [
+            0b00110, 0b10001, 0b01001, 0b11000, 0b00101,
+            0b10100, 0b01100, 0b00011, 0b10010, 0b01010
+        ]
         for (d, p) in patterns.enumerated() { t[Int(p)] = UInt8(d) }
         return t
     }()
@@ -218,8 +220,10 @@ final class ITFReader: LinearReader {
     /// pattern (`patternFrom ... patternTo`): a margin is plain. Faint bars
     /// there are what a thick scan line shows when it leaves an oblique
     /// symbol through the ends of its bars.
-    private func quiet(_ run: borrowing ElementRun, _ i: Int, x: Float, leading: Bool,
-                       patternFrom: Float, patternTo: Float) -> Bool {
+    private func quiet(
+        _ run: borrowing ElementRun, _ i: Int, x: Float, leading: Bool,
+        patternFrom: Float, patternTo: Float
+    ) -> Bool {
         let w = run.widths[i]
         let last = run.count - 1
         let atLineEnd = i == 0 || i == last
@@ -235,7 +239,8 @@ final class ITFReader: LinearReader {
         }
         guard run.profile != nil else { return atLineEnd || w >= minQuietZone * x }
         guard let levels = run.levels(from: patternFrom, to: patternTo),
-              abs(levels.space - levels.bar) > 8 else { return false }
+            abs(levels.space - levels.bar) > 8
+        else { return false }
         let level = levels.space + (levels.bar - levels.space) * quietTolerance
         let edge = leading ? run.starts[i + 1] : run.starts[i]
         // A wide space is looked at up to its end (less the next edge's blur).
@@ -254,8 +259,10 @@ final class ITFReader: LinearReader {
     /// up to half a narrow width from the symbol, stay within
     /// ``quietTolerance`` of the symbol's space level (see
     /// ``quiet(_:_:x:leading:patternFrom:patternTo:)``).
-    private func borderQuiet(_ run: borrowing ElementRun, _ i: Int, x: Float, leading: Bool,
-                             patternFrom: Float, patternTo: Float) -> Bool {
+    private func borderQuiet(
+        _ run: borrowing ElementRun, _ i: Int, x: Float, leading: Bool,
+        patternFrom: Float, patternTo: Float
+    ) -> Bool {
         if run.isFrameBorder(i) { return true }
         let w = run.widths[i]
         guard w >= minQuietZoneFillingFrame * x else { return false }
@@ -307,12 +314,12 @@ final class ITFReader: LinearReader {
         for stop in run.barsBackward(from: n - 4, through: 1 + 5 * ITFReader.minPartDigits) {
             // Wide bar, narrow space, narrow bar against the pair before it.
             guard let bars = group(w + stop - 10), let spaces = group(w + stop - 9),
-                  within(w[stop] / bars.wide, 0.7, 1.45), within(w[stop + 1] / spaces.narrow, 0.5, 1.6),
-                  within(w[stop + 2] / bars.narrow, 0.5, 1.6)
+                within(w[stop] / bars.wide, 0.7, 1.45), within(w[stop + 1] / spaces.narrow, 0.5, 1.6),
+                within(w[stop + 2] / bars.narrow, 0.5, 1.6)
             else { continue }
             let x0 = (bars.narrow + spaces.narrow) / 2
             guard w[stop + 3] >= minQuietZone * x0 || (stop + 3 == n - 1 && w[stop + 3] >= minQuietZoneAtLineEnd * x0),
-                  quiet(run, stop + 3, x: x0, leading: false, patternFrom: s[stop - 10], patternTo: s[stop + 3])
+                quiet(run, stop + 3, x: x0, leading: false, patternFrom: s[stop - 10], patternTo: s[stop + 3])
             else { continue }
             // Pair by pair back to the line's start; read backwards.
             var count = 0
@@ -323,7 +330,8 @@ final class ITFReader: LinearReader {
                 guard count + 2 <= maxDigits, let b = group(w + k), let sp = group(w + k + 1) else { return }
                 let width = span(w, k, 10)
                 guard within(width / pairWidth, 0.8, 1.25), within(b.narrow / barNarrow, 0.7, 1.43),
-                      within(sp.narrow / spaceNarrow, 0.7, 1.43) else { return }
+                    within(sp.narrow / spaceNarrow, 0.7, 1.43)
+                else { return }
                 let bd = table[b.pattern], sd = table[sp.pattern]
                 guard bd < 10, sd < 10 else { return }
                 // Stored backwards: the spaces' digit, then the bars'.
@@ -338,8 +346,9 @@ final class ITFReader: LinearReader {
             // Read backwards: into reading order.
             var reading = UnsafeMutableBufferPointer(start: digits, count: count)
             reading.reverse()
-            sink.appendPart(.itf, leading: false, values: digits, count: count,
-                            start: s[k + 10], end: s[stop + 2] + w[stop + 2], module: x0)
+            sink.appendPart(
+                .itf, leading: false, values: digits, count: count,
+                start: s[k + 10], end: s[stop + 2] + w[stop + 2], module: x0)
             return
         }
     }
@@ -366,7 +375,8 @@ final class ITFReader: LinearReader {
 
     /// Reads a symbol whose start pattern begins at bar `b`.
     /// - Returns: the element index of its stop pattern's last bar, 0 when none.
-    private func decode(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int {
+    private func decode(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int
+    {
         let n = run.count
         let w = UnsafePointer(run.widths.pointer)
         // Start pattern: four narrow elements of one width, and a space before
@@ -400,7 +410,8 @@ final class ITFReader: LinearReader {
             // Stop pattern: wide bar, narrow space, narrow bar, then the quiet zone.
             var stopShape = false
             if count > 0, i + 3 < n {
-                stopShape = within(w[i] / barWide, 0.7, 1.45) && within(w[i + 1] / spaceNarrow, 0.5, 1.6)
+                stopShape =
+                    within(w[i] / barWide, 0.7, 1.45) && within(w[i + 1] / spaceNarrow, 0.5, 1.6)
                     && within(w[i + 2] / barNarrow, 0.5, 1.6)
                 if stopShape {
                     let x = (barNarrow + spaceNarrow) / 2
@@ -422,8 +433,9 @@ final class ITFReader: LinearReader {
                     let x = narrowSum / Float(count)
                     let s = run.starts.pointer
                     if quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]) {
-                        sink.appendPart(.itf, leading: true, values: digits, count: count,
-                                        start: s[b], end: s[i - 1] + w[i - 1], module: x)
+                        sink.appendPart(
+                            .itf, leading: true, values: digits, count: count,
+                            start: s[b], end: s[i - 1] + w[i - 1], module: x)
                     }
                 }
                 return 0
@@ -433,7 +445,9 @@ final class ITFReader: LinearReader {
                 // Start pattern against the first pair's narrow bars and spaces.
                 if !within(w[b] / bars.narrow, 0.55, 1.5) || !within(w[b + 2] / bars.narrow, 0.55, 1.5)
                     || !within(w[b + 1] / spaces.narrow, 0.55, 1.5) || !within(w[b + 3] / spaces.narrow, 0.55, 1.5)
-                { return 0 }
+                {
+                    return 0
+                }
                 if !within(bars.narrow / spaces.narrow, 0.45, 2.2) { return 0 }
             } else {
                 // Slow change along the symbol, no jumps. A steep perspective
@@ -453,7 +467,8 @@ final class ITFReader: LinearReader {
                 // The narrow widths follow the pairs' scale.
                 let scale = steep || lastSteep ? step : 1
                 if !within(bars.narrow / barNarrow / scale, 0.7, 1.43)
-                    || !within(spaces.narrow / spaceNarrow / scale, 0.7, 1.43) {
+                    || !within(spaces.narrow / spaceNarrow / scale, 0.7, 1.43)
+                {
                     return 0
                 }
                 lastStep = step
@@ -483,11 +498,14 @@ final class ITFReader: LinearReader {
         // Fewer digits only for a tight crop: where both margins are
         // narrower than a quiet zone cut by the line's end could be.
         let tightX = (w[b] + w[b + 2] + w[stopAt + 1] + w[stopAt + 2]) / 4
-        let tight = fillsFrame && w[b - 1] < minQuietZoneAtLineEnd * tightX
+        let tight =
+            fillsFrame && w[b - 1] < minQuietZoneAtLineEnd * tightX
             && w[stopAt + 3] < minQuietZoneAtLineEnd * tightX
         guard count >= (tight ? min(minDigits, minDigitsFillingFrame) : minDigits) else { return 0 }
         // One printing: the wide:narrow ratio stays about the same along the symbol.
-        guard barRatioMax <= maxRatioSpread * barRatioMin, spaceRatioMax <= maxRatioSpread * spaceRatioMin else { return 0 }
+        guard barRatioMax <= maxRatioSpread * barRatioMin, spaceRatioMax <= maxRatioSpread * spaceRatioMin else {
+            return 0
+        }
         let pairs = Float(count / 2)
         // The narrow width: blur widens narrow elements at the expense of
         // wide ones, so the mean narrow width is capped by the pairs' mean
@@ -505,10 +523,14 @@ final class ITFReader: LinearReader {
         let reachesStart = run.reachesFrameBorder(b - 1), reachesEnd = run.reachesFrameBorder(stopAt + 3)
         let leadingBorder = fillsFrame || (checked && reachesStart)
         let trailingBorder = fillsFrame || (checked && reachesEnd)
-        guard leadingBorder ? borderQuiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14])
+        guard
+            leadingBorder
+                ? borderQuiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14])
                 : quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]),
-              trailingBorder ? borderQuiet(run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10],
-                                           patternTo: s[stopAt + 3])
+            trailingBorder
+                ? borderQuiet(
+                    run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10],
+                    patternTo: s[stopAt + 3])
                 : quiet(run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10], patternTo: s[stopAt + 3])
         else { return 0 }
         // The line must leave through the quiet zones, not through the bars'
@@ -523,17 +545,20 @@ final class ITFReader: LinearReader {
         var edgeError: Float = 0
         edgeError += abs(w[b] / barNarrow - 1) + abs(w[b + 2] / barNarrow - 1)
         edgeError += abs(w[b + 1] / spaceNarrow - 1) + abs(w[b + 3] / spaceNarrow - 1)
-        edgeError += abs(w[stopAt] / barWide - 1) + abs(w[stopAt + 1] / spaceNarrow - 1) + abs(w[stopAt + 2] / barNarrow - 1)
+        edgeError +=
+            abs(w[stopAt] / barWide - 1) + abs(w[stopAt + 1] / spaceNarrow - 1) + abs(w[stopAt + 2] / barNarrow - 1)
         let mean = errorSum / pairs
         let error = mean + 0.5 * (errorMax - mean) + 0.3 * edgeError / 7
 
         for k in 0..<count { text[k] = digits[k] &+ 48 }
         let textOffset = sink.store(UnsafeBufferPointer(start: text, count: count))
-        sink.append(LinearHit(symbology: .itf, textOffset: textOffset, textCount: count,
-                              addOnOffset: textOffset, addOnCount: 0,
-                              firstElement: b, lastElement: last,
-                              start: s[b], end: s[last] + w[last], error: error,
-                              aimModifier: count == 14 ? 49 : 48))
+        sink.append(
+            LinearHit(
+                symbology: .itf, textOffset: textOffset, textCount: count,
+                addOnOffset: textOffset, addOnCount: 0,
+                firstElement: b, lastElement: last,
+                start: s[b], end: s[last] + w[last], error: error,
+                aimModifier: count == 14 ? 49 : 48))
         return last
     }
 

@@ -9,8 +9,10 @@
 /// and the narrowest wide element (as a ratio). Clean characters score
 /// near 0.
 @inline(__always)
-func narrowWideError(_ w: UnsafeMutablePointer<Float>, count: Int, wideMask: Int, narrow: Float, wide: Float,
-                     spread: Float, margin: Float) -> Float {
+func narrowWideError(
+    _ w: UnsafeMutablePointer<Float>, count: Int, wideMask: Int, narrow: Float, wide: Float,
+    spread: Float, margin: Float
+) -> Float {
     var dev: Float = 0
     for k in 0..<count {
         let isWide = wideMask & (1 << (count - 1 - k)) != 0

@@ -107,8 +107,10 @@ final class PartialCodes {
 
     /// Adds a part read on a line from `p0` to `p1`.
     func add(_ part: LinearPart, values: UnsafeBufferPointer<Int32>, p0: Point, p1: Point, inverted: Bool) {
-        for k in parts.indices where parts[k].symbology == part.symbology && parts[k].leading == part.leading
-            && parts[k].inverted == inverted && parts[k].values.elementsEqual(values) {
+        for k in parts.indices
+        where parts[k].symbology == part.symbology && parts[k].leading == part.leading
+            && parts[k].inverted == inverted && parts[k].values.elementsEqual(values)
+        {
             parts[k].frame = frame
             parts[k].p0 = p0; parts[k].p1 = p1
             parts[k].module = part.module
@@ -116,8 +118,10 @@ final class PartialCodes {
             return
         }
         if parts.count == PartialCodes.maxParts { parts.removeFirst() }
-        parts.append(Part(symbology: part.symbology, leading: part.leading, values: Array(values), module: part.module,
-                          p0: p0, p1: p1, frame: frame, sightings: 1, inverted: inverted))
+        parts.append(
+            Part(
+                symbology: part.symbology, leading: part.leading, values: Array(values), module: part.module,
+                p0: p0, p1: p1, frame: frame, sightings: 1, inverted: inverted))
     }
 
     /// Joins the parts of which one at least was seen in this frame and
@@ -134,12 +138,12 @@ final class PartialCodes {
             for l in parts.indices where parts[l].leading && parts[l].sightings >= PartialCodes.minSightings {
                 let lead = parts[l], trail = parts[t]
                 guard lead.symbology == trail.symbology, enabled.contains(lead.symbology),
-                      lead.inverted == trail.inverted,
-                      lead.frame == frame || trail.frame == frame,
-                      // One code, seen at one scale.
-                      lead.module < 1.6 * trail.module, trail.module < 1.6 * lead.module,
-                      let values = join(lead.values, trail.values, lead.symbology),
-                      let (bytes, modifier) = payload(ofSymbol: values, lead.symbology)
+                    lead.inverted == trail.inverted,
+                    lead.frame == frame || trail.frame == frame,
+                    // One code, seen at one scale.
+                    lead.module < 1.6 * trail.module, trail.module < 1.6 * lead.module,
+                    let values = join(lead.values, trail.values, lead.symbology),
+                    let (bytes, modifier) = payload(ofSymbol: values, lead.symbology)
                 else { continue }
                 joined = true
                 let seen = lead.frame == frame ? lead : trail
@@ -199,12 +203,15 @@ final class PartialCodes {
         // Bars about a tenth of the visible part tall, as the reading gives no height.
         let h = max(0.1 * length, 4)
         let nx = length > 0 ? -dy / length * h / 2 : 0, ny = length > 0 ? dx / length * h / 2 : 0
-        let corners = [Point(x: seen.p0.x - nx, y: seen.p0.y - ny), Point(x: seen.p1.x - nx, y: seen.p1.y - ny),
-                       Point(x: seen.p1.x + nx, y: seen.p1.y + ny), Point(x: seen.p0.x + nx, y: seen.p0.y + ny)]
+        let corners = [
+            Point(x: seen.p0.x - nx, y: seen.p0.y - ny), Point(x: seen.p1.x - nx, y: seen.p1.y - ny),
+            Point(x: seen.p1.x + nx, y: seen.p1.y + ny), Point(x: seen.p0.x + nx, y: seen.p0.y + ny)
+        ]
         let deg = BarcodeResult.degrees(dx: dx, dy: dy)
         let aim = "]" + VoteTable.aimLetter(seen.symbology) + String(UnicodeScalar(modifier))
-        return BarcodeResult(symbology: seen.symbology, text: VoteTable.text(of: bytes, seen.symbology), bytes: bytes,
-                             symbologyIdentifier: aim, extendedText: aim == "]C1" ? GS1.humanReadable(bytes) ?? "" : "",
-                             corners: corners, orientation: deg, isInverted: seen.inverted, quality: 50)
+        return BarcodeResult(
+            symbology: seen.symbology, text: VoteTable.text(of: bytes, seen.symbology), bytes: bytes,
+            symbologyIdentifier: aim, extendedText: aim == "]C1" ? GS1.humanReadable(bytes) ?? "" : "",
+            corners: corners, orientation: deg, isInverted: seen.inverted, quality: 50)
     }
 }

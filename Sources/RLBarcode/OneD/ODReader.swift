@@ -81,14 +81,17 @@ struct LinearHitSink {
 
     /// Appends a part of a code cut by the frame's border, its values taken
     /// from `v[0 ..< count]`.
-    mutating func appendPart<Value: BinaryInteger>(_ symbology: Symbology, leading: Bool,
-                                                   values v: UnsafePointer<Value>, count: Int,
-                                                   start: Float, end: Float, module: Float) {
+    mutating func appendPart<Value: BinaryInteger>(
+        _ symbology: Symbology, leading: Bool,
+        values v: UnsafePointer<Value>, count: Int,
+        start: Float, end: Float, module: Float
+    ) {
         values.reserveKeeping(valueCount + count)
         for i in 0..<count { values[valueCount + i] = Int32(truncatingIfNeeded: v[i]) }
         parts.reserveKeeping(partCount + 1)
-        parts[partCount] = LinearPart(symbology: symbology, leading: leading, valueOffset: valueCount,
-                                      valueCount: count, start: start, end: end, module: module)
+        parts[partCount] = LinearPart(
+            symbology: symbology, leading: leading, valueOffset: valueCount,
+            valueCount: count, start: start, end: end, module: module)
         partCount += 1
         valueCount += count
     }
@@ -99,13 +102,16 @@ struct LinearHitSink {
     }
 
     /// Appends a fragment whose values are `values`.
-    mutating func appendFragment(_ symbology: Symbology, values v: UnsafeBufferPointer<Int32>,
-                                 start: Float, end: Float, error: Float) {
+    mutating func appendFragment(
+        _ symbology: Symbology, values v: UnsafeBufferPointer<Int32>,
+        start: Float, end: Float, error: Float
+    ) {
         values.reserveKeeping(valueCount + v.count)
         for (i, x) in v.enumerated() { values[valueCount + i] = x }
         fragments.reserveKeeping(fragmentCount + 1)
-        fragments[fragmentCount] = LinearFragment(symbology: symbology, valueOffset: valueCount, valueCount: v.count,
-                                                  start: start, end: end, error: error)
+        fragments[fragmentCount] = LinearFragment(
+            symbology: symbology, valueOffset: valueCount, valueCount: v.count,
+            start: start, end: end, error: error)
         fragmentCount += 1
         valueCount += v.count
     }

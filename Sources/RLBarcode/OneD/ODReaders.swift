@@ -5,6 +5,8 @@
 /// Stacked Omnidirectional, Expanded Stacked) for the end of the frame,
 /// when they assemble them (``StackedLinearReader``).
 func makeLinearReaders() -> [any LinearReader] {
-    [EANReader(), Code128Reader(), Code39Reader(), Code93Reader(), ITFReader(), CodabarReader(),
-     DataBarReader(), DataBarExpandedReader()]
+    [
+        EANReader(), Code128Reader(), Code39Reader(), Code93Reader(), ITFReader(), CodabarReader(),
+        DataBarReader(), DataBarExpandedReader()
+    ]
 }

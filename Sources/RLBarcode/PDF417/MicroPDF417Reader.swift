@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finds and reads MicroPDF417 symbols (ISO/IEC 24728:2006; 5.15 and
@@ -84,7 +84,8 @@ final class MicroPDF417Reader {
     init() {}
 
     deinit {
-        edges.free(); run.free(); profile.free(); hits.free(); lines.free(); votes.free(); rowWords.free(); rowStarts.free(); lineRead.free()
+        edges.free(); run.free(); profile.free(); hits.free(); lines.free(); votes.free(); rowWords.free();
+        rowStarts.free(); lineRead.free()
     }
 
     /// How many groups of left-edge crossings the last read tried.
@@ -105,16 +106,20 @@ final class MicroPDF417Reader {
     /// line, within 6 degrees of it (the lines are 5 degrees apart), twice
     /// as much as across it or more (the rows, two modules high or more,
     /// add gradients across).
-    func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
-              cells: CellTensors? = nil, into out: inout [BarcodeResult]) {
+    func read(
+        _ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
+        cells: CellTensors? = nil, into out: inout [BarcodeResult]
+    ) {
         let found = symbols(image, bounds: bounds, thorough: thorough, across: across, cells: cells)
             .map(MicroPDF417Reader.result)
         for r in found where !out.contains(where: { $0.isSameCode(as: r) }) { out.append(r) }
     }
 
     /// The symbols found inside `bounds`.
-    func symbols(_ image: LumaView, bounds: PixelRect?, thorough: Bool,
-                 across: (Double, Double)? = nil, cells: CellTensors? = nil) -> [MicroPDF417Symbol] {
+    func symbols(
+        _ image: LumaView, bounds: PixelRect?, thorough: Bool,
+        across: (Double, Double)? = nil, cells: CellTensors? = nil
+    ) -> [MicroPDF417Symbol] {
         lastCandidateCount = 0
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
@@ -123,8 +128,9 @@ final class MicroPDF417Reader {
         // 18 directions (10 degrees apart: a row address pattern's bars
         // still line up along a line 5 degrees off).
         let step = thorough || across == nil ? max(3, min(frame.width, frame.height) / 160) : 4
-        findHits(image, bounds: frame, step: step, directions: across == nil ? 18 : 3,
-                 across: across, cells: cells)
+        findHits(
+            image, bounds: frame, step: step, directions: across == nil ? 18 : 3,
+            across: across, cells: cells)
         guard hitCount >= 3 else { return [] }
         // Group the crossings of one edge: same polarity, about the same
         // direction and module, near one another.
@@ -219,9 +225,10 @@ final class MicroPDF417Reader {
             let t = (hits[k].x - cx) * ex + (hits[k].y - cy) * ey
             t0 = min(t0, t); t1 = max(t1, t)
         }
-        return Edge(origin: Point(x: cx, y: cy), ux: ux, uy: uy, vx: ex, vy: ey, t0: t0, t1: t1, module: module,
-                    inverted: hits[g[0]].inverted,
-                    centre: Point(x: cx + ux * 20 * module, y: cy + uy * 20 * module))
+        return Edge(
+            origin: Point(x: cx, y: cy), ux: ux, uy: uy, vx: ex, vy: ey, t0: t0, t1: t1, module: module,
+            inverted: hits[g[0]].inverted,
+            centre: Point(x: cx + ux * 20 * module, y: cy + uy * 20 * module))
     }
 
     // MARK: Finding left edges
@@ -229,8 +236,10 @@ final class MicroPDF417Reader {
     /// Records the left-edge crossings of lines `step` pixels apart at
     /// `directions` angles over half a turn (each line read both ways),
     /// or about `across`.
-    private func findHits(_ image: LumaView, bounds: PixelRect, step: Int, directions: Int, across: (Double, Double)?,
-                          cells: CellTensors?) {
+    private func findHits(
+        _ image: LumaView, bounds: PixelRect, step: Int, directions: Int, across: (Double, Double)?,
+        cells: CellTensors?
+    ) {
         hitCount = 0
         let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
         let reach = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
@@ -242,13 +251,18 @@ final class MicroPDF417Reader {
         let coarse = cells == nil || across != nil ? 1 : MicroPDF417Reader.coarseEvery
         for d in 0..<directions {
             // About `across`: the direction and 3 degrees either side.
-            let angle = across == nil ? Double(d) * Double.pi / Double(directions)
+            let angle =
+                across == nil
+                ? Double(d) * Double.pi / Double(directions)
                 : base + Double(d - directions / 2) * 3 * Double.pi / 180
             let dx = cos(angle), dy = sin(angle)
             func read(_ k: Int) {
                 lineOrder = d * lineCount + k
-                guard let line = ScanLine.numbered(k, step: Double(step), reach: reach, centre: Point(x: cx, y: cy),
-                                                   dx: dx, dy: dy, bounds: bounds) else { return }
+                guard
+                    let line = ScanLine.numbered(
+                        k, step: Double(step), reach: reach, centre: Point(x: cx, y: cy),
+                        dx: dx, dy: dy, bounds: bounds)
+                else { return }
                 if let cells {
                     if let part = cells.partOverBars(line, minCells: 2, minEnergy: 25, dominance: 2, maxAngle: 0.1) {
                         cells.openParts(of: part.line) { scan(image, $0) }
@@ -309,8 +323,9 @@ final class MicroPDF417Reader {
             guard hitCount < MicroPDF417Reader.maxHits else { return }
             hits.reserveKeeping(hitCount + 1)
             let at = line.point(at: reversed ? length - Double(s[i]) : Double(s[i]))
-            hits[hitCount] = Hit(x: at.x, y: at.y, dx: sign * line.dx, dy: sign * line.dy, module: Double(m),
-                                 inverted: inverted, parent: hitCount, order: lineOrder << 24 | hitCount)
+            hits[hitCount] = Hit(
+                x: at.x, y: at.y, dx: sign * line.dx, dy: sign * line.dy, module: Double(m),
+                inverted: inverted, parent: hitCount, order: lineOrder << 24 | hitCount)
             hitCount += 1
         }
     }
@@ -333,7 +348,9 @@ final class MicroPDF417Reader {
             var count = 0
             for k in 0..<12 {
                 let t = fitted.t0 + (fitted.t1 - fitted.t0) * (Double(k) + 0.5) / 12
-                if readRow(image, from: Point(x: c.origin.x + c.vx * t, y: c.origin.y + c.vy * t), c) != nil { count += 1 }
+                if readRow(image, from: Point(x: c.origin.x + c.vx * t, y: c.origin.y + c.vy * t), c) != nil {
+                    count += 1
+                }
             }
             if count > most { most = count; e = c }
             if most >= 10 { break }
@@ -393,8 +410,9 @@ final class MicroPDF417Reader {
                 let words = raw.bindMemory(to: Int32.self)
                 for k in 0..<columns where words[k] >= 0 {
                     let v = words[k]
-                    PDF417Reader.vote(cell: r * columns + k, value: v & 0xFFF,
-                                      weight: v & PDF417Reader.softRead == 0 ? 2 : 1, candidates, tally)
+                    PDF417Reader.vote(
+                        cell: r * columns + k, value: v & 0xFFF,
+                        weight: v & PDF417Reader.softRead == 0 ? 2 : 1, candidates, tally)
                 }
             }
         }
@@ -404,12 +422,17 @@ final class MicroPDF417Reader {
             var most: Int32 = 0, second: Int32 = 0
             for q in 0..<4 {
                 let c = tally[cell * 4 + q]
-                if c > most { second = most; most = c; words[cell] = Int(candidates[cell * 4 + q]) }
-                else if c > second { second = c }
+                if c > most {
+                    second = most; most = c; words[cell] = Int(candidates[cell * 4 + q])
+                } else if c > second {
+                    second = c
+                }
             }
             margin[cell] = most - second
         }
-        guard let decoded = MicroPDF417Reader.decode(words, margin: margin, checkCount: size.checkCount) else { return nil }
+        guard let decoded = MicroPDF417Reader.decode(words, margin: margin, checkCount: size.checkCount) else {
+            return nil
+        }
         // The corners: the rows' ends as the fit places them.
         let den = known * stt - st * st
         guard known >= 2, abs(den) > 1e-9 else { return nil }
@@ -430,8 +453,9 @@ final class MicroPDF417Reader {
         guard line.columns == size.columns else { return nil }
         let r = MicroPDF417.Size.row(line.left, first: size.left)
         guard r < size.rows, MicroPDF417.Size.row(line.right, first: size.right) == r,
-              size.columns < 3 || MicroPDF417.Size.row(line.centre, first: size.centre) == r,
-              (size.cluster + r) % 3 == line.cluster else { return nil }
+            size.columns < 3 || MicroPDF417.Size.row(line.centre, first: size.centre) == r,
+            (size.cluster + r) % 3 == line.cluster
+        else { return nil }
         return r
     }
 
@@ -443,7 +467,9 @@ final class MicroPDF417Reader {
         var fixed = PDF417Decoder.correct(words, checkCount: checkCount)
         if fixed == nil {
             // The cells read least surely erased, two more at a time.
-            let weakest = (0..<words.count).filter { words[$0] >= 0 && margin[$0] <= 2 }.sorted { margin[$0] < margin[$1] }
+            let weakest = (0..<words.count).filter { words[$0] >= 0 && margin[$0] <= 2 }.sorted {
+                margin[$0] < margin[$1]
+            }
             var erased = words.filter { $0 < 0 }.count, k = 0
             while fixed == nil, erased + 4 <= checkCount, k + 2 <= weakest.count {
                 words[weakest[k]] = -1; words[weakest[k + 1]] = -1
@@ -469,7 +495,8 @@ final class MicroPDF417Reader {
         // Kept inside the frame.
         var t0 = 0.0, t1 = length
         for axis in 0..<2 {
-            let o = axis == 0 ? start.x : start.y, d = axis == 0 ? e.ux : e.uy, size = axis == 0 ? image.width : image.height
+            let o = axis == 0 ? start.x : start.y, d = axis == 0 ? e.ux : e.uy,
+                size = axis == 0 ? image.width : image.height
             let lo = 1.0, hi = Double(size) - 2
             if abs(d) < 1e-9 {
                 if o < lo || o > hi { return nil }
@@ -514,8 +541,10 @@ final class MicroPDF417Reader {
     /// Parses the elements from bar `i0` as a row of `columns` columns
     /// (5.2.3): left RAP, codewords with the centre RAP before the last two
     /// (3 and 4 columns), right RAP, a stop bar of one module.
-    private func parse(_ w: UnsafeMutablePointer<Float>, _ s: UnsafeMutablePointer<Float>, count: Int, from i0: Int,
-                       columns: Int) -> LineRead? {
+    private func parse(
+        _ w: UnsafeMutablePointer<Float>, _ s: UnsafeMutablePointer<Float>, count: Int, from i0: Int,
+        columns: Int
+    ) -> LineRead? {
         var i = i0
         guard i + 6 <= count else { return nil }
         let left = MicroPDF417.rap(w + i)
@@ -573,8 +602,9 @@ final class MicroPDF417Reader {
                 found[k] = -1
             }
         }
-        return LineRead(t: 0, columns: columns, left: left, centre: centre, right: right, cluster: cluster,
-                        words: (found[0], found[1], found[2], found[3]), width: Double(s[i] + w[i] - s[i0]))
+        return LineRead(
+            t: 0, columns: columns, left: left, centre: centre, right: right, cluster: cluster,
+            words: (found[0], found[1], found[2], found[3]), width: Double(s[i] + w[i] - s[i0]))
     }
 
     /// The result of a decoded symbol.

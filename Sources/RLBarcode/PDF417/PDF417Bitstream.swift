@@ -73,7 +73,8 @@ enum PDF417Bitstream {
             for run in runs {
                 let slice = bytes[run.range]
                 if case .guess = run.encoding {
-                    s += slice.allSatisfy({ $0 < 0x80 }) || String(validating: slice, as: UTF8.self) != nil
+                    s +=
+                        slice.allSatisfy({ $0 < 0x80 }) || String(validating: slice, as: UTF8.self) != nil
                         ? String(decoding: slice, as: UTF8.self) : QRCharacterSet.latin1(slice)
                 } else {
                     s += QRCharacterSet.text(slice, run.encoding)
@@ -127,7 +128,11 @@ enum PDF417Bitstream {
                 let a = words[i + 1]
                 guard a < 900 else { return nil }
                 close(mode != byteLatch && mode != byteLatch6)
-                if w == eciCharacterSet { eci = a } else if w == eciUser { eci = 810_900 + a } else {
+                if w == eciCharacterSet {
+                    eci = a
+                } else if w == eciUser {
+                    eci = 810_900 + a
+                } else {
                     let b = words[i + 2]
                     guard b < 900 else { return nil }
                     eci = (a + 1) * 900 + b
@@ -271,7 +276,8 @@ enum PDF417Bitstream {
         guard start + 2 <= n, words[start] < 900, words[start + 1] < 900 else { return nil }
         var digits: [UInt8] = []
         guard appendDigits(words[start..<(start + 2)], into: &digits), digits.count <= 5,
-              let index = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
+            let index = Int(String(decoding: digits, as: UTF8.self))
+        else { return nil }
         var macro = Macro(segmentIndex: index)
         var i = start + 2
         var id = ""
@@ -300,7 +306,9 @@ enum PDF417Bitstream {
                 macro.fileName = String(decoding: name, as: UTF8.self)
             case 1:
                 var d: [UInt8] = []
-                guard appendDigits(values, into: &d), let count = Int(String(decoding: d, as: UTF8.self)) else { return nil }
+                guard appendDigits(values, into: &d), let count = Int(String(decoding: d, as: UTF8.self)) else {
+                    return nil
+                }
                 macro.segmentCount = count
             default:
                 break

@@ -31,7 +31,9 @@ enum PDF417Decoder {
     /// miscorrection (levels 1 and above; level 0 only detects).
     /// - Returns: nil when the codewords cannot be corrected or decoded.
     static func decode(_ read: [Int], ecLevel: Int) -> PDF417DecodeResult? {
-        guard ecLevel >= 0, ecLevel <= 8, let (words, changed) = correct(read, checkCount: 2 << ecLevel) else { return nil }
+        guard ecLevel >= 0, ecLevel <= 8, let (words, changed) = correct(read, checkCount: 2 << ecLevel) else {
+            return nil
+        }
         let dataCount = words[0]
         guard dataCount >= 1, dataCount <= words.count - (2 << ecLevel) else { return nil }
         return content(Array(words[0..<dataCount]), correctedErrors: changed, ecLevel: ecLevel)
@@ -53,8 +55,11 @@ enum PDF417Decoder {
         guard erasures.count + 2 <= checkCount || erasures.isEmpty else { return nil }
         let spare = checkCount - erasures.count
         let maxErrors = max(0, (spare - 2) / 2)
-        guard let changed = reedSolomon.correct(&words, checkCount: checkCount, erasures: erasures,
-                                                maxErrors: maxErrors) else { return nil }
+        guard
+            let changed = reedSolomon.correct(
+                &words, checkCount: checkCount, erasures: erasures,
+                maxErrors: maxErrors)
+        else { return nil }
         return (words, changed)
     }
 
@@ -62,8 +67,9 @@ enum PDF417Decoder {
     /// first) into a result.
     static func content(_ data: [Int], correctedErrors: Int, ecLevel: Int) -> PDF417DecodeResult? {
         guard let content = PDF417Bitstream.decode(data) else { return nil }
-        return PDF417DecodeResult(bytes: content.bytes, text: content.text,
-                                  symbologyIdentifier: content.hasECI ? "]L1" : "]L2",
-                                  macro: content.macro, correctedErrors: correctedErrors, ecLevel: ecLevel)
+        return PDF417DecodeResult(
+            bytes: content.bytes, text: content.text,
+            symbologyIdentifier: content.hasECI ? "]L1" : "]L2",
+            macro: content.macro, correctedErrors: correctedErrors, ecLevel: ecLevel)
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a scan line crossed a PDF417 start or stop pattern.
@@ -88,8 +88,10 @@ struct PDF417Detector {
     /// show them): a cell whose gradients run along the line
     /// at least as much as across it (bars within 45 degrees of square to
     /// it; the rows of a PDF417 symbol add gradients across).
-    mutating func find(_ image: LumaView, bounds: PixelRect, step: Int, across: (Double, Double)? = nil,
-                       cells: CellTensors? = nil) -> [PDF417Edge] {
+    mutating func find(
+        _ image: LumaView, bounds: PixelRect, step: Int, across: (Double, Double)? = nil,
+        cells: CellTensors? = nil
+    ) -> [PDF417Edge] {
         hitCount = 0
         let cx = Double(bounds.x0 + bounds.x1) / 2, cy = Double(bounds.y0 + bounds.y1) / 2
         let reach = (Double(bounds.width * bounds.width + bounds.height * bounds.height)).squareRoot() / 2
@@ -99,12 +101,16 @@ struct PDF417Detector {
         // -reach + (k + 1/2) step. With `cells`, every fourth line first
         // (``coarseEvery``), every third when they are 2 pixels apart.
         let lineCount = max(0, Int(((2 * reach) / Double(step)).rounded(.up)))
-        let coarse = cells == nil || step < 2 ? 1 : step == 2 ? PDF417Detector.coarseEvery - 1 : PDF417Detector.coarseEvery
+        let coarse =
+            cells == nil || step < 2 ? 1 : step == 2 ? PDF417Detector.coarseEvery - 1 : PDF417Detector.coarseEvery
         for (d, (dx, dy)) in directions.enumerated() {
             func read(_ k: Int) {
                 lineOrder = d * lineCount + k
-                guard let line = ScanLine.numbered(k, step: Double(step), reach: reach, centre: Point(x: cx, y: cy),
-                                                   dx: dx, dy: dy, bounds: bounds, margin: 0) else { return }
+                guard
+                    let line = ScanLine.numbered(
+                        k, step: Double(step), reach: reach, centre: Point(x: cx, y: cy),
+                        dx: dx, dy: dy, bounds: bounds, margin: 0)
+                else { return }
                 if let cells {
                     if cells.barsCrossed(by: line, minEnergy: 25, dominance: 1).cells >= 1 {
                         cells.openParts(of: line) { scan(image, $0) }
@@ -193,12 +199,15 @@ struct PDF417Detector {
         }
     }
 
-    private mutating func add(isStart: Bool, inverted: Bool, outer: Point, _ line: ScanLine, _ sign: Double, _ m: Double) {
+    private mutating func add(
+        isStart: Bool, inverted: Bool, outer: Point, _ line: ScanLine, _ sign: Double, _ m: Double
+    ) {
         hits.reserveKeeping(hitCount + 1)
         let len = line.stepLength
-        hits[hitCount] = PDF417PatternHit(isStart: isStart, inverted: inverted, outer: outer,
-                                          dx: sign * line.dx / len, dy: sign * line.dy / len, module: m * len,
-                                          parent: hitCount, order: lineOrder << 24 | hitCount)
+        hits[hitCount] = PDF417PatternHit(
+            isStart: isStart, inverted: inverted, outer: outer,
+            dx: sign * line.dx / len, dy: sign * line.dy / len, module: m * len,
+            parent: hitCount, order: lineOrder << 24 | hitCount)
         hitCount += 1
     }
 
@@ -216,7 +225,9 @@ struct PDF417Detector {
             let a = hits[i]
             for j in (i + 1)..<n {
                 let b = hits[j]
-                guard a.isStart == b.isStart, a.inverted == b.inverted, a.dx * b.dx + a.dy * b.dy > 0.5 else { continue }
+                guard a.isStart == b.isStart, a.inverted == b.inverted, a.dx * b.dx + a.dy * b.dy > 0.5 else {
+                    continue
+                }
                 let ratio = a.module / b.module
                 guard ratio > 0.6, ratio < 1.6 else { continue }
                 let ox = b.outer.x - a.outer.x, oy = b.outer.y - a.outer.y
@@ -305,7 +316,8 @@ struct PDF417Detector {
         let lightCentre = first.isStart ? 15.5 : 7.5
         let qx = cx + inward * ux * lightCentre * module, qy = cy + inward * uy * lightCentre * module
         guard let bar = image.bilinear(mx + ex * middle, my + ey * middle),
-              let light = image.bilinear(qx + ex * middle, qy + ey * middle) else { return nil }
+            let light = image.bilinear(qx + ex * middle, qy + ey * middle)
+        else { return nil }
         guard abs(bar - light) >= 10 else { return nil }
         let level = (bar + light) / 2
         let dark = bar < light
@@ -315,25 +327,32 @@ struct PDF417Detector {
         var up = PDF417Detector.barEnd(image, from: centre, dx: -ex, dy: -ey, module: module, level: level, dark: dark)
         var down = PDF417Detector.barEnd(image, from: centre, dx: ex, dy: ey, module: module, level: level, dark: dark)
         if -first0 > up + module {
-            up = PDF417Detector.barEnd(image, from: Point(x: mx + ex * first0, y: my + ey * first0), dx: -ex, dy: -ey,
-                                       module: module, level: level, dark: dark) - first0
+            up =
+                PDF417Detector.barEnd(
+                    image, from: Point(x: mx + ex * first0, y: my + ey * first0), dx: -ex, dy: -ey,
+                    module: module, level: level, dark: dark) - first0
         }
         if last0 > down + module {
-            down = PDF417Detector.barEnd(image, from: Point(x: mx + ex * last0, y: my + ey * last0), dx: ex, dy: ey,
-                                         module: module, level: level, dark: dark) + last0
+            down =
+                PDF417Detector.barEnd(
+                    image, from: Point(x: mx + ex * last0, y: my + ey * last0), dx: ex, dy: ey,
+                    module: module, level: level, dark: dark) + last0
         }
         guard up + down >= 3 * module else { return nil }
         let top = Point(x: cx - ex * up, y: cy - ey * up)
         let bottom = Point(x: cx + ex * down, y: cy + ey * down)
-        return PDF417Edge(isStart: first.isStart, inverted: first.inverted, top: top, bottom: bottom,
-                          ux: ux, uy: uy, module: module, hits: list.count, level: level)
+        return PDF417Edge(
+            isStart: first.isStart, inverted: first.inverted, top: top, bottom: bottom,
+            ux: ux, uy: uy, module: module, hits: list.count, level: level)
     }
 
     /// How far a bar reaches from `p` in the direction (`dx`, `dy`) (a unit
     /// vector): it ends where the picture has been on the light side of
     /// `level` for two modules (printers leave gaps between rows).
-    static func barEnd(_ image: LumaView, from p: Point, dx: Double, dy: Double, module: Double,
-                       level: Double, dark: Bool) -> Double {
+    static func barEnd(
+        _ image: LumaView, from p: Point, dx: Double, dy: Double, module: Double,
+        level: Double, dark: Bool
+    ) -> Double {
         var t = 0.0, lastDark = 0.0
         while t - lastDark < max(1.5, 2.2 * module) {
             t += 0.5
@@ -378,8 +397,10 @@ final class PaddedLineScanner {
     /// reaching the frame's border still has an outer edge and a quiet
     /// zone. `body` gets every run of `minEdges` edges or more, with the
     /// padded line, the polarity and whether the run reads it backwards.
-    func scan(_ image: LumaView, _ line: ScanLine, thickness: Int, minEdges: Int, contrast: Float = 0,
-              _ body: (ElementRun, ScanLine, Bool, Bool) -> Void) {
+    func scan(
+        _ image: LumaView, _ line: ScanLine, thickness: Int, minEdges: Int, contrast: Float = 0,
+        _ body: (ElementRun, ScanLine, Bool, Bool) -> Void
+    ) {
         let n = line.length
         guard n >= 20 else { return }
         profile.reserve(n + 2 * pad)

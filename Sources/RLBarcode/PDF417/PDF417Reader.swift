@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A PDF417 symbol located in a frame, sampled and decoded.
@@ -49,7 +49,10 @@ final class PDF417Reader {
 
     init() {}
 
-    deinit { detector.free(); edges.free(); run.free(); profile.free(); lineWords.free(); lineT.free(); votes.free(); positions.free() }
+    deinit {
+        detector.free(); edges.free(); run.free(); profile.free(); lineWords.free(); lineT.free(); votes.free();
+        positions.free()
+    }
 
     /// How many start/stop pattern pairs the last read tried.
     private(set) var lastCandidateCount = 0
@@ -62,8 +65,10 @@ final class PDF417Reader {
     /// compact PDF417 is then looked for only in still pictures.
     /// With `cells` (the detection pass's), the search reads only the lines
     /// that cross bars (``PDF417Detector/find(_:bounds:step:across:cells:)``).
-    func read(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
-              lines: Int = 24, cells: CellTensors? = nil, into out: inout [BarcodeResult]) {
+    func read(
+        _ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
+        lines: Int = 24, cells: CellTensors? = nil, into out: inout [BarcodeResult]
+    ) {
         for s in symbols(image, bounds: bounds, thorough: thorough, across: across, lines: lines, cells: cells) {
             let r = PDF417Reader.result(s)
             if out.contains(where: { $0.isSameCode(as: r) }) { continue }
@@ -72,8 +77,10 @@ final class PDF417Reader {
     }
 
     /// The symbols found inside `bounds`.
-    func symbols(_ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
-                 lines: Int = 24, cells: CellTensors? = nil) -> [PDF417Symbol] {
+    func symbols(
+        _ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
+        lines: Int = 24, cells: CellTensors? = nil
+    ) -> [PDF417Symbol] {
         lastCandidateCount = 0
         videoSteps = !thorough
         guard image.width >= 16, image.height >= 8 else { return [] }
@@ -106,15 +113,17 @@ final class PDF417Reader {
                 let distance = (dx * dx + dy * dy).squareRoot()
                 let m = max(s.module, p.module)
                 guard distance > 60 * min(s.module, p.module), distance < 600 * m,
-                      (dx * s.ux + dy * s.uy) / distance > 0.7, (dx * p.ux + dy * p.uy) / distance > 0.7 else { continue }
+                    (dx * s.ux + dy * s.uy) / distance > 0.7, (dx * p.ux + dy * p.uy) / distance > 0.7
+                else { continue }
                 // Top pairs with top and bottom with bottom: the symbol's top
                 // and bottom edges run along the rows.
                 let tx = p.top.x - s.top.x, ty = p.top.y - s.top.y
                 let bx = p.bottom.x - s.bottom.x, by = p.bottom.y - s.bottom.y
                 let tl = (tx * tx + ty * ty).squareRoot(), bl = (bx * bx + by * by).squareRoot()
                 guard tl > 0, bl > 0, tl / bl > 0.5, tl / bl < 2,
-                      (tx * s.ux + ty * s.uy) / tl > 0.6, (bx * s.ux + by * s.uy) / bl > 0.6,
-                      (tx * p.ux + ty * p.uy) / tl > 0.6, (bx * p.ux + by * p.uy) / bl > 0.6 else { continue }
+                    (tx * s.ux + ty * s.uy) / tl > 0.6, (bx * s.ux + by * s.uy) / bl > 0.6,
+                    (tx * p.ux + ty * p.uy) / tl > 0.6, (bx * p.ux + by * p.uy) / bl > 0.6
+                else { continue }
                 let along = distance
                 if along < bestAlong { bestAlong = along; best = p }
             }
@@ -162,8 +171,10 @@ final class PDF417Reader {
     private func decodeCompact(_ image: LumaView, start s: PDF417Edge) -> PDF417Symbol? {
         func corners(_ columns: Int) -> [Point] {
             let w = Double(17 * columns + 35) * s.module
-            return [s.top, Point(x: s.top.x + s.ux * w, y: s.top.y + s.uy * w),
-                    Point(x: s.bottom.x + s.ux * w, y: s.bottom.y + s.uy * w), s.bottom]
+            return [
+                s.top, Point(x: s.top.x + s.ux * w, y: s.top.y + s.uy * w),
+                Point(x: s.bottom.x + s.ux * w, y: s.bottom.y + s.uy * w), s.bottom
+            ]
         }
         var columns = 1
         switch sample(image, corners(1), columns: 1, inverted: s.inverted, compact: true) {
@@ -185,13 +196,16 @@ final class PDF417Reader {
             let a = Double(turn) * 0.4 * Double.pi / 180
             let ux = s.ux * cos(a) - s.uy * sin(a), uy = s.ux * sin(a) + s.uy * cos(a)
             let w = width * s.module
-            let c = [s.top, Point(x: s.top.x + ux * w, y: s.top.y + uy * w),
-                     Point(x: s.bottom.x + ux * w, y: s.bottom.y + uy * w), s.bottom]
+            let c = [
+                s.top, Point(x: s.top.x + ux * w, y: s.top.y + uy * w),
+                Point(x: s.bottom.x + ux * w, y: s.bottom.y + uy * w), s.bottom
+            ]
             let h = PerspectiveTransform.squareToQuadrilateral(c[0], c[1], c[2], c[3])
             var count = 0, module = 0.0, farthest = 0
             for t in [0.25, 0.5, 0.75] {
-                readLine(image, h, t: t, width: width, count: perLine, inverted: s.inverted, into: lineWords.pointer,
-                         positions: positions.pointer)
+                readLine(
+                    image, h, t: t, width: width, count: perLine, inverted: s.inverted, into: lineWords.pointer,
+                    positions: positions.pointer)
                 guard lineWords[0] >= 0 else { continue }
                 let cluster = lineWords[0] >> 12
                 var last = 0
@@ -204,8 +218,10 @@ final class PDF417Reader {
             guard count > best, farthest > 0 else { continue }
             best = count
             let wm = width * module
-            refined = [s.top, Point(x: s.top.x + ux * wm, y: s.top.y + uy * wm),
-                       Point(x: s.bottom.x + ux * wm, y: s.bottom.y + uy * wm), s.bottom]
+            refined = [
+                s.top, Point(x: s.top.x + ux * wm, y: s.top.y + uy * wm),
+                Point(x: s.bottom.x + ux * wm, y: s.bottom.y + uy * wm), s.bottom
+            ]
         }
         if case .symbol(let symbol) = sample(image, refined, columns: columns, inverted: s.inverted, compact: true) {
             return symbol
@@ -216,8 +232,10 @@ final class PDF417Reader {
     /// Samples with `columns` data columns, and again with the column
     /// count the row indicators give when that differs; `corners` gives
     /// the symbol's outer corners for a column count.
-    private func sample(_ image: LumaView, columns first: Int, inverted: Bool, compact: Bool,
-                        corners: (Int) -> [Point]) -> PDF417Symbol? {
+    private func sample(
+        _ image: LumaView, columns first: Int, inverted: Bool, compact: Bool,
+        corners: (Int) -> [Point]
+    ) -> PDF417Symbol? {
         var columns = first
         for _ in 0..<2 {
             switch sample(image, corners(columns), columns: columns, inverted: inverted, compact: compact) {
@@ -262,8 +280,9 @@ final class PDF417Reader {
             // smaller ones, whose rows the indicators place less surely,
             // the whole line, so that each indicator's place follows the
             // codewords before it).
-            readLine(image, h, t: t, width: width, count: perLine, inverted: inverted,
-                     into: lineWords.pointer + l * perLine, indicatorsOnly: height >= 80, rightIndicator: !compact)
+            readLine(
+                image, h, t: t, width: width, count: perLine, inverted: inverted,
+                into: lineWords.pointer + l * perLine, indicatorsOnly: height >= 80, rightIndicator: !compact)
         }
         let layout: Layout
         switch indicators(lineCount: lineCount, columns: columns, compact: compact) {
@@ -295,11 +314,13 @@ final class PDF417Reader {
                     // Rows beyond the traced pattern (a start pattern cut short) too.
                     guard t > -0.5, t < 1.5 else { continue }
                     let words = lineWords.pointer + (r * offsets.count + o) * perLine
-                    readLine(image, h, t: t, width: width, count: perLine, inverted: inverted, into: words, cluster: r % 3)
+                    readLine(
+                        image, h, t: t, width: width, count: perLine, inverted: inverted, into: words, cluster: r % 3)
                     let cluster = r % 3
                     // A row indicator that names another row: the line is not in this one.
                     var elsewhere = false
-                    for k in (compact ? [0] : [0, perLine - 1]) where words[k] >= 0 && Int(words[k] >> 12 & 3) == cluster {
+                    for k in (compact ? [0] : [0, perLine - 1])
+                    where words[k] >= 0 && Int(words[k] >> 12 & 3) == cluster {
                         let v = Int(words[k] & 0xFFF)
                         if v < 900 && 3 * (v / 30) + cluster != r { elsewhere = true }
                     }
@@ -308,8 +329,9 @@ final class PDF417Reader {
                         let v = words[j + 1]
                         guard v >= 0, Int(v >> 12 & 3) == cluster else { continue }
                         // Rounded readings count twice as much as nearest ones.
-                        PDF417Reader.vote(cell: r * columns + j, value: v & 0xFFF, weight: v & PDF417Reader.softRead == 0 ? 2 : 1,
-                             candidates, tally)
+                        PDF417Reader.vote(
+                            cell: r * columns + j, value: v & 0xFFF, weight: v & PDF417Reader.softRead == 0 ? 2 : 1,
+                            candidates, tally)
                     }
                 }
             }
@@ -317,7 +339,11 @@ final class PDF417Reader {
                 var best = -1, most: Int32 = 0, second: Int32 = 0
                 for q in 0..<4 {
                     let n = tally[cell * 4 + q]
-                    if n > most { second = most; most = n; best = Int(candidates[cell * 4 + q]) } else if n > second { second = n }
+                    if n > most {
+                        second = most; most = n; best = Int(candidates[cell * 4 + q])
+                    } else if n > second {
+                        second = n
+                    }
                 }
                 words[cell] = best
                 margin[cell] = most - second
@@ -343,15 +369,19 @@ final class PDF417Reader {
         if layout.mirrored { t0 = max(t0, 1); t1 = min(t1, 0) } else { t0 = min(t0, 0); t1 = max(t1, 1) }
         let q = [h.map(0, t0), h.map(1, t0), h.map(1, t1), h.map(0, t1)]
         let corners = q
-        return .symbol(PDF417Symbol(corners: corners, decoded: decoded, rows: rows, columns: columns,
-                                    inverted: inverted, mirrored: layout.mirrored))
+        return .symbol(
+            PDF417Symbol(
+                corners: corners, decoded: decoded, rows: rows, columns: columns,
+                inverted: inverted, mirrored: layout.mirrored))
     }
 
     /// Counts one reading of `value` in `cell`: up to four candidate values
     /// a cell, the least read one giving way to a new value.
     @inline(__always)
-    static func vote(cell: Int, value: Int32, weight: Int32, _ candidates: UnsafeMutablePointer<Int32>,
-                      _ tally: UnsafeMutablePointer<Int32>) {
+    static func vote(
+        cell: Int, value: Int32, weight: Int32, _ candidates: UnsafeMutablePointer<Int32>,
+        _ tally: UnsafeMutablePointer<Int32>
+    ) {
         let base = cell * 4
         for q in 0..<4 where candidates[base + q] == value { tally[base + q] += weight; return }
         var weakest = 0
@@ -370,10 +400,12 @@ final class PDF417Reader {
     /// read: the left row indicator, and the right one unless
     /// `rightIndicator` is false (compact PDF417 has none); the other
     /// codewords stay unread.
-    private func readLine(_ image: LumaView, _ h: PerspectiveTransform, t: Double, width: Double, count perLine: Int,
-                          inverted: Bool, into words: UnsafeMutablePointer<Int32>,
-                          positions: UnsafeMutablePointer<Point>? = nil, cluster: Int = -1,
-                          indicatorsOnly: Bool = false, rightIndicator: Bool = true) {
+    private func readLine(
+        _ image: LumaView, _ h: PerspectiveTransform, t: Double, width: Double, count perLine: Int,
+        inverted: Bool, into words: UnsafeMutablePointer<Int32>,
+        positions: UnsafeMutablePointer<Point>? = nil, cluster: Int = -1,
+        indicatorsOnly: Bool = false, rightIndicator: Bool = true
+    ) {
         for k in 0..<perLine { words[k] = -1 }
         let p0 = h.map(0, t), p1 = h.map(1, t)
         let length = p0.distance(to: p1)
@@ -534,15 +566,19 @@ final class PDF417Reader {
     }
 
     /// The result of a decoded PDF417 or MicroPDF417 symbol with these corners.
-    static func result(_ d: PDF417DecodeResult, _ symbology: Symbology, corners c: [Point], inverted: Bool,
-                       mirrored: Bool) -> BarcodeResult {
+    static func result(
+        _ d: PDF417DecodeResult, _ symbology: Symbology, corners c: [Point], inverted: Bool,
+        mirrored: Bool
+    ) -> BarcodeResult {
         let deg = BarcodeResult.degrees(dx: c[1].x - c[0].x, dy: c[1].y - c[0].y)
-        var r = BarcodeResult(symbology: symbology, text: d.text, bytes: d.bytes, symbologyIdentifier: d.symbologyIdentifier,
-                              corners: c, orientation: deg, isInverted: inverted, isMirrored: mirrored,
-                              quality: max(0, 100 - 5 * d.correctedErrors))
+        var r = BarcodeResult(
+            symbology: symbology, text: d.text, bytes: d.bytes, symbologyIdentifier: d.symbologyIdentifier,
+            corners: c, orientation: deg, isInverted: inverted, isMirrored: mirrored,
+            quality: max(0, 100 - 5 * d.correctedErrors))
         if let m = d.macro {
-            r.structuredAppend = StructuredAppend(index: m.segmentIndex, total: m.segmentCount, id: m.fileID,
-                                                  isLast: m.isLast)
+            r.structuredAppend = StructuredAppend(
+                index: m.segmentIndex, total: m.segmentCount, id: m.fileID,
+                isLast: m.isLast)
         }
         return r
     }

@@ -105,7 +105,9 @@ enum QRBitstream {
     }
 
     /// The segment modes.
-    private enum Mode { case numeric, alphanumeric, byte, kanji, hanzi, eci, fnc1First, fnc1Second, structuredAppend, terminator }
+    private enum Mode {
+        case numeric, alphanumeric, byte, kanji, hanzi, eci, fnc1First, fnc1Second, structuredAppend, terminator
+    }
 
     /// Decodes the bit stream.
     /// - Parameters:
@@ -115,8 +117,10 @@ enum QRBitstream {
     ///   - micro: whether the symbol is a Micro QR symbol.
     ///   - skip: bits before the first segment, passed over (4 in QR Code
     ///     Model 1, ISO/IEC 18004:2000, Annex M).
-    static func decode(_ data: UnsafeBufferPointer<UInt8>, bitCount: Int, version: Int,
-                       micro: Bool, skip: Int = 0) -> Result<Content, Failure> {
+    static func decode(
+        _ data: UnsafeBufferPointer<UInt8>, bitCount: Int, version: Int,
+        micro: Bool, skip: Int = 0
+    ) -> Result<Content, Failure> {
         var reader = BitReader(data: data, bitCount: min(bitCount, data.count * 8))
         if skip > 0 && reader.read(skip) == nil { return .failure(.truncated) }
         var content = Content()
@@ -279,8 +283,10 @@ enum QRBitstream {
     /// Alphanumeric mode (7.4): pairs in 11 bits (45 * first + second), a
     /// last single character in 6 bits. In FNC1 mode (7.4, FNC1 modes) `%` stands for
     /// GS (0x1D) and `%%` for `%`.
-    private static func readAlphanumeric(_ reader: inout BitReader, _ count: Int, fnc1: Bool,
-                                         into out: inout [UInt8]) -> Failure? {
+    private static func readAlphanumeric(
+        _ reader: inout BitReader, _ count: Int, fnc1: Bool,
+        into out: inout [UInt8]
+    ) -> Failure? {
         guard (count / 2) * 11 + (count & 1) * 6 <= reader.remaining else { return .truncated }
         let start = out.count
         var left = count

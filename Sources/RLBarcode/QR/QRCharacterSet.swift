@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns the payload bytes of a QR Code or Micro QR symbol into text
@@ -141,42 +141,42 @@ enum QRCharacterSet {
     static func convert(_ bytes: ArraySlice<UInt8>, from charset: String) -> String {
         if bytes.isEmpty { return "" }
         #if canImport(Glibc) || canImport(Darwin)
-        let cd = iconv_open("UTF-8", charset)
-        if cd == iconv_t(bitPattern: -1) { return latin1(bytes) }
-        defer { iconv_close(cd) }
-        var input = Array(bytes)
-        var output = [UInt8](repeating: 0, count: 4 * input.count + 16)
-        var produced: [UInt8] = []
-        produced.reserveCapacity(output.count)
-        input.withUnsafeMutableBufferPointer { inBuf in
-            output.withUnsafeMutableBufferPointer { outBuf in
-                guard let inBase = inBuf.baseAddress, let outBase = outBuf.baseAddress else { return }
-                var offset = 0
-                while offset < inBuf.count {
-                    var inPtr: UnsafeMutablePointer<CChar>? =
-                        UnsafeMutableRawPointer(inBase + offset).assumingMemoryBound(to: CChar.self)
-                    var inLeft = inBuf.count - offset
-                    var outPtr: UnsafeMutablePointer<CChar>? =
-                        UnsafeMutableRawPointer(outBase).assumingMemoryBound(to: CChar.self)
-                    var outLeft = outBuf.count
-                    let r = iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft)
-                    produced.append(contentsOf: UnsafeBufferPointer(start: outBase, count: outBuf.count - outLeft))
-                    let consumed = inBuf.count - offset - inLeft
-                    offset += consumed
-                    if r == -1 && inLeft > 0 {
-                        // An invalid or incomplete sequence: replace one byte and go on.
-                        produced.append(contentsOf: [0xEF, 0xBF, 0xBD])
-                        offset += 1
-                        _ = iconv(cd, nil, nil, nil, nil)
-                    } else if inLeft > 0 && consumed == 0 {
-                        break
+            let cd = iconv_open("UTF-8", charset)
+            if cd == iconv_t(bitPattern: -1) { return latin1(bytes) }
+            defer { iconv_close(cd) }
+            var input = Array(bytes)
+            var output = [UInt8](repeating: 0, count: 4 * input.count + 16)
+            var produced: [UInt8] = []
+            produced.reserveCapacity(output.count)
+            input.withUnsafeMutableBufferPointer { inBuf in
+                output.withUnsafeMutableBufferPointer { outBuf in
+                    guard let inBase = inBuf.baseAddress, let outBase = outBuf.baseAddress else { return }
+                    var offset = 0
+                    while offset < inBuf.count {
+                        var inPtr: UnsafeMutablePointer<CChar>? =
+                            UnsafeMutableRawPointer(inBase + offset).assumingMemoryBound(to: CChar.self)
+                        var inLeft = inBuf.count - offset
+                        var outPtr: UnsafeMutablePointer<CChar>? =
+                            UnsafeMutableRawPointer(outBase).assumingMemoryBound(to: CChar.self)
+                        var outLeft = outBuf.count
+                        let r = iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft)
+                        produced.append(contentsOf: UnsafeBufferPointer(start: outBase, count: outBuf.count - outLeft))
+                        let consumed = inBuf.count - offset - inLeft
+                        offset += consumed
+                        if r == -1 && inLeft > 0 {
+                            // An invalid or incomplete sequence: replace one byte and go on.
+                            produced.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                            offset += 1
+                            _ = iconv(cd, nil, nil, nil, nil)
+                        } else if inLeft > 0 && consumed == 0 {
+                            break
+                        }
                     }
                 }
             }
-        }
-        return String(decoding: produced, as: UTF8.self)
+            return String(decoding: produced, as: UTF8.self)
         #else
-        return latin1(bytes)
+            return latin1(bytes)
         #endif
     }
 }

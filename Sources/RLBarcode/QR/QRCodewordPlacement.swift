@@ -88,8 +88,10 @@ enum QRCodewordPlacement {
     /// downwards in the next, alternately; within a column the right module
     /// first; modules of `function` skipped; in QR Code the whole column 6
     /// (the vertical timing pattern) skipped. `body` returns false to stop.
-    static func forEachDataModule(size n: Int, function: BitMatrix, micro: Bool,
-                                  _ body: (_ x: Int, _ y: Int) -> Bool) {
+    static func forEachDataModule(
+        size n: Int, function: BitMatrix, micro: Bool,
+        _ body: (_ x: Int, _ y: Int) -> Bool
+    ) {
         guard function.width == n, function.height == n else { return }
         var x = n - 1, upward = true
         while x > 0 {
@@ -121,8 +123,10 @@ enum QRCodewordPlacement {
     /// remainder bits after the last code word are not read.
     /// - Returns: false when the matrix has too few data modules for `out`
     ///   (which a function mask of the matrix's size never gives).
-    static func readCodewords(_ matrix: BitMatrix, function: BitMatrix, micro: Bool, mask: Int,
-                              halfCodeword: Int = -1, into out: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+    static func readCodewords(
+        _ matrix: BitMatrix, function: BitMatrix, micro: Bool, mask: Int,
+        halfCodeword: Int = -1, into out: UnsafeMutableBufferPointer<UInt8>
+    ) -> Bool {
         guard !out.isEmpty else { return true }
         let n = matrix.width
         guard n > 0, matrix.height == n, function.width == n, function.height == n else { return false }
@@ -214,8 +218,10 @@ enum QRCodewordPlacement {
     /// corner pattern) read as 0. Fills `out` from the start.
     /// - Returns: false when the matrix is not of the version's size or
     ///   `out` is longer than the symbol's code words.
-    static func readModel1Codewords(_ matrix: BitMatrix, version: Int, mask: Int,
-                                    into out: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+    static func readModel1Codewords(
+        _ matrix: BitMatrix, version: Int, mask: Int,
+        into out: UnsafeMutableBufferPointer<UInt8>
+    ) -> Bool {
         let n = 17 + 4 * version
         guard version >= 1, version <= 14, matrix.width == n, matrix.height == n else { return false }
         guard !out.isEmpty else { return true }

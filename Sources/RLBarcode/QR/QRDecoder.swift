@@ -113,8 +113,10 @@ enum QRDecoder {
     // MARK: QR Code
 
     /// A QR Code symbol of `version`.
-    private static func decodeQR(_ m: BitMatrix, _ version: QRVersion,
-                                 mirrored: Bool) -> Result<QRDecodeResult, QRDecodeFailure> {
+    private static func decodeQR(
+        _ m: BitMatrix, _ version: QRVersion,
+        mirrored: Bool
+    ) -> Result<QRDecodeResult, QRDecodeFailure> {
         // 7.10: the version information must agree with the size when it can be read.
         if version.number >= 7, let v = QRFormat.readVersion(m), v != version.number {
             return decodeModel1(m, mirrored: mirrored) ?? .failure(.version(v))
@@ -140,8 +142,9 @@ enum QRDecoder {
     /// the version, and what Model 2 reads as version information is data.
     private static func decodeModel1(_ m: BitMatrix, mirrored: Bool) -> Result<QRDecodeResult, QRDecodeFailure>? {
         guard let version = QRVersion.model1(forSize: m.width), let info = QRFormat.readModel1Info(m),
-              !hasModel2Alignment(m),
-              case .success(let r) = decodeQRData(m, version, info, model1: true, mirrored: mirrored) else { return nil }
+            !hasModel2Alignment(m),
+            case .success(let r) = decodeQRData(m, version, info, model1: true, mirrored: mirrored)
+        else { return nil }
         return .success(r)
     }
 
@@ -165,16 +168,20 @@ enum QRDecoder {
     /// lie in blocks (`QRCodewordPlacement.readModel1Codewords`) and its bit
     /// stream begins after four 0 bits, the upper half of the first code
     /// word, which the corner pattern takes.
-    private static func decodeQRData(_ m: BitMatrix, _ version: QRVersion, _ info: QRFormat.Info, model1: Bool,
-                                     mirrored: Bool) -> Result<QRDecodeResult, QRDecodeFailure> {
+    private static func decodeQRData(
+        _ m: BitMatrix, _ version: QRVersion, _ info: QRFormat.Info, model1: Bool,
+        mirrored: Bool
+    ) -> Result<QRDecodeResult, QRDecodeFailure> {
         let structure = version.blocks(info.level)
         let total = structure.totalCodewords, ec = structure.checkPerBlock
         let blockCount = structure.blockCount, data1 = structure.data1
         var raw = [UInt8](repeating: 0, count: total)
         let complete = raw.withUnsafeMutableBufferPointer {
-            model1 ? QRCodewordPlacement.readModel1Codewords(m, version: version.number, mask: info.mask, into: $0)
-                : QRCodewordPlacement.readCodewords(m, function: QRCodewordPlacement.functionMasks[version.number - 1],
-                                                    micro: false, mask: info.mask, into: $0)
+            model1
+                ? QRCodewordPlacement.readModel1Codewords(m, version: version.number, mask: info.mask, into: $0)
+                : QRCodewordPlacement.readCodewords(
+                    m, function: QRCodewordPlacement.functionMasks[version.number - 1],
+                    micro: false, mask: info.mask, into: $0)
         }
         guard complete else { return .failure(.reedSolomon) }
 
@@ -206,8 +213,9 @@ enum QRDecoder {
         for b in 0..<blockCount {
             let start = offset(b), d = structure.dataCount(block: b)
             let fixed = blocks.withUnsafeMutableBufferPointer { all in
-                decoder.correct(UnsafeMutableBufferPointer(rebasing: all[start..<(start + d + ec)]),
-                                checkCount: ec, maxErrors: limit)
+                decoder.correct(
+                    UnsafeMutableBufferPointer(rebasing: all[start..<(start + d + ec)]),
+                    checkCount: ec, maxErrors: limit)
             }
             guard let fixed else { return .failure(.reedSolomon) }
             corrected += fixed
@@ -215,8 +223,9 @@ enum QRDecoder {
         }
         // The corner pattern's four bits are 0; anything else is a miscorrection.
         if model1 && data[0] & 0xF0 != 0 { return .failure(.reedSolomon) }
-        return finish(data, bitCount: data.count * 8, version: version.number, micro: false, model1: model1,
-                      level: info.level, mask: info.mask, mirrored: mirrored, corrected: corrected)
+        return finish(
+            data, bitCount: data.count * 8, version: version.number, micro: false, model1: model1,
+            level: info.level, mask: info.mask, mirrored: mirrored, corrected: corrected)
     }
 
     // MARK: Micro QR
@@ -224,19 +233,23 @@ enum QRDecoder {
     /// A Micro QR symbol of `version` (6.3 structure: one finder pattern and
     /// edge timing patterns; 7.9 format information; 7.8 its four masks;
     /// 7.7 placement with the 4-bit code word of M1 and M3; 7.5 one block).
-    private static func decodeMicro(_ m: BitMatrix, _ version: MicroQRVersion,
-                                    mirrored: Bool) -> Result<QRDecodeResult, QRDecodeFailure> {
+    private static func decodeMicro(
+        _ m: BitMatrix, _ version: MicroQRVersion,
+        mirrored: Bool
+    ) -> Result<QRDecodeResult, QRDecodeFailure> {
         guard let info = QRFormat.readMicroInfo(m, version: version.number),
-              let symbol = MicroQRVersion.symbol(info.symbolNumber),
-              let dataCount = version.dataCodewords(symbol.level),
-              let dataBits = version.dataBits(symbol.level) else { return .failure(.format) }
+            let symbol = MicroQRVersion.symbol(info.symbolNumber),
+            let dataCount = version.dataCodewords(symbol.level),
+            let dataBits = version.dataBits(symbol.level)
+        else { return .failure(.format) }
         let total = version.totalCodewords, ec = total - dataCount
         let half = version.hasHalfCodeword ? dataCount - 1 : -1
         var words = [UInt8](repeating: 0, count: total)
         let complete = words.withUnsafeMutableBufferPointer {
-            QRCodewordPlacement.readCodewords(m, function: QRCodewordPlacement.microFunctionMasks[version.number - 1],
-                                              micro: true, mask: QRCodewordPlacement.microMaskAsQR(info.mask),
-                                              halfCodeword: half, into: $0)
+            QRCodewordPlacement.readCodewords(
+                m, function: QRCodewordPlacement.microFunctionMasks[version.number - 1],
+                micro: true, mask: QRCodewordPlacement.microMaskAsQR(info.mask),
+                halfCodeword: half, into: $0)
         }
         guard complete else { return .failure(.reedSolomon) }
         let decoder = ReedSolomonDecoder(field: .qrCode)
@@ -245,17 +258,20 @@ enum QRDecoder {
         // The 4-bit code word has its low nibble zero; anything else is a miscorrection.
         if half >= 0 && words[half] & 0x0F != 0 { return .failure(.reedSolomon) }
         let data = Array(words[0..<dataCount])
-        return finish(data, bitCount: dataBits, version: version.number, micro: true, model1: false,
-                      level: symbol.level, mask: info.mask, mirrored: mirrored, corrected: corrected)
+        return finish(
+            data, bitCount: dataBits, version: version.number, micro: true, model1: false,
+            level: symbol.level, mask: info.mask, mirrored: mirrored, corrected: corrected)
     }
 
     // MARK: Bit stream and text
 
     /// Decodes the bit stream of the corrected data code words and builds
     /// the result; a Model 1 stream begins after four 0 bits.
-    private static func finish(_ data: [UInt8], bitCount: Int, version: Int, micro: Bool, model1: Bool,
-                               level: QRErrorCorrectionLevel, mask: Int, mirrored: Bool,
-                               corrected: Int) -> Result<QRDecodeResult, QRDecodeFailure> {
+    private static func finish(
+        _ data: [UInt8], bitCount: Int, version: Int, micro: Bool, model1: Bool,
+        level: QRErrorCorrectionLevel, mask: Int, mirrored: Bool,
+        corrected: Int
+    ) -> Result<QRDecodeResult, QRDecodeFailure> {
         let parsed = data.withUnsafeBufferPointer {
             QRBitstream.decode($0, bitCount: bitCount, version: version, micro: micro, skip: model1 ? 4 : 0)
         }
@@ -272,12 +288,16 @@ enum QRDecoder {
         case .second: modifier = content.hasECI ? 6 : 5
         }
         var sa: QRStructuredAppend?
-        if let s = content.structuredAppend { sa = QRStructuredAppend(index: s.index, total: s.total, parity: s.parity) }
-        return .success(QRDecodeResult(bytes: content.bytes, text: text(of: content), aimModifier: modifier,
-                                       version: version, isMicro: micro, isModel1: model1, ecLevel: level.letter, mask: mask,
-                                       mirrored: mirrored, structuredAppend: sa, correctedErrors: corrected,
-                                       gs1: content.fnc1 == .first, eci: content.firstECI,
-                                       applicationIndicator: content.applicationIndicator))
+        if let s = content.structuredAppend {
+            sa = QRStructuredAppend(index: s.index, total: s.total, parity: s.parity)
+        }
+        return .success(
+            QRDecodeResult(
+                bytes: content.bytes, text: text(of: content), aimModifier: modifier,
+                version: version, isMicro: micro, isModel1: model1, ecLevel: level.letter, mask: mask,
+                mirrored: mirrored, structuredAppend: sa, correctedErrors: corrected,
+                gs1: content.fnc1 == .first, eci: content.firstECI,
+                applicationIndicator: content.applicationIndicator))
     }
 
     /// The text of the payload: each run in its character set. Byte data
@@ -304,7 +324,9 @@ enum QRDecoder {
         var text = ""
         var pending: (range: Range<Int>, encoding: QRBitstream.TextEncoding)?
         for run in content.runs {
-            let encoding: QRBitstream.TextEncoding = pooled(run.encoding) ? .eci(guessed)
+            let encoding: QRBitstream.TextEncoding =
+                pooled(run.encoding)
+                ? .eci(guessed)
                 : run.encoding == .shiftJIS ? .eci(20) : run.encoding
             if let p = pending, p.encoding == encoding, p.range.upperBound == run.range.lowerBound {
                 pending = (p.range.lowerBound..<run.range.upperBound, encoding)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Three finder patterns that may form one symbol, with how well they fit.
@@ -35,8 +35,11 @@ extension QRDetector {
                     // longest sides can be nearly as long: either may be the
                     // diagonal.
                     for second in 0..<(options.rescueFailedSymbols ? 2 : 1) {
-                        guard let t = QRDetector.triple(f, i, j, k, relaxed: options.rescueFailedSymbols,
-                                                        secondLongest: second == 1) else { continue }
+                        guard
+                            let t = QRDetector.triple(
+                                f, i, j, k, relaxed: options.rescueFailedSymbols,
+                                secondLongest: second == 1)
+                        else { continue }
                         triples.reserveKeeping(tripleCount + 1)
                         triples[tripleCount] = t
                         tripleCount += 1
@@ -85,8 +88,10 @@ extension QRDetector {
     /// Reed-Solomon check rejects the wrong triples this lets through.
     /// With `secondLongest`, the side second in length is taken for the
     /// diagonal, when it is within a tenth of the longest.
-    static func triple(_ f: UnsafeMutablePointer<QRFinder>, _ i: Int, _ j: Int, _ k: Int,
-                       relaxed: Bool = false, secondLongest: Bool = false) -> QRFinderTriple? {
+    static func triple(
+        _ f: UnsafeMutablePointer<QRFinder>, _ i: Int, _ j: Int, _ k: Int,
+        relaxed: Bool = false, secondLongest: Bool = false
+    ) -> QRFinderTriple? {
         let mMin = min(f[i].module, f[j].module, f[k].module), mMax = max(f[i].module, f[j].module, f[k].module)
         guard mMax <= (relaxed ? 2.2 : 1.7) * mMin else { return nil }
         func d2(_ a: Int, _ b: Int) -> Double {
@@ -107,7 +112,11 @@ extension QRDetector {
             }
             guard s1.0 >= 0.81 * s0.0 else { return nil }  // lengths within 10%
             (corner, p, q) = (s1.1, s1.2, s1.3)
-        } else if ij >= ik && ij >= jk { corner = k; p = i; q = j } else if ik >= ij && ik >= jk { corner = j; p = i; q = k }
+        } else if ij >= ik && ij >= jk {
+            corner = k; p = i; q = j
+        } else if ik >= ij && ik >= jk {
+            corner = j; p = i; q = k
+        }
         let ax = f[p].x - f[corner].x, ay = f[p].y - f[corner].y
         let bx = f[q].x - f[corner].x, by = f[q].y - f[corner].y
         let la = (ax * ax + ay * ay).squareRoot(), lb = (bx * bx + by * by).squareRoot()
@@ -177,12 +186,15 @@ extension QRDetector {
         // Cheap first: the three finder patterns and their separators must
         // show through a grid spanned by their centres.
         var rings = RingCount()
-        countRings(img, pTL, tlu ?? mx, tlv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
-                   outerU: -1, outerV: -1, merged: tl.merged, into: &rings)
-        countRings(img, pTR, tru ?? mx, trv, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
-                   outerU: 1, outerV: -1, merged: tr.merged, into: &rings)
-        countRings(img, pBL, blu, blv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
-                   outerU: -1, outerV: 1, merged: bl.merged, into: &rings)
+        countRings(
+            img, pTL, tlu ?? mx, tlv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
+            outerU: -1, outerV: -1, merged: tl.merged, into: &rings)
+        countRings(
+            img, pTR, tru ?? mx, trv, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
+            outerU: 1, outerV: -1, merged: tr.merged, into: &rings)
+        countRings(
+            img, pBL, blu, blv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
+            outerU: -1, outerV: 1, merged: bl.merged, into: &rings)
         // Still pictures admit more perspective, which the affine grid of
         // the three centres follows less well. (Of the 3 x 81 modules
         // counted, 64 for a merged pattern, most must lie in the frame.)
@@ -209,7 +221,9 @@ extension QRDetector {
         var sizeCount = 0
         func add(_ d: Int) {
             guard d >= 21, d <= 177, d % 4 == 1 else { return }
-            if sizeCount > 0 && sizes.0 == d || sizeCount > 1 && sizes.1 == d || sizeCount > 2 && sizes.2 == d { return }
+            if sizeCount > 0 && sizes.0 == d || sizeCount > 1 && sizes.1 == d || sizeCount > 2 && sizes.2 == d {
+                return
+            }
             switch sizeCount {
             case 0: sizes.0 = d
             case 1: sizes.1 = d
@@ -239,21 +253,27 @@ extension QRDetector {
             // With the timing patterns' boundaries in the grid fit, and
             // without (they mislead it on a bent symbol): the better reading wins.
             for timing in [true, false] where outline != nil || !timing {
-                guard let (matrix, corners) = sampleQR(img, pTL, pTR, pBL, outline: outline, size: d, timing: timing,
-                                                       inverted: inverted) else {
+                guard
+                    let (matrix, corners) = sampleQR(
+                        img, pTL, pTR, pBL, outline: outline, size: d, timing: timing,
+                        inverted: inverted)
+                else {
                     trace?("size \(d) reaches out of the frame")
                     continue
                 }
                 let agreement = QRDetector.functionAgreement(matrix)
                 guard agreement.finder >= 0.7, agreement.timing >= 0.6 else {
-                    trace?("size \(d): finder patterns \(agreement.finder), timing \(agreement.timing), outline \(outline != nil)")
+                    trace?(
+                        "size \(d): finder patterns \(agreement.finder), timing \(agreement.timing), outline \(outline != nil)"
+                    )
                     continue
                 }
                 let score = agreement.finder + 2 * agreement.timing
-                let candidate = QRCandidate(matrix: matrix, topLeft: corners.0, topRight: corners.1,
-                                            bottomRight: corners.2, bottomLeft: corners.3,
-                                            moduleSize: module, isInverted: inverted, isMicro: false,
-                                            sizeConfirmed: confirmed, alternatives: [])
+                let candidate = QRCandidate(
+                    matrix: matrix, topLeft: corners.0, topRight: corners.1,
+                    bottomRight: corners.2, bottomLeft: corners.3,
+                    moduleSize: module, isInverted: inverted, isMicro: false,
+                    sizeConfirmed: confirmed, alternatives: [])
                 if score > bestScore {
                     if let b = best, b.matrix.width != d { others.append((b.matrix, bestScore)) }
                     best = candidate; bestScore = score
@@ -292,8 +312,9 @@ extension QRDetector {
             // A Model 1 symbol, read without the alignment pattern.
         } else if options.rescueFailedSymbols || resamplesLeft > 0 {
             if !options.rescueFailedSymbols { resamplesLeft -= 1 }
-            rescue(img, pTL, pTR, pBL, outline: outline, sizes: [result.matrix.width] + result.alternatives.map(\.width),
-                   inverted: inverted, into: &result)
+            rescue(
+                img, pTL, pTR, pBL, outline: outline, sizes: [result.matrix.width] + result.alternatives.map(\.width),
+                inverted: inverted, into: &result)
         }
         result.decodeTried = true
         return result
@@ -316,16 +337,23 @@ extension QRDetector {
     /// patterns read well and that decodes (its Reed-Solomon check, 7.5,
     /// passing) goes into `candidate`, with its corners. Runs only on
     /// symbols whose readings failed, never on frames without symbols.
-    func rescue(_ img: LumaView, _ pTL: Point, _ pTR: Point, _ pBL: Point, outline: Outline?, sizes: [Int],
-                inverted: Bool, into candidate: inout QRCandidate) {
+    func rescue(
+        _ img: LumaView, _ pTL: Point, _ pTR: Point, _ pBL: Point, outline: Outline?, sizes: [Int],
+        inverted: Bool, into candidate: inout QRCandidate
+    ) {
         var tried: [Int] = []
         for d in sizes where !tried.contains(d) && tried.count < 2 {
             tried.append(d)
-            for (rule, bend) in [(SampleRule.moduleScale, false), (.plain, false), (.pixelBlocks, false),
-                                 (.moduleScale, true), (.plain, true)] {
+            for (rule, bend) in [
+                (SampleRule.moduleScale, false), (.plain, false), (.pixelBlocks, false),
+                (.moduleScale, true), (.plain, true)
+            ] {
                 for timing in [true, false] where outline != nil || !timing {
-                    guard let (matrix, corners) = sampleQR(img, pTL, pTR, pBL, outline: outline, size: d, timing: timing,
-                                                           inverted: inverted, rule: rule, bend: bend) else { continue }
+                    guard
+                        let (matrix, corners) = sampleQR(
+                            img, pTL, pTR, pBL, outline: outline, size: d, timing: timing,
+                            inverted: inverted, rule: rule, bend: bend)
+                    else { continue }
                     let agreement = QRDetector.functionAgreement(matrix)
                     guard agreement.finder >= 0.7, agreement.timing >= 0.6 else { continue }
                     guard let decoded = QRDecoder.decode(matrix) else { continue }
@@ -346,21 +374,29 @@ extension QRDetector {
     /// information lies in row and column 8 (7.9): 2 x size modules are
     /// sampled for the test.
     /// - Returns: whether the symbol decoded (into `candidate`).
-    func resampleModel1(_ img: LumaView, _ pTL: Point, _ pTR: Point, _ pBL: Point, outline: Outline?,
-                        inverted: Bool, into candidate: inout QRCandidate) -> Bool {
+    func resampleModel1(
+        _ img: LumaView, _ pTL: Point, _ pTR: Point, _ pBL: Point, outline: Outline?,
+        inverted: Bool, into candidate: inout QRCandidate
+    ) -> Bool {
         let size = candidate.matrix.width
         guard size >= 25, size <= 73 else { return false }
-        let (grid, _, _) = roughGrid(img, pTL, pTR, pBL, outline: outline, size: size, timing: false, inverted: inverted)
+        let (grid, _, _) = roughGrid(
+            img, pTL, pTR, pBL, outline: outline, size: size, timing: false, inverted: inverted)
         var format = BitMatrix(size: size)
         for k in 0..<size {
             format[k, 8] = isDark(img, grid.map(Double(k) + 0.5, 8.5), inverted: inverted)
             format[8, k] = isDark(img, grid.map(8.5, Double(k) + 0.5), inverted: inverted)
         }
-        guard QRFormat.readModel1Info(format) != nil || QRFormat.readModel1Info(format.transposed()) != nil else { return false }
+        guard QRFormat.readModel1Info(format) != nil || QRFormat.readModel1Info(format.transposed()) != nil else {
+            return false
+        }
         for timing in [true, false] where outline != nil || !timing {
-            guard let (matrix, corners) = sampleQR(img, pTL, pTR, pBL, outline: outline, size: size, timing: timing,
-                                                   inverted: inverted, alignment: false),
-                  let decoded = QRDecoder.decode(matrix) else { continue }
+            guard
+                let (matrix, corners) = sampleQR(
+                    img, pTL, pTR, pBL, outline: outline, size: size, timing: timing,
+                    inverted: inverted, alignment: false),
+                let decoded = QRDecoder.decode(matrix)
+            else { continue }
             candidate.adopt(matrix, corners, decoded)
             return true
         }
@@ -382,9 +418,11 @@ extension QRDetector {
     /// in the quiet zone (ISO/IEC 18004:2015, 6.3.3: the separators lie on
     /// the inner sides only): not counted for a `merged` pattern, since a
     /// symbol printed without its quiet zone on a dark surface has none.
-    func countRings(_ img: LumaView, _ c: Point, _ mu: Double, _ mv: Double, ux: Double, uy: Double,
-                    vx: Double, vy: Double, inverted: Bool, outerU: Int, outerV: Int, merged: Bool,
-                    into count: inout RingCount) {
+    func countRings(
+        _ img: LumaView, _ c: Point, _ mu: Double, _ mv: Double, ux: Double, uy: Double,
+        vx: Double, vy: Double, inverted: Bool, outerU: Int, outerV: Int, merged: Bool,
+        into count: inout RingCount
+    ) {
         let ax = ux * mu, ay = uy * mu, bx = vx * mv, by = vy * mv
         for j in -4...4 {
             for i in -4...4 {
@@ -449,9 +487,11 @@ extension QRDetector {
         /// The module positions of ``corners`` in a symbol of `size` modules.
         static func moduleCorners(size: Int) -> [Point] {
             let s = Double(size), f = s - 7
-            return [Point(x: 0, y: 0), Point(x: 7, y: 0), Point(x: 7, y: 7), Point(x: 0, y: 7),
-                    Point(x: f, y: 0), Point(x: s, y: 0), Point(x: s, y: 7), Point(x: f, y: 7),
-                    Point(x: 0, y: f), Point(x: 7, y: f), Point(x: 7, y: s), Point(x: 0, y: s)]
+            return [
+                Point(x: 0, y: 0), Point(x: 7, y: 0), Point(x: 7, y: 7), Point(x: 0, y: 7),
+                Point(x: f, y: 0), Point(x: s, y: 0), Point(x: s, y: 7), Point(x: f, y: 7),
+                Point(x: 0, y: f), Point(x: 7, y: f), Point(x: 7, y: s), Point(x: 0, y: s)
+            ]
         }
     }
 
@@ -460,8 +500,10 @@ extension QRDetector {
     ///
     /// - Parameters: (`ux`, `uy`) and (`vx`, `vy`): unit vectors from the
     ///   top-left pattern towards the top-right and bottom-left ones.
-    func symbolOutline(_ img: LumaView, _ tl: QRFinder, _ tr: QRFinder, _ bl: QRFinder,
-                       ux: Double, uy: Double, vx: Double, vy: Double) -> Outline? {
+    func symbolOutline(
+        _ img: LumaView, _ tl: QRFinder, _ tr: QRFinder, _ bl: QRFinder,
+        ux: Double, uy: Double, vx: Double, vy: Double
+    ) -> Outline? {
         var corners: [Point] = []
         corners.reserveCapacity(12)
         /// The corners of `f`, from the one towards -u -v on, clockwise as read.
@@ -511,9 +553,11 @@ extension QRDetector {
     ///
     /// - Returns: the matrix and the symbol's corners in the frame, or
     ///   `nil` when the symbol reaches out of the frame.
-    func sampleQR(_ img: LumaView, _ tl: Point, _ tr: Point, _ bl: Point, outline: Outline?, size: Int,
-                  timing: Bool, inverted: Bool, rule: SampleRule = .moduleScale,
-                  bend: Bool = false, alignment: Bool = true) -> (BitMatrix, (Point, Point, Point, Point))? {
+    func sampleQR(
+        _ img: LumaView, _ tl: Point, _ tr: Point, _ bl: Point, outline: Outline?, size: Int,
+        timing: Bool, inverted: Bool, rule: SampleRule = .moduleScale,
+        bend: Bool = false, alignment: Bool = true
+    ) -> (BitMatrix, (Point, Point, Point, Point))? {
         let s = Double(size)
         let span = s - 7
         let ax = (tr.x - tl.x) / span, ay = (tr.y - tl.y) / span
@@ -536,16 +580,18 @@ extension QRDetector {
             let predicted = rough.map(c, c)
             let pu = rough.map(c + 1, c), pv = rough.map(c, c + 1)
             let contrast = finderContrast(img, tl, ax: ax, ay: ay, bx: bx, by: by)
-            let found = findAlignment(img, near: predicted, ax: pu.x - predicted.x, ay: pu.y - predicted.y,
-                                      bx: pv.x - predicted.x, by: pv.y - predicted.y,
-                                      radius: outline == nil ? 4 + s / 25 : 2.5 + s / 50, inverted: inverted, contrast: contrast)
+            let found = findAlignment(
+                img, near: predicted, ax: pu.x - predicted.x, ay: pu.y - predicted.y,
+                bx: pv.x - predicted.x, by: pv.y - predicted.y,
+                radius: outline == nil ? 4 + s / 25 : 2.5 + s / 50, inverted: inverted, contrast: contrast)
             let ap = found ?? predicted
             if outline != nil {
                 for _ in 0..<4 { from.append(Point(x: c, y: c)); to.append(ap) }
                 transform = PerspectiveTransform.fitting(from: from, to: to) ?? rough
             } else {
                 transform = .quadrilateralToQuadrilateral(
-                    from: Point(x: 3.5, y: 3.5), Point(x: s - 3.5, y: 3.5), Point(x: c, y: c), Point(x: 3.5, y: s - 3.5),
+                    from: Point(x: 3.5, y: 3.5), Point(x: s - 3.5, y: 3.5), Point(x: c, y: c),
+                    Point(x: 3.5, y: s - 3.5),
                     to: tl, tr, ap, bl)
             }
         }
@@ -559,8 +605,10 @@ extension QRDetector {
         var shifts: QRTimingShifts? = nil
         if bend && local == nil { shifts = timingShifts(img, transform, size: size, inverted: inverted) }
         gridsSampled += 1
-        guard let matrix = sampleGrid(img, transform, width: size, height: size, inverted: inverted, local: local, rule: rule,
-                                      shifts: shifts)
+        guard
+            let matrix = sampleGrid(
+                img, transform, width: size, height: size, inverted: inverted, local: local, rule: rule,
+                shifts: shifts)
         else { return nil }
         func corner(_ u: Double, _ v: Double) -> Point { local?.map(u, v) ?? transform.map(u, v) }
         return (matrix, (corner(0, 0), corner(s, 0), corner(s, s), corner(0, s)))
@@ -573,8 +621,10 @@ extension QRDetector {
     /// timing patterns' modules (ISO/IEC 18004:2015, 6.3.5); without
     /// outlines, the parallelogram of the three centres. Also returns the
     /// points it was fitted to, module coordinates and frame positions.
-    func roughGrid(_ img: LumaView, _ tl: Point, _ tr: Point, _ bl: Point, outline: Outline?, size: Int,
-                   timing: Bool, inverted: Bool) -> (PerspectiveTransform, [Point], [Point]) {
+    func roughGrid(
+        _ img: LumaView, _ tl: Point, _ tr: Point, _ bl: Point, outline: Outline?, size: Int,
+        timing: Bool, inverted: Bool
+    ) -> (PerspectiveTransform, [Point], [Point]) {
         let s = Double(size)
         var from: [Point] = [Point(x: 3.5, y: 3.5), Point(x: s - 3.5, y: 3.5), Point(x: 3.5, y: s - 3.5)]
         var to: [Point] = [tl, tr, bl]
@@ -582,13 +632,16 @@ extension QRDetector {
         if let o = outline {
             from += Outline.moduleCorners(size: size)
             to += o.corners
-            rough = PerspectiveTransform.fitting(from: from + [Point(x: s, y: s)], to: to + [o.bottomRight])
-                ?? .quadrilateralToQuadrilateral(from: Point(x: 0, y: 0), Point(x: s, y: 0), Point(x: s, y: s), Point(x: 0, y: s),
-                                                 to: o.corners[0], o.corners[5], o.bottomRight, o.corners[11])
+            rough =
+                PerspectiveTransform.fitting(from: from + [Point(x: s, y: s)], to: to + [o.bottomRight])
+                ?? .quadrilateralToQuadrilateral(
+                    from: Point(x: 0, y: 0), Point(x: s, y: 0), Point(x: s, y: s), Point(x: 0, y: s),
+                    to: o.corners[0], o.corners[5], o.bottomRight, o.corners[11])
         } else {
             let br = Point(x: tr.x + bl.x - tl.x, y: tr.y + bl.y - tl.y)
             rough = .quadrilateralToQuadrilateral(
-                from: Point(x: 3.5, y: 3.5), Point(x: s - 3.5, y: 3.5), Point(x: s - 3.5, y: s - 3.5), Point(x: 3.5, y: s - 3.5),
+                from: Point(x: 3.5, y: 3.5), Point(x: s - 3.5, y: 3.5), Point(x: s - 3.5, y: s - 3.5),
+                Point(x: 3.5, y: s - 3.5),
                 to: tl, tr, br, bl)
         }
         // The timing patterns (row and column 6) add points between the
@@ -597,7 +650,9 @@ extension QRDetector {
             let before = from.count
             timingPoints(img, rough, size: size, column: false, inverted: inverted, from: &from, to: &to)
             timingPoints(img, rough, size: size, column: true, inverted: inverted, from: &from, to: &to)
-            if from.count > before + 4, let refined = PerspectiveTransform.fitting(from: from, to: to) { rough = refined }
+            if from.count > before + 4, let refined = PerspectiveTransform.fitting(from: from, to: to) {
+                rough = refined
+            }
         }
         return (rough, from, to)
     }
@@ -623,8 +678,10 @@ extension QRDetector {
     /// of local transforms between them; a pattern not found keeps the
     /// place `transform` gives it, as do the three places under the finder
     /// patterns.
-    func localGrid(_ img: LumaView, _ transform: PerspectiveTransform, size: Int, inverted: Bool,
-                   contrast: Double) -> QRLocalGrid? {
+    func localGrid(
+        _ img: LumaView, _ transform: PerspectiveTransform, size: Int, inverted: Bool,
+        contrast: Double
+    ) -> QRLocalGrid? {
         let coords = QRDetector.alignmentCoordinates(version: (size - 17) / 4)
         let k = coords.count
         guard k >= 3 else { return nil }
@@ -637,9 +694,11 @@ extension QRDetector {
                 control[j * k + i] = predicted
                 if (i == 0 && j == 0) || (i == k - 1 && j == 0) || (i == 0 && j == k - 1) { continue }
                 let pu = transform.map(cx + 1, cy), pv = transform.map(cx, cy + 1)
-                if let p = findAlignment(img, near: predicted, ax: pu.x - predicted.x, ay: pu.y - predicted.y,
-                                         bx: pv.x - predicted.x, by: pv.y - predicted.y, radius: 1.5,
-                                         inverted: inverted, contrast: contrast) {
+                if let p = findAlignment(
+                    img, near: predicted, ax: pu.x - predicted.x, ay: pu.y - predicted.y,
+                    bx: pv.x - predicted.x, by: pv.y - predicted.y, radius: 1.5,
+                    inverted: inverted, contrast: contrast)
+                {
                     control[j * k + i] = p
                     found += 1
                 }
@@ -652,9 +711,11 @@ extension QRDetector {
             for i in 0..<(k - 1) {
                 let u0 = Double(coords[i]) + 0.5, u1 = Double(coords[i + 1]) + 0.5
                 let v0 = Double(coords[j]) + 0.5, v1 = Double(coords[j + 1]) + 0.5
-                cells.append(.quadrilateralToQuadrilateral(
-                    from: Point(x: u0, y: v0), Point(x: u1, y: v0), Point(x: u1, y: v1), Point(x: u0, y: v1),
-                    to: control[j * k + i], control[j * k + i + 1], control[(j + 1) * k + i + 1], control[(j + 1) * k + i]))
+                cells.append(
+                    .quadrilateralToQuadrilateral(
+                        from: Point(x: u0, y: v0), Point(x: u1, y: v0), Point(x: u1, y: v1), Point(x: u0, y: v1),
+                        to: control[j * k + i], control[j * k + i + 1], control[(j + 1) * k + i + 1],
+                        control[(j + 1) * k + i]))
             }
         }
         return QRLocalGrid(positions: coords.map { Double($0) + 0.5 }, cells: cells)
@@ -666,8 +727,10 @@ extension QRDetector {
     /// `grid` (module to frame coordinates) puts them, and appends each
     /// boundary within 0.35 modules of a whole module position, as module
     /// and frame position, to `from` and `to`.
-    func timingPoints(_ img: LumaView, _ grid: PerspectiveTransform, size: Int, column: Bool, inverted: Bool,
-                      from: inout [Point], to: inout [Point]) {
+    func timingPoints(
+        _ img: LumaView, _ grid: PerspectiveTransform, size: Int, column: Bool, inverted: Bool,
+        from: inout [Point], to: inout [Point]
+    ) {
         let step = 0.1
         let sign: Double = inverted ? -1 : 1
         func level(_ t: Double) -> Double? {
@@ -739,9 +802,11 @@ extension QRDetector {
     /// from the mean of its four neighbours), which restores the contrast
     /// that blur takes from a lone light module among dark ones, and the
     /// reverse.
-    func sampleGrid(_ img: LumaView, _ transform: PerspectiveTransform, width: Int, height: Int,
-                    inverted: Bool, local: QRLocalGrid? = nil, rule: SampleRule = .moduleScale,
-                    shifts: QRTimingShifts? = nil) -> BitMatrix? {
+    func sampleGrid(
+        _ img: LumaView, _ transform: PerspectiveTransform, width: Int, height: Int,
+        inverted: Bool, local: QRLocalGrid? = nil, rule: SampleRule = .moduleScale,
+        shifts: QRTimingShifts? = nil
+    ) -> BitMatrix? {
         // The symbol must lie in the frame (a module's width of slack). On
         // still pictures the corner without a finder pattern may lie beyond
         // the frame (a symbol cut by the picture's edge, or a corner that
@@ -750,9 +815,10 @@ extension QRDetector {
         // decoding corrects or refuses.
         let m = max(transform.map(0, 0).distance(to: transform.map(1, 0)), 0.5)
         let w = Double(width), h = Double(height)
-        guard QRDetector.inside(img, transform.map(0, 0), margin: m), QRDetector.inside(img, transform.map(w, 0), margin: m),
-              options.rescueFailedSymbols || QRDetector.inside(img, transform.map(w, h), margin: m),
-              QRDetector.inside(img, transform.map(0, h), margin: m)
+        guard QRDetector.inside(img, transform.map(0, 0), margin: m),
+            QRDetector.inside(img, transform.map(w, 0), margin: m),
+            options.rescueFailedSymbols || QRDetector.inside(img, transform.map(w, h), margin: m),
+            QRDetector.inside(img, transform.map(0, h), margin: m)
         else { return nil }
         let n = width * height
         moduleLuma.reserve(n); moduleThreshold.reserve(n)
@@ -766,8 +832,10 @@ extension QRDetector {
             for x in 0..<width { columnCell![x] = local.cell(Double(x) + 0.5) }
             for y in 0..<height { rowCell![y] = local.cell(Double(y) + 0.5) }
         }
-        func sample(_ cells: UnsafeBufferPointer<PerspectiveTransform>, _ cellsPerRow: Int,
-                    _ column: UnsafeBufferPointer<Point>, _ row: UnsafeBufferPointer<Point>) {
+        func sample(
+            _ cells: UnsafeBufferPointer<PerspectiveTransform>, _ cellsPerRow: Int,
+            _ column: UnsafeBufferPointer<Point>, _ row: UnsafeBufferPointer<Point>
+        ) {
             for y in 0..<height {
                 let v = Double(y) + 0.5
                 let rowBase = rowCell.map { $0[y] * cellsPerRow } ?? 0
@@ -798,12 +866,14 @@ extension QRDetector {
         let lo = moduleLow.pointer, hi = moduleHigh.pointer
         windowLow.reserve(max(width, height)); windowHigh.reserve(max(width, height))
         for y in 0..<height {
-            QRDetector.windowExtremes(count: width, step: 1, low: lp + y * width, high: lp + y * width,
-                                      into: (lo + y * width, hi + y * width), (windowLow.pointer, windowHigh.pointer))
+            QRDetector.windowExtremes(
+                count: width, step: 1, low: lp + y * width, high: lp + y * width,
+                into: (lo + y * width, hi + y * width), (windowLow.pointer, windowHigh.pointer))
         }
         for x in 0..<width {
-            QRDetector.windowExtremes(count: height, step: width, low: lo + x, high: hi + x,
-                                      into: (lo + x, hi + x), (windowLow.pointer, windowHigh.pointer))
+            QRDetector.windowExtremes(
+                count: height, step: width, low: lo + x, high: hi + x,
+                into: (lo + x, hi + x), (windowLow.pointer, windowHigh.pointer))
         }
         let minContrast = Double(options.minContrast)
         if rule != .pixelBlocks {
@@ -832,10 +902,12 @@ extension QRDetector {
     /// (`scratch`), then the two such spans that cover each window, 3
     /// comparisons a place instead of 7.
     @inline(__always)
-    static func windowExtremes(count: Int, step: Int,
-                               low: UnsafeMutablePointer<Double>, high: UnsafeMutablePointer<Double>,
-                               into out: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>),
-                               _ scratch: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>)) {
+    static func windowExtremes(
+        count: Int, step: Int,
+        low: UnsafeMutablePointer<Double>, high: UnsafeMutablePointer<Double>,
+        into out: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>),
+        _ scratch: (UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>)
+    ) {
         guard count > 0 else { return }
         let last = count - 1
         let a = scratch.0, b = scratch.1
@@ -881,8 +953,10 @@ extension QRDetector {
     ///
     /// - Returns: the best match, or `nil` when none reaches a third of
     ///   the finder pattern's contrast.
-    func findAlignment(_ img: LumaView, near predicted: Point, ax: Double, ay: Double, bx: Double, by: Double,
-                       radius: Double, inverted: Bool, contrast: Double) -> Point? {
+    func findAlignment(
+        _ img: LumaView, near predicted: Point, ax: Double, ay: Double, bx: Double, by: Double,
+        radius: Double, inverted: Bool, contrast: Double
+    ) -> Point? {
         let module = ((ax * ax + ay * ay).squareRoot() + (bx * bx + by * by).squareRoot()) / 2
         let sign: Double = inverted ? -1 : 1
         // The template's 25 modules from its centre (i * a, j * b, each way),
@@ -918,8 +992,9 @@ extension QRDetector {
                     return (light, dark)
                 }
                 // Inside the frame, QRDetector.luma without its clamps.
-                let (light, dark) = p.x - reachX - 1e-9 >= 0 && p.x + reachX + 1e-9 <= maxX && p.y - reachY - 1e-9 >= 0
-                    && p.y + reachY + 1e-9 <= maxY
+                let (light, dark) =
+                    p.x - reachX - 1e-9 >= 0 && p.x + reachX + 1e-9 <= maxX && p.y - reachY - 1e-9 >= 0
+                        && p.y + reachY + 1e-9 <= maxY
                     ? sums { QRDetector.lumaInside(img, x: $0, y: $1) }
                     : sums { QRDetector.luma(img, Point(x: $0, y: $1)) }
                 return sign * (light / 8 - dark / 17)
@@ -931,8 +1006,10 @@ extension QRDetector {
     /// The search of ``findAlignment(_:near:ax:ay:bx:by:radius:inverted:contrast:)``
     /// with its template's `score`.
     @inline(__always)
-    private func bestAlignment(_ img: LumaView, near predicted: Point, module: Double, radius: Double, contrast: Double,
-                               score: (Point) -> Double) -> Point? {
+    private func bestAlignment(
+        _ img: LumaView, near predicted: Point, module: Double, radius: Double, contrast: Double,
+        score: (Point) -> Double
+    ) -> Point? {
         var best = predicted, bestScore = -Double.infinity
         let step = max(0.5, module / 3)
         let reach = radius * module
@@ -1050,4 +1127,3 @@ struct QRLocalGrid {
         cells[cell(v) * (positions.count - 1) + cell(u)].map(u, v)
     }
 }
-

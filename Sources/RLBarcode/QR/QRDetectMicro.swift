@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension QRDetector {
@@ -40,15 +40,19 @@ extension QRDetector {
         let centre = Point(x: f.x, y: f.y)
         let rays = 32
         // Edge points (x, y) per ray; NaN where a ray found no edge.
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * rays) { buf -> (Point, Point, Point, Point)? in
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * rays) {
+            buf -> (Point, Point, Point, Point)? in
             let px = buf.baseAddress!, py = px + rays
             var c4 = 0.0, s4 = 0.0, found = 0
             for k in 0..<rays {
                 let a = Double(k) * 2 * Double.pi / Double(rays)
                 let dx = cos(a), dy = sin(a)
                 px[k] = .nan; py[k] = .nan
-                guard let r = finderEdge(img, from: centre, ux: dx, uy: dy, inverted: f.inverted,
-                                         maxDistance: 6 * f.module) else { continue }
+                guard
+                    let r = finderEdge(
+                        img, from: centre, ux: dx, uy: dy, inverted: f.inverted,
+                        maxDistance: 6 * f.module)
+                else { continue }
                 px[k] = centre.x + r * dx; py[k] = centre.y + r * dy
                 c4 += r * cos(4 * a); s4 += r * sin(4 * a)
                 found += 1
@@ -60,7 +64,8 @@ extension QRDetector {
                 let a0 = cornerAngle + Double(side) * Double.pi / 2
                 var sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0, n = 0.0
                 for k in 0..<rays where !px[k].isNaN {
-                    var d = (Double(k) * 2 * Double.pi / Double(rays) - a0).truncatingRemainder(dividingBy: 2 * Double.pi)
+                    var d = (Double(k) * 2 * Double.pi / Double(rays) - a0).truncatingRemainder(
+                        dividingBy: 2 * Double.pi)
                     if d < 0 { d += 2 * Double.pi }
                     // Away from the corners, where the rays graze two sides.
                     guard d > 0.2, d < Double.pi / 2 - 0.2 else { continue }
@@ -73,16 +78,22 @@ extension QRDetector {
                 let theta = 0.5 * atan2(2 * cxy, cxx - cyy)
                 return (mx, my, cos(theta), sin(theta))
             }
-            func meet(_ l: (cx: Double, cy: Double, dx: Double, dy: Double),
-                      _ m: (cx: Double, cy: Double, dx: Double, dy: Double)) -> Point? {
+            func meet(
+                _ l: (cx: Double, cy: Double, dx: Double, dy: Double),
+                _ m: (cx: Double, cy: Double, dx: Double, dy: Double)
+            ) -> Point? {
                 let den = l.dx * m.dy - l.dy * m.dx
                 guard abs(den) > 0.3 else { return nil }
                 let t = ((m.cx - l.cx) * m.dy - (m.cy - l.cy) * m.dx) / den
                 return Point(x: l.cx + t * l.dx, y: l.cy + t * l.dy)
             }
-            guard let l0 = sideLine(0), let l1 = sideLine(1), let l2 = sideLine(2), let l3 = sideLine(3) else { return nil }
+            guard let l0 = sideLine(0), let l1 = sideLine(1), let l2 = sideLine(2), let l3 = sideLine(3) else {
+                return nil
+            }
             // Corner k lies between side k - 1 and side k.
-            guard let p0 = meet(l3, l0), let p1 = meet(l0, l1), let p2 = meet(l1, l2), let p3 = meet(l2, l3) else { return nil }
+            guard let p0 = meet(l3, l0), let p1 = meet(l0, l1), let p2 = meet(l1, l2), let p3 = meet(l2, l3) else {
+                return nil
+            }
             return (p0, p1, p2, p3)
         }
     }
@@ -125,7 +136,8 @@ extension QRDetector {
                 boundaries += 1
                 lastBoundary = at
                 let k = Double(7 + boundaries)
-                addPair(column ? Point(x: 0.5, y: k) : Point(x: k, y: 0.5), column ? grid.map(0.5, at) : grid.map(at, 0.5))
+                addPair(
+                    column ? Point(x: 0.5, y: k) : Point(x: k, y: 0.5), column ? grid.map(0.5, at) : grid.map(at, 0.5))
             } else if next > 0 && t + step - lastBoundary > 1.6 * length {
                 // The quiet zone.
                 previous = next
@@ -157,13 +169,15 @@ extension QRDetector {
             let vx = ((p3.x - p0.x) + (p2.x - p1.x)) / 14, vy = ((p3.y - p0.y) + (p2.y - p1.y)) / 14
             let ox = (p0.x + p1.x + p2.x + p3.x) / 4 - 3.5 * (ux + vx)
             let oy = (p0.y + p1.y + p2.y + p3.y) / 4 - 3.5 * (uy + vy)
-            let affine = PerspectiveTransform(a11: ux, a12: uy, a13: 0, a21: vx, a22: vy, a23: 0, a31: ox, a32: oy, a33: 1)
+            let affine = PerspectiveTransform(
+                a11: ux, a12: uy, a13: 0, a21: vx, a22: vy, a23: 0, a31: ox, a32: oy, a33: 1)
             pairCount = 0
             addPair(Point(x: 0, y: 0), p0); addPair(Point(x: 7, y: 0), p1)
             addPair(Point(x: 7, y: 7), p2); addPair(Point(x: 0, y: 7), p3)
             guard let across = microTiming(img, affine, column: false, inverted: f.inverted),
-                  let down = microTiming(img, affine, column: true, inverted: f.inverted),
-                  across == down else { continue }
+                let down = microTiming(img, affine, column: true, inverted: f.inverted),
+                across == down
+            else { continue }
             let size = across
             let s = Double(size)
             let from = (0..<pairCount).map { pairFrom[$0] }, to = (0..<pairCount).map { pairTo[$0] }
@@ -171,10 +185,11 @@ extension QRDetector {
             guard let matrix = sampleGrid(img, grid, width: size, height: size, inverted: f.inverted) else { continue }
             guard QRDetector.microAgreement(matrix) >= 0.8 else { continue }
             let module = (p0.distance(to: p1) + p0.distance(to: p3)) / 14
-            return QRCandidate(matrix: matrix, topLeft: grid.map(0, 0), topRight: grid.map(s, 0),
-                               bottomRight: grid.map(s, s), bottomLeft: grid.map(0, s),
-                               moduleSize: module, isInverted: f.inverted, isMicro: true,
-                               sizeConfirmed: true, alternatives: [])
+            return QRCandidate(
+                matrix: matrix, topLeft: grid.map(0, 0), topRight: grid.map(s, 0),
+                bottomRight: grid.map(s, s), bottomLeft: grid.map(0, s),
+                moduleSize: module, isInverted: f.inverted, isMicro: true,
+                sizeConfirmed: true, alternatives: [])
         }
         return nil
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A QR Code or Micro QR symbol found in a frame and sampled into modules,
@@ -217,7 +217,8 @@ final class QRDetector {
     init(options: Options = Options()) { self.options = options }
 
     deinit {
-        thresholds.free(); runs.free(); rejected.free(); rejectedOpen.free(); finders.free(); triples.free(); regionFinder.free()
+        thresholds.free(); runs.free(); rejected.free(); rejectedOpen.free(); finders.free(); triples.free();
+        regionFinder.free()
         moduleLuma.free(); moduleThreshold.free(); moduleLow.free(); moduleHigh.free(); pairFrom.free(); pairTo.free()
         windowLow.free(); windowHigh.free(); gridCells.free()
     }
@@ -236,9 +237,11 @@ final class QRDetector {
     ///   - shared: the frame's regions when the caller found them already
     ///     (``MatrixRegionDetector/findAll(_:bounds:cells:)``, shared by the
     ///     matrix readers); only read.
-    func scan(_ image: LumaView, in bounds: PixelRect? = nil, cells: CellTensors? = nil,
-              regions shared: MatrixRegionDetector? = nil, prepared: AreaThresholds? = nil,
-              into out: inout [QRCandidate]) {
+    func scan(
+        _ image: LumaView, in bounds: PixelRect? = nil, cells: CellTensors? = nil,
+        regions shared: MatrixRegionDetector? = nil, prepared: AreaThresholds? = nil,
+        into out: inout [QRCandidate]
+    ) {
         resamplesLeft = options.resamplesPerScan
         let regions: MatrixRegionDetector
         if let shared {
@@ -250,8 +253,9 @@ final class QRDetector {
         let first = out.count
         var promising: [Int] = []
         for k in 0..<regions.regionCount {
-            detect(image, in: regions.regions[k],
-                   prepared: shared != nil ? prepared?.blocks(k, area: regions.regions[k]) : nil, into: &out)
+            detect(
+                image, in: regions.regions[k],
+                prepared: shared != nil ? prepared?.blocks(k, area: regions.regions[k]) : nil, into: &out)
             if options.rescueFailedSymbols && finderCount >= 2 { promising.append(k) }
         }
         // Still pictures: where finder patterns were seen but no symbol
@@ -273,8 +277,10 @@ final class QRDetector {
     /// - Complexity: one read of the region's pixels for the thresholds,
     ///   one threshold pass over every scanned row; the rest scales with the
     ///   finder patterns found.
-    func detect(_ image: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
-                into out: inout [QRCandidate]) {
+    func detect(
+        _ image: LumaView, in region: PixelRect? = nil, prepared: BlockThreshold? = nil,
+        into out: inout [QRCandidate]
+    ) {
         finderCount = 0
         let r = (region ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height))
             .clipped(width: image.width, height: image.height)
@@ -301,7 +307,10 @@ final class QRDetector {
         let limit = 6 &* t &+ 35
         if 10 &* abs(7 &* Int(a) &- t) >= limit || 10 &* abs(7 &* Int(b) &- t) >= limit
             || 10 &* abs(7 &* Int(d) &- t) >= limit || 10 &* abs(7 &* Int(e) &- t) >= limit
-            || 4 &* abs(7 &* Int(c) &- 3 &* t) >= limit { return nil }
+            || 4 &* abs(7 &* Int(c) &- 3 &* t) >= limit
+        {
+            return nil
+        }
         return Double(t) / 7
     }
 
@@ -369,22 +378,28 @@ final class QRDetector {
                 var start = rect.x0 + Int(rp[0]) + Int(rp[1])  // start of run i = 2
                 var i = 2
                 while i + 2 < n {
-                    var found = QRDetector.finderModule(rp[i - 2], rp[i - 1], rp[i], rp[i + 1], rp[i + 2]).map { ($0, 0) }
+                    var found = QRDetector.finderModule(rp[i - 2], rp[i - 1], rp[i], rp[i + 1], rp[i + 2]).map {
+                        ($0, 0)
+                    }
                     if found == nil && (i == 2 || i + 3 == n) { found = QRDetector.openFinderModule(rp, i, n) }
                     if let (m, open) = found,
-                       // A separator or quiet zone of a module or more on
-                       // either side (not beyond an outer ring merged with
-                       // its surroundings).
-                       open < 0 || i < 3 || Double(rp[i - 3]) >= 0.5 * m,
-                       open > 0 || i + 3 >= n || Double(rp[i + 3]) >= 0.5 * m {
+                        // A separator or quiet zone of a module or more on
+                        // either side (not beyond an outer ring merged with
+                        // its surroundings).
+                        open < 0 || i < 3 || Double(rp[i - 3]) >= 0.5 * m,
+                        open > 0 || i + 3 >= n || Double(rp[i + 3]) >= 0.5 * m
+                    {
                         // Run i's colour: runs alternate from the first.
                         let dark = (i & 1 == 0) == firstDark
                         let cx = Double(start) + Double(rp[i] - 1) / 2
                         if open == 0 {
-                            if !rejected.wasRejected(at: cx) && !confirm(img, x: cx, y: y, module: m, centreDark: dark) {
+                            if !rejected.wasRejected(at: cx) && !confirm(img, x: cx, y: y, module: m, centreDark: dark)
+                            {
                                 rejected.reject(at: cx)
                             }
-                        } else if !rejectedOpen.wasRejected(at: cx) && !confirm(img, x: cx, y: y, module: m, centreDark: dark) {
+                        } else if !rejectedOpen.wasRejected(at: cx)
+                            && !confirm(img, x: cx, y: y, module: m, centreDark: dark)
+                        {
                             rejectedOpen.reject(at: cx)
                         }
                     }
@@ -414,8 +429,10 @@ final class QRDetector {
     /// - Returns: the offset of the centre run's middle from (`x`, `y`) in
     ///   steps, the module size in steps, and whether one side's outer ring
     ///   ran on; `nil` when the runs are not in the ratio 1:1:3:1:1.
-    private func crossCheck(_ img: LumaView, x: Int, y: Int, dx: Int, dy: Int, centreDark: Bool,
-                            maxRun: Int, gap: Int) -> (offset: Double, module: Double, open: Bool)? {
+    private func crossCheck(
+        _ img: LumaView, x: Int, y: Int, dx: Int, dy: Int, centreDark: Bool,
+        maxRun: Int, gap: Int
+    ) -> (offset: Double, module: Double, open: Bool)? {
         let w = img.width, h = img.height
         // The blocks held here, not read through the detector at every
         // pixel, and each block's threshold looked up once along the walk.
@@ -512,10 +529,12 @@ final class QRDetector {
         // Specks under a quarter of a module (none in modules under 4 pixels).
         let gap = Int(m / 4)
         let ix = Int(x.rounded())
-        guard let v = crossCheck(img, x: ix, y: y, dx: 0, dy: 1, centreDark: centreDark, maxRun: maxRun, gap: gap) else { return false }
+        guard let v = crossCheck(img, x: ix, y: y, dx: 0, dy: 1, centreDark: centreDark, maxRun: maxRun, gap: gap)
+        else { return false }
         let cy = Double(y) + v.offset
         let iy = Int(cy.rounded())
-        guard let hz = crossCheck(img, x: ix, y: iy, dx: 1, dy: 0, centreDark: centreDark, maxRun: maxRun, gap: gap) else { return false }
+        guard let hz = crossCheck(img, x: ix, y: iy, dx: 1, dy: 0, centreDark: centreDark, maxRun: maxRun, gap: gap)
+        else { return false }
         let cx = Double(ix) + hz.offset
         let ratio = v.module / hz.module
         guard ratio > 0.5, ratio < 2 else { return false }
@@ -539,8 +558,9 @@ final class QRDetector {
         }
         guard finderCount < options.maxFinders else { return false }
         finders.reserveKeeping(finderCount + 1)
-        finders[finderCount] = QRFinder(x: cx, y: cy, module: module, inverted: inverted, count: 1, used: false,
-                                          merged: merged)
+        finders[finderCount] = QRFinder(
+            x: cx, y: cy, module: module, inverted: inverted, count: 1, used: false,
+            merged: merged)
         finderCount += 1
         return true
     }
@@ -611,7 +631,9 @@ final class QRDetector {
     /// ring a module wide, even blurred, holds samples), the dark ring half
     /// a pixel at a time: the edge as before, for a fraction of the
     /// samples.
-    func finderEdge(_ img: LumaView, from p: Point, ux: Double, uy: Double, inverted: Bool, maxDistance: Double) -> Double? {
+    func finderEdge(_ img: LumaView, from p: Point, ux: Double, uy: Double, inverted: Bool, maxDistance: Double)
+        -> Double?
+    {
         let fine = 0.5
         // `maxDistance` is six modules: a quarter of a module, in half pixels.
         var step = fine * max(1, (maxDistance / 24 / fine).rounded(.down))
@@ -635,7 +657,9 @@ final class QRDetector {
                 while e <= speck {
                     let r = Point(x: q.x + e * ux, y: q.y + e * uy)
                     guard QRDetector.inside(img, r) else { break }
-                    if QRDetector.isDark(img, r, inverted: inverted, thresholds) == (state != 1) { d = state != 1; break }
+                    if QRDetector.isDark(img, r, inverted: inverted, thresholds) == (state != 1) {
+                        d = state != 1; break
+                    }
                     e += fine
                 }
             }

@@ -71,7 +71,7 @@ enum QRPureSymbol {
             for x in 0..<w where dark(x, y) { rowDark[y] += 1; colDark[x] += 1 }
         }
         guard let y0 = rowDark.firstIndex(where: { $0 >= minRow }), let y1 = rowDark.lastIndex(where: { $0 >= minRow }),
-              let x0 = colDark.firstIndex(where: { $0 >= minCol }), let x1 = colDark.lastIndex(where: { $0 >= minCol })
+            let x0 = colDark.firstIndex(where: { $0 >= minCol }), let x1 = colDark.lastIndex(where: { $0 >= minCol })
         else { return nil }
         let bw = x1 - x0 + 1, bh = y1 - y0 + 1
         guard bw >= 21, bh >= 21, abs(bw - bh) <= max(2, bw / 20) else { return nil }
@@ -133,13 +133,16 @@ enum QRPureSymbol {
         guard let decoded = QRDecoder.decode(matrix) else { return nil }
         // Frame corners clockwise from the symbol's own top-left (diagonally
         // opposite the missing finder pattern).
-        let box = [Point(x: Double(x0), y: Double(y0)), Point(x: Double(x1), y: Double(y0)),
-                   Point(x: Double(x1), y: Double(y1)), Point(x: Double(x0), y: Double(y1))]
+        let box = [
+            Point(x: Double(x0), y: Double(y0)), Point(x: Double(x1), y: Double(y0)),
+            Point(x: Double(x1), y: Double(y1)), Point(x: Double(x0), y: Double(y1))
+        ]
         let first = (missing + 2) % 4
-        var candidate = QRCandidate(matrix: matrix, topLeft: box[first], topRight: box[(first + 1) % 4],
-                                    bottomRight: box[(first + 2) % 4], bottomLeft: box[(first + 3) % 4],
-                                    moduleSize: moduleSize, isInverted: inverted, isMicro: false, sizeConfirmed: true,
-                                    alternatives: [])
+        var candidate = QRCandidate(
+            matrix: matrix, topLeft: box[first], topRight: box[(first + 1) % 4],
+            bottomRight: box[(first + 2) % 4], bottomLeft: box[(first + 3) % 4],
+            moduleSize: moduleSize, isInverted: inverted, isMicro: false, sizeConfirmed: true,
+            alternatives: [])
         candidate.decoded = decoded
         candidate.decodeTried = true
         return candidate

@@ -21,7 +21,9 @@ extension QRPicture {
             to: corners[0], corners[1], corners[2], corners[3])
         let toModules = toPicture.inverse
         let q = p.quietZone
-        let outer = [toPicture.map(-q, -q), toPicture.map(w + q, -q), toPicture.map(w + q, h + q), toPicture.map(-q, h + q)]
+        let outer = [
+            toPicture.map(-q, -q), toPicture.map(w + q, -q), toPicture.map(w + q, h + q), toPicture.map(-q, h + q)
+        ]
         let x0 = max(0, Int(outer.map(\.x).min()!.rounded(.down)) - 1)
         let x1 = min(picture.width - 1, Int(outer.map(\.x).max()!.rounded(.up)) + 1)
         let y0 = max(0, Int(outer.map(\.y).min()!.rounded(.down)) - 1)
@@ -32,7 +34,8 @@ extension QRPicture {
                 var cover = 0.0, inside = 0
                 for sy in 0..<4 {
                     for sx in 0..<4 {
-                        let m = toModules.map(Double(x) + (Double(sx) + 0.5) / 4 - 0.5, Double(y) + (Double(sy) + 0.5) / 4 - 0.5)
+                        let m = toModules.map(
+                            Double(x) + (Double(sx) + 0.5) / 4 - 0.5, Double(y) + (Double(sy) + 0.5) / 4 - 0.5)
                         guard m.x >= -q, m.y >= -q, m.x < w + q, m.y < h + q else { continue }
                         inside += 1
                         var mx = Int(m.x.rounded(.down))
@@ -58,8 +61,10 @@ extension QRPicture {
     /// surface is out of sight. 4x4 supersampling. Dark modules are inked
     /// over the middle `ink` of their width and height only (dot-like print
     /// below 1); a quiet zone `quietZone` modules wide is painted `light`.
-    mutating func draw(matrix: BitMatrix, ink: Double = 1, dark: Double = 25, light: Double = 235,
-                       quietZone: Double = 2, toModules: (Double, Double) -> Point?) {
+    mutating func draw(
+        matrix: BitMatrix, ink: Double = 1, dark: Double = 25, light: Double = 235,
+        quietZone: Double = 2, toModules: (Double, Double) -> Point?
+    ) {
         let w = Double(matrix.width), h = Double(matrix.height)
         let lo = (1 - ink) / 2, hi = 1 - lo
         for y in 0..<picture.height {
@@ -67,15 +72,20 @@ extension QRPicture {
                 var cover = 0.0, inside = 0
                 for sy in 0..<4 {
                     for sx in 0..<4 {
-                        guard let m = toModules(Double(x) + (Double(sx) + 0.5) / 4 - 0.5,
-                                                Double(y) + (Double(sy) + 0.5) / 4 - 0.5),
-                              m.x >= -quietZone, m.y >= -quietZone, m.x < w + quietZone, m.y < h + quietZone
+                        guard
+                            let m = toModules(
+                                Double(x) + (Double(sx) + 0.5) / 4 - 0.5,
+                                Double(y) + (Double(sy) + 0.5) / 4 - 0.5),
+                            m.x >= -quietZone, m.y >= -quietZone, m.x < w + quietZone, m.y < h + quietZone
                         else { continue }
                         inside += 1
                         let mx = Int(m.x.rounded(.down)), my = Int(m.y.rounded(.down))
                         let fx = m.x - Double(mx), fy = m.y - Double(my)
                         if mx >= 0, my >= 0, mx < matrix.width, my < matrix.height, matrix[mx, my],
-                           fx >= lo, fx < hi, fy >= lo, fy < hi { cover += 1 }
+                            fx >= lo, fx < hi, fy >= lo, fy < hi
+                        {
+                            cover += 1
+                        }
                     }
                 }
                 guard inside > 0 else { continue }
@@ -92,7 +102,8 @@ extension QRPicture {
         var out: [BarcodeResult] = []
         let reader = DataMatrixReader()
         picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
+            let view = LumaView(
+                base: $0.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
             reader.read(view, bounds: nil, thorough: thorough, into: &out)
         }
         return out

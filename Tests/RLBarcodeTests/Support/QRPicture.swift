@@ -11,8 +11,10 @@ struct QRTestSymbol {
     /// Runs `zint -b SYMBOLOGY [ARGUMENTS] -d DATA --dump` and parses the
     /// rows of hexadecimal digits (one bit a module, most significant first).
     /// Skips the test when zint is not installed.
-    static func make(symbology: Int, _ data: String, arguments: [String] = [],
-                     file: StaticString = #filePath, line: UInt = #line) throws -> QRTestSymbol {
+    static func make(
+        symbology: Int, _ data: String, arguments: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> QRTestSymbol {
         guard let text = try ZintRow.dump(symbology: symbology, data, arguments: arguments, file: file, line: line)
         else { return QRTestSymbol(modules: []) }
         let rows = text.split(separator: "\n").filter { !$0.isEmpty }
@@ -111,7 +113,8 @@ struct QRPicture {
             var d = q
             for _ in 0..<30 {
                 let r2 = ((d.x - p.cx) * (d.x - p.cx) + (d.y - p.cy) * (d.y - p.cy)) / (r0 * r0)
-                d = Point(x: p.cx + (q.x - p.cx) / (1 + p.distortion * r2), y: p.cy + (q.y - p.cy) / (1 + p.distortion * r2))
+                d = Point(
+                    x: p.cx + (q.x - p.cx) / (1 + p.distortion * r2), y: p.cy + (q.y - p.cy) / (1 + p.distortion * r2))
             }
             return d
         }
@@ -121,7 +124,9 @@ struct QRPicture {
             to: c[0], c[1], c[2], c[3])
         let toModules = toPicture.inverse
         let q = p.quietZone
-        let outer = [toPicture.map(-q, -q), toPicture.map(dn + q, -q), toPicture.map(dn + q, dn + q), toPicture.map(-q, dn + q)]
+        let outer = [
+            toPicture.map(-q, -q), toPicture.map(dn + q, -q), toPicture.map(dn + q, dn + q), toPicture.map(-q, dn + q)
+        ]
         let x0 = max(0, Int(outer.map(\.x).min()!.rounded(.down)) - 1)
         let x1 = min(picture.width - 1, Int(outer.map(\.x).max()!.rounded(.up)) + 1)
         let y0 = max(0, Int(outer.map(\.y).min()!.rounded(.down)) - 1)
@@ -203,7 +208,8 @@ struct QRPicture {
     func detect(_ detector: QRDetector = QRDetector(), regions: Bool = true) -> [QRCandidate] {
         var out: [QRCandidate] = []
         picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
+            let view = LumaView(
+                base: $0.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
             if regions { detector.scan(view, into: &out) } else { detector.detect(view, in: nil, into: &out) }
         }
         return out

@@ -157,7 +157,8 @@ struct TestPicture {
         }
         i += 1
         guard data.count >= 2, data[0] == 80, data[1] == 54, fields.count == 3, fields[2] == 255,
-              data.count - i >= 3 * fields[0] * fields[1] else { return nil }
+            data.count - i >= 3 * fields[0] * fields[1]
+        else { return nil }
         var pic = TestPicture(width: fields[0], height: fields[1])
         for k in 0..<(fields[0] * fields[1]) {
             let r = Int(data[i + 3 * k]), g = Int(data[i + 3 * k + 1]), b = Int(data[i + 3 * k + 2])

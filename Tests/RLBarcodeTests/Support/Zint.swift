@@ -13,15 +13,18 @@ struct ZintRow {
 
     /// Runs `zint -b KIND -d DATA --dump` and parses the hexadecimal row.
     /// Skips the test when zint is not installed.
-    static func make(_ kind: Kind, _ data: String, file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow {
+    static func make(_ kind: Kind, _ data: String, file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow
+    {
         try make(symbology: kind.rawValue, data, file: file, line: line)
     }
 
     /// Runs `zint -b SYMBOLOGY [ARGUMENTS] -d DATA --dump` and parses the
     /// first row of the dump (stacked symbols have more). Skips the test when
     /// zint is not installed.
-    static func make(symbology: Int, _ data: String, arguments: [String] = [],
-                     file: StaticString = #filePath, line: UInt = #line) throws -> ZintRow {
+    static func make(
+        symbology: Int, _ data: String, arguments: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ZintRow {
         guard let text = try ZintRow.dump(symbology: symbology, data, arguments: arguments, file: file, line: line)
         else { return ZintRow(modules: []) }
         var modules: [Bool] = []
@@ -38,8 +41,10 @@ struct ZintRow {
     /// it printed: rows of hexadecimal digits, one bit a module. Skips the
     /// test when zint is not installed; fails it and returns nil when zint
     /// refuses the data (warnings, exit codes below 5, still give a symbol).
-    static func dump(symbology: Int, _ data: String, arguments: [String] = [],
-                     file: StaticString = #filePath, line: UInt = #line) throws -> String? {
+    static func dump(
+        symbology: Int, _ data: String, arguments: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String? {
         guard let zint = ZintRow.executable else {
             throw XCTSkip("zint is not installed (apt-get install zint); symbol tests need it to make their pictures")
         }

@@ -13,8 +13,10 @@ enum ZintAztec {
     /// An Aztec Code symbol of `data`; `arguments` as for zint (`--vers=N`:
     /// 1 ... 4 compact, 5 ... 36 full-range with N - 4 layers; `--secure=N`;
     /// `--gs1`, `--eci=N`, `--binary`, `--structapp=I,C[,ID]`, `--init`).
-    static func make(_ data: String, arguments: [String] = [],
-                     file: StaticString = #filePath, line: UInt = #line) throws -> BitMatrix? {
+    static func make(
+        _ data: String, arguments: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> BitMatrix? {
         guard let dump = try ZintRow.dump(symbology: aztec, data, arguments: arguments, file: file, line: line)
         else { return nil }
         return ZintMatrix.parse(dump)

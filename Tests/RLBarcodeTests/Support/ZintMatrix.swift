@@ -15,8 +15,10 @@ enum ZintMatrix {
     /// past the symbol's width are padding. Skips the test when zint is not
     /// installed; returns nil (after failing the test) when zint refuses the
     /// data.
-    static func make(_ kind: Kind, _ data: String, arguments: [String] = [],
-                     file: StaticString = #filePath, line: UInt = #line) throws -> BitMatrix? {
+    static func make(
+        _ kind: Kind, _ data: String, arguments: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> BitMatrix? {
         guard let dump = try ZintRow.dump(symbology: kind.rawValue, data, arguments: arguments, file: file, line: line)
         else { return nil }
         return kind == .dataMatrix ? parseDataMatrix(dump) : parse(dump)

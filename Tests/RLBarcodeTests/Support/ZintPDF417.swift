@@ -19,8 +19,10 @@ struct ZintPDF417 {
     /// `--structapp=I,C[,ID]`) and parses the rows; the symbol's width is
     /// the last dark module of any row plus one. Skips the test when zint
     /// is missing.
-    static func make(_ data: String, arguments: [String] = [], symbology: Int = pdf417,
-                     file: StaticString = #filePath, line: UInt = #line) throws -> ZintPDF417? {
+    static func make(
+        _ data: String, arguments: [String] = [], symbology: Int = pdf417,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ZintPDF417? {
         guard let dump = try ZintRow.dump(symbology: symbology, data, arguments: arguments, file: file, line: line)
         else { return nil }
         var rows: [[Bool]] = []
@@ -61,7 +63,9 @@ struct ZintPDF417 {
                     if k + 1 == x + 17 || row[k + 1] != row[k] { widths.append(run); run = 0 }
                     k += 1
                 }
-                out.append(widths.count == 8 ? widths.withUnsafeBufferPointer { PDF417Codewords.decode($0.baseAddress!) } : nil)
+                out.append(
+                    widths.count == 8 ? widths.withUnsafeBufferPointer { PDF417Codewords.decode($0.baseAddress!) } : nil
+                )
                 x += 17
             }
             return out
@@ -75,7 +79,8 @@ extension QRPicture {
         var out: [BarcodeResult] = []
         let reader = PDF417Reader()
         picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
+            let view = LumaView(
+                base: $0.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
             reader.read(view, bounds: nil, thorough: thorough, into: &out)
         }
         return out

@@ -29,8 +29,10 @@ struct ZintStack {
     /// and Expanded Stacked (every fourth row is a row of bars). Rows of
     /// bars are `rowHeight` modules high (33 and 34 by default, as zint
     /// draws them), separators one. Skips the test when zint is missing.
-    static func make(symbology: Int, _ data: String, arguments: [String] = [], rowHeight: Double? = nil,
-                     file: StaticString = #filePath, line: UInt = #line) throws -> ZintStack {
+    static func make(
+        symbology: Int, _ data: String, arguments: [String] = [], rowHeight: Double? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ZintStack {
         guard let text = try ZintRow.dump(symbology: symbology, data, arguments: arguments, file: file, line: line)
         else { return ZintStack(rows: []) }
         let lines = text.split(separator: "\n").filter { $0.contains(where: \.isHexDigit) }
