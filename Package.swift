@@ -9,6 +9,8 @@ import PackageDescription
 ///   Swift runtime linked in statically so that it loads in any application.
 /// - `rlbarcode-scan`: the command-line scanner.
 /// - `rlbarcode-bench`: micro benchmarks of the engine (run in release).
+/// - `RLBarcodeFuzzing`: narrow entry points into the engine's decoding
+///   stages, for the fuzz targets and their regression tests.
 /// - `rlbarcode-fuzz`: libFuzzer targets for the engine's decoding stages,
 ///   built by `scripts/fuzz.sh` with `-sanitize=fuzzer,address`; a normal
 ///   build replays inputs through them.
@@ -24,6 +26,10 @@ let package = Package(
             name: "RLBarcode",
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))],
             linkerSettings: [.linkedLibrary("m")]
+        ),
+        .target(
+            name: "RLBarcodeFuzzing",
+            dependencies: ["RLBarcode"]
         ),
         .systemLibrary(
             name: "CGStreamer",
@@ -45,11 +51,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "rlbarcode-fuzz",
-            dependencies: ["RLBarcode"]
+            dependencies: ["RLBarcode", "RLBarcodeFuzzing"]
         ),
         .testTarget(
             name: "RLBarcodeTests",
-            dependencies: ["RLBarcode"]
+            dependencies: ["RLBarcode", "RLBarcodeFuzzing"]
         ),
         .testTarget(
             name: "ElementTests",

@@ -4,7 +4,7 @@
 Module matrices, linear rows and small pictures come from `zint --dump`
 (symbols made at fuzz time, nothing stored); bit streams and codewords are
 built here by the rules of each standard. The input formats are those of
-Sources/RLBarcode/FuzzEntryPoints.swift.
+Sources/RLBarcodeFuzzing/FuzzEntryPoints.swift.
 
 Usage: fuzz-seeds.py OUTDIR
 """

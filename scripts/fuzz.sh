@@ -8,7 +8,7 @@
 # smoke run. RUNS=N in the environment also stops a target after N
 # executions (`RUNS=10000000 scripts/fuzz.sh 3600`: ten million or an hour,
 # whichever comes first). TARGETs default to all of them (see
-# Sources/RLBarcode/FuzzEntryPoints.swift). Prints per target the executed
+# Sources/RLBarcodeFuzzing/FuzzEntryPoints.swift). Prints per target the executed
 # inputs and whether it crashed; exits non-zero when any target crashed,
 # leaked, ran out of memory or hung on an input.
 #

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import RLBarcode
+import RLBarcodeFuzzing
 
 /// Writes `message` to standard error and stops with `status`.
 func fail(_ message: String, status: Int32) -> Never {

@@ -1,5 +1,6 @@
 import XCTest
 import RLBarcode
+import RLBarcodeFuzzing
 
 /// Inputs that the fuzz targets (`scripts/fuzz.sh`) found to crash, hang or
 /// allocate without bound, replayed through the same entry points

@@ -4,7 +4,7 @@
 /// latches and shifts between them (7.4.1.1, Table 2 and Table 3), Binary
 /// Shift for byte data (7.4.1.1), FLG(n) for FNC1 and ECI designators
 /// (7.4.1.3, 7.4.1.4), and the structured append header (8).
-enum AztecBitstream {
+package enum AztecBitstream {
     /// The modes (7.4.1.1).
     enum Mode { case upper, lower, mixed, punct, digit }
 
@@ -18,7 +18,7 @@ enum AztecBitstream {
     }
 
     /// What the bit stream holds.
-    struct Content {
+    package struct Content {
         var bytes: [UInt8] = []
         /// Runs of `bytes` and the ECI in force over each (nil: none).
         var runs: [(range: Range<Int>, eci: Int?)] = []
@@ -42,7 +42,7 @@ enum AztecBitstream {
         + Array("!\"#$%&'()*+,-./:;<=>?[]{}".utf8).map { [$0] }
 
     /// Decodes the unstuffed data bits (one bit per element).
-    static func decode(_ bits: [UInt8]) -> Content? {
+    package static func decode(_ bits: [UInt8]) -> Content? {
         var pos = 0
         let n = bits.count
         func read(_ k: Int) -> Int? {
@@ -202,7 +202,7 @@ enum AztecBitstream {
 
     /// The text of the payload: each run in its ECI's character set,
     /// ISO/IEC 8859-1 where none is in force (7.4.1.2).
-    static func text(of c: Content) -> String {
+    package static func text(of c: Content) -> String {
         var text = ""
         var covered = 0
         for run in c.runs {

@@ -1,12 +1,12 @@
 /// What an Aztec Code symbol holds.
-struct AztecDecodeResult: Equatable, Sendable {
+package struct AztecDecodeResult: Equatable, Sendable {
     /// The payload bytes (ISO/IEC 24778:2008, 7.4.1): the characters of the
     /// text modes as ASCII, byte data as is; FNC1 (other than in first or
     /// second position) as GS, 0x1D. ECI designators are not part of them.
     var bytes: [UInt8]
     /// The payload as text: each run in its ECI's character set, ISO/IEC
     /// 8859-1 where no ECI is in force (7.4.1.2).
-    var text: String
+    package var text: String
     /// The modifier m of the symbology identifier ]zm (Annex on symbology
     /// identifiers): '0' ... '9', 'A' ... 'C'.
     var aimModifier: Character
@@ -39,7 +39,7 @@ struct AztecDecodeResult: Equatable, Sendable {
     /// The GS1 element string in human-readable form, "(01)...", for GS1 data.
     var gs1HumanReadable: String? { gs1 ? GS1.humanReadable(bytes) : nil }
 
-    static func == (a: AztecDecodeResult, b: AztecDecodeResult) -> Bool {
+    package static func == (a: AztecDecodeResult, b: AztecDecodeResult) -> Bool {
         a.bytes == b.bytes && a.text == b.text && a.aimModifier == b.aimModifier && a.compact == b.compact
             && a.layers == b.layers && a.isRune == b.isRune && a.mirrored == b.mirrored
             && a.structuredAppend?.index == b.structuredAppend?.index
@@ -49,7 +49,7 @@ struct AztecDecodeResult: Equatable, Sendable {
 }
 
 /// Why an Aztec matrix does not decode.
-enum AztecDecodeFailure: Error, Equatable, Sendable {
+package enum AztecDecodeFailure: Error, Equatable, Sendable {
     /// No Aztec size, or no bull's-eye / orientation patterns.
     case size
     /// The mode message does not correct, or names a size the matrix is not.
@@ -61,7 +61,7 @@ enum AztecDecodeFailure: Error, Equatable, Sendable {
 }
 
 /// The parameters the mode message carries (ISO/IEC 24778:2008, 7.3.1.1).
-struct AztecModeMessage: Equatable, Sendable {
+package struct AztecModeMessage: Equatable, Sendable {
     var compact: Bool
     var layers: Int
     var dataCodewords: Int
@@ -74,7 +74,7 @@ struct AztecModeMessage: Equatable, Sendable {
     /// first: 2 or 4 data words of 4 bits and 5 or 6 Reed-Solomon check words
     /// over GF(16) (7.3.1.1). A compact message whose bits read as a Rune's
     /// (every other bit inverted, 7.5) gives a Rune when `runeAllowed`.
-    static func decode(bits: UInt64, compact: Bool, runeAllowed: Bool = false) -> AztecModeMessage? {
+    package static func decode(bits: UInt64, compact: Bool, runeAllowed: Bool = false) -> AztecModeMessage? {
         let wordCount = compact ? 7 : 10, dataWords = compact ? 2 : 4
         func words(_ b: UInt64) -> [UInt8] {
             (0..<wordCount).map { UInt8(truncatingIfNeeded: b >> UInt64(4 * (wordCount - 1 - $0)) & 0xF) }
@@ -126,7 +126,7 @@ struct AztecModeMessage: Equatable, Sendable {
 ///
 /// Every input is safe: a matrix of any size or content gives a result or a
 /// failure value, never a trap.
-enum AztecDecoder {
+package enum AztecDecoder {
     /// The symbol in `matrix`, or nil.
     /// `unreliable`, when given (of the matrix's size), marks modules that
     /// were not seen (outside the frame): the code words holding them are
@@ -159,7 +159,7 @@ enum AztecDecoder {
     }
 
     /// As `decode`, with the reason for a failure.
-    static func decodeResult(_ matrix: BitMatrix, unreliable: BitMatrix? = nil) -> Result<
+    package static func decodeResult(_ matrix: BitMatrix, unreliable: BitMatrix? = nil) -> Result<
         AztecDecodeResult, AztecDecodeFailure
     > {
         guard matrix.width == matrix.height, matrix.width >= 11, matrix.width & 1 == 1 else { return .failure(.size) }

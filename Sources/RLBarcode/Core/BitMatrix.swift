@@ -4,7 +4,7 @@
 ///
 /// The matrix codes (QR Code, Data Matrix, Aztec) share it: detectors sample
 /// into it, decoders read from it. Rows are packed 64 modules to a word.
-struct BitMatrix: Equatable, Sendable {
+package struct BitMatrix: Equatable, Sendable {
     /// Modules per row.
     let width: Int
     /// Rows.
@@ -14,7 +14,7 @@ struct BitMatrix: Equatable, Sendable {
     private var words: [UInt64]
 
     /// Creates an all-light matrix.
-    init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         precondition(width >= 0 && height >= 0, "negative matrix size")
         self.width = width
         self.height = height
@@ -26,7 +26,7 @@ struct BitMatrix: Equatable, Sendable {
     init(size: Int) { self.init(width: size, height: size) }
 
     /// The module at column `x`, row `y` (both inside the matrix).
-    subscript(x: Int, y: Int) -> Bool {
+    package subscript(x: Int, y: Int) -> Bool {
         get {
             assert(x >= 0 && x < width && y >= 0 && y < height)
             return words[y &* rowWords &+ (x >> 6)] >> UInt64(x & 63) & 1 != 0

@@ -3,7 +3,7 @@
 /// frames: it is reallocated only when a larger capacity is asked for, so a
 /// stream of same-sized frames allocates nothing after the first one.
 @usableFromInline
-struct ScratchBuffer<Element> {
+package struct ScratchBuffer<Element> {
     @usableFromInline var pointer: UnsafeMutablePointer<Element>
     @usableFromInline var capacity: Int
 
@@ -24,7 +24,7 @@ struct ScratchBuffer<Element> {
     func free() { pointer.deallocate() }
 
     @inlinable @inline(__always)
-    subscript(i: Int) -> Element {
+    package subscript(i: Int) -> Element {
         get { assert(i >= 0 && i < capacity); return pointer[i] }
         nonmutating set { assert(i >= 0 && i < capacity); pointer[i] = newValue }
     }

@@ -12,9 +12,9 @@
 /// the Macro 05 and Macro 06 abbreviations (5.2.4.7) are read as well.
 /// Padding (5.2.3, pad character 129 and its 253-state randomising, Annex
 /// H) ends the data.
-enum DMBitstream {
+package enum DMBitstream {
     /// What the code words hold.
-    struct Content: Sendable {
+    package struct Content: Sendable {
         /// The payload bytes. FNC1 other than in first or second position
         /// is GS (0x1D); Macro 05/06 contribute their header and trailer.
         var bytes: [UInt8] = []
@@ -36,7 +36,7 @@ enum DMBitstream {
     }
 
     /// Why code words are rejected.
-    enum Failure: Error, Equatable, Sendable {
+    package enum Failure: Error, Equatable, Sendable {
         /// A code word that no scheme assigns, or that may not stand where it is.
         case invalidCodeword
         /// A scheme's data runs past the end.
@@ -46,7 +46,7 @@ enum DMBitstream {
     private enum Mode { case ascii, c40, text, x12, edifact, base256 }
 
     /// Decodes the data code words.
-    static func decode(_ data: UnsafeBufferPointer<UInt8>) -> Result<Content, Failure> {
+    package static func decode(_ data: UnsafeBufferPointer<UInt8>) -> Result<Content, Failure> {
         var content = Content()
         content.bytes.reserveCapacity(data.count * 2)
         var eci: Int?

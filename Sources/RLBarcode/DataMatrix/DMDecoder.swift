@@ -1,11 +1,11 @@
 /// What a Data Matrix symbol holds.
-struct DMDecodeResult: Equatable, Sendable {
+package struct DMDecodeResult: Equatable, Sendable {
     /// The payload bytes (ISO/IEC 16022:2006, 5.2); GS (0x1D) separates
     /// GS1 fields.
     var bytes: [UInt8]
     /// The payload as text: each run in the character set of its ECI, else
     /// ISO/IEC 8859-1 (5.4.3, the default interpretation).
-    var text: String
+    package var text: String
     /// The modifier m of the symbology identifier ]dm (ISO/IEC 16022:2006,
     /// Annex N): 1 plain, 2 FNC1 in first (or fifth) position, 3 FNC1 in
     /// second (or sixth) position, 4 with ECI, 5 ECI and FNC1 first,
@@ -36,7 +36,7 @@ struct DMDecodeResult: Equatable, Sendable {
 }
 
 /// Why a matrix does not decode.
-enum DMDecodeFailure: Error, Equatable, Sendable {
+package enum DMDecodeFailure: Error, Equatable, Sendable {
     /// No ECC 200 size has the matrix's rows and columns.
     case size
     /// Too many errors for Reed-Solomon correction.
@@ -54,7 +54,7 @@ enum DMDecodeFailure: Error, Equatable, Sendable {
 ///
 /// Every input is safe: a matrix of any size or content gives a result or
 /// a failure value, never a trap.
-enum DMDecoder {
+package enum DMDecoder {
     /// The symbol in `matrix` (rows by columns, the finder's corner at the
     /// bottom-left), or nil. A square matrix that does not decode is tried
     /// again transposed, which reads a mirror image, unless `tryMirrored`
@@ -64,7 +64,9 @@ enum DMDecoder {
     }
 
     /// As `decode`, with the reason for a failure.
-    static func decodeResult(_ matrix: BitMatrix, tryMirrored: Bool = true) -> Result<DMDecodeResult, DMDecodeFailure> {
+    package static func decodeResult(_ matrix: BitMatrix, tryMirrored: Bool = true) -> Result<
+        DMDecodeResult, DMDecodeFailure
+    > {
         let upright = decodeOnce(matrix, mirrored: false)
         if case .success = upright { return upright }
         guard tryMirrored, matrix.width == matrix.height else { return upright }
@@ -175,7 +177,7 @@ enum DMDecoder {
     /// The text of the payload: each run in its ECI's character set, the
     /// runs without an ECI in ISO/IEC 8859-1 (5.4.3). GS1 and Macro data
     /// are ASCII and read the same way.
-    static func text(of content: DMBitstream.Content) -> String {
+    package static func text(of content: DMBitstream.Content) -> String {
         var text = ""
         for run in content.runs {
             text += QRCharacterSet.text(content.bytes[run.range], .eci(run.eci ?? 3))

@@ -7,7 +7,10 @@
 /// elements whose contrast is low still produce their pair of edges. A peak
 /// counts when it reaches a fraction of the strongest derivative nearby
 /// (a local, not a global, contrast reference) and an absolute floor.
-struct EdgeExtractor {
+package struct EdgeExtractor {
+    /// An empty value; buffers grow on first use.
+    package init() {}
+
     /// Capacity for one line.
     private(set) var capacity = 0
     private var deriv = ScratchBuffer<Float>()
@@ -33,7 +36,7 @@ struct EdgeExtractor {
         edgeMag.reserve(n + 2)
     }
 
-    func free() {
+    package func free() {
         deriv.free(); blockMax.free(); edgePos.free(); edgeSign.free(); edgeMag.free(); extreme.free(); peakAt.free()
     }
 
@@ -42,7 +45,7 @@ struct EdgeExtractor {
     /// - Parameters:
     ///   - relative: the fraction of the local strongest derivative a peak must reach.
     ///   - floor: the absolute minimum derivative (grey levels per pixel).
-    mutating func extract(_ profile: UnsafePointer<Float>, count n: Int, relative: Float, floor: Float) {
+    package mutating func extract(_ profile: UnsafePointer<Float>, count n: Int, relative: Float, floor: Float) {
         edgeCount = 0
         guard n >= 4 else { return }
         reserve(n)
@@ -126,7 +129,7 @@ struct EdgeExtractor {
     /// them, with its two edges. Ripples inside wide bars and spaces
     /// (texture, compression artefacts) go; narrow elements that reach a
     /// real share of the contrast stay.
-    mutating func prune(_ p: UnsafePointer<Float>, count n: Int, fraction: Float) {
+    package mutating func prune(_ p: UnsafePointer<Float>, count n: Int, fraction: Float) {
         let c = edgeCount
         guard c >= 3 else { return }
         extreme.reserve(c + 1)
@@ -288,7 +291,10 @@ struct EdgeExtractor {
 /// the frame's border read the run through ``framed(into:)``, which gives
 /// those bars elements of their own and puts a space of unknown width,
 /// what lies beyond the frame, on their outer side.
-struct ElementRun {
+package struct ElementRun {
+    /// An empty value; buffers grow on first use.
+    package init() {}
+
     var widths = ScratchBuffer<Float>()
     /// Start position (pixels along the line) of each element.
     var starts = ScratchBuffer<Float>()
@@ -298,7 +304,7 @@ struct ElementRun {
     /// The grey levels the run was measured on (`lineLength` samples), so
     /// that readers can look at the light between symbols, and how the run
     /// maps onto them.
-    var profile: UnsafePointer<Float>? = nil
+    package var profile: UnsafePointer<Float>? = nil
     /// Light elements are the bars.
     private(set) var isInverted = false
     /// Read from the line's end: position `t` is sample `lineLength - t`.
@@ -416,14 +422,14 @@ struct ElementRun {
         for i in a...b { lo = min(lo, p[i]); hi = max(hi, p[i]) }
         return isInverted ? (hi, lo) : (lo, hi)
     }
-    func free() { widths.free(); starts.free() }
+    package func free() { widths.free(); starts.free() }
 
     /// Fills the run from extracted edges; `inverted` makes light elements bars.
     ///
     /// `startsAtFrameBorder` and `endsAtFrameBorder` tell whether the line's
     /// ends lie on the frame's border (true: nothing beyond them could be
     /// seen) or inside the frame, where the line was merely cut short.
-    mutating func fill(
+    package mutating func fill(
         from e: EdgeExtractor, lineLength n: Int, inverted: Bool,
         startsAtFrameBorder: Bool = true, endsAtFrameBorder: Bool = true
     ) {
@@ -464,7 +470,7 @@ struct ElementRun {
     /// Replaces the run by its mirror image (reading the line backwards),
     /// keeping `widths[0]` a space. Positions then count from the line's end:
     /// a point at `t` in the reversed run is at `lineLength - t` on the line.
-    mutating func reverse() {
+    package mutating func reverse() {
         isReversed.toggle()
         swap(&cutBarAtStart, &cutBarAtEnd)
         swap(&startsAtFrameBorder, &endsAtFrameBorder)

@@ -1,5 +1,5 @@
 /// One reading of a linear code along one scan line.
-struct LinearHit {
+package struct LinearHit {
     var symbology: Symbology
     /// The payload, stored in the sink's byte arena.
     var textOffset: Int
@@ -64,9 +64,12 @@ struct LinearPart {
 /// Where readers put what they read on a line: hits and their text bytes,
 /// fragments of stacked symbols and parts of codes cut by the frame's
 /// border with their values, in buffers reused for every line.
-struct LinearHitSink {
-    var hits = ScratchBuffer<LinearHit>(capacity: 16)
-    var hitCount = 0
+package struct LinearHitSink {
+    /// An empty value; buffers grow on first use.
+    package init() {}
+
+    package var hits = ScratchBuffer<LinearHit>(capacity: 16)
+    package var hitCount = 0
     var arena = ScratchBuffer<UInt8>(capacity: 1024)
     var arenaCount = 0
     var fragments = ScratchBuffer<LinearFragment>(capacity: 16)
@@ -76,8 +79,8 @@ struct LinearHitSink {
     var parts = ScratchBuffer<LinearPart>(capacity: 4)
     var partCount = 0
 
-    mutating func reset() { hitCount = 0; arenaCount = 0; fragmentCount = 0; valueCount = 0; partCount = 0 }
-    func free() { hits.free(); arena.free(); fragments.free(); values.free(); parts.free() }
+    package mutating func reset() { hitCount = 0; arenaCount = 0; fragmentCount = 0; valueCount = 0; partCount = 0 }
+    package func free() { hits.free(); arena.free(); fragments.free(); values.free(); parts.free() }
 
     /// Appends a part of a code cut by the frame's border, its values taken
     /// from `v[0 ..< count]`.
@@ -136,7 +139,7 @@ struct LinearHitSink {
         hitCount += 1
     }
 
-    func text(of hit: LinearHit) -> UnsafeBufferPointer<UInt8> {
+    package func text(of hit: LinearHit) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: arena.pointer + hit.textOffset, count: hit.textCount)
     }
 
@@ -159,7 +162,7 @@ struct LinearHitSink {
 /// scratch memory is made once, with the reader). The scanner
 /// runs every enabled reader on each line in both directions and both
 /// polarities, votes among lines and builds the results.
-protocol LinearReader: AnyObject {
+package protocol LinearReader: AnyObject {
     /// The symbologies this reader can produce.
     var symbologies: Symbology { get }
     /// Appends every code verified on `run` whose symbology is in `enabled`.

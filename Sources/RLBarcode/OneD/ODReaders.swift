@@ -4,7 +4,7 @@
 /// readers also leave the rows of stacked symbols (DataBar Stacked and
 /// Stacked Omnidirectional, Expanded Stacked) for the end of the frame,
 /// when they assemble them (``StackedLinearReader``).
-func makeLinearReaders() -> [any LinearReader] {
+package func makeLinearReaders() -> [any LinearReader] {
     [
         EANReader(), Code128Reader(), Code39Reader(), Code93Reader(), ITFReader(), CodabarReader(),
         DataBarReader(), DataBarExpandedReader()

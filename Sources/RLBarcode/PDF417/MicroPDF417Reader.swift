@@ -29,7 +29,7 @@
 ///   5.4.1 gives MicroPDF417 meanings (Code 128 emulation, linkage to a
 ///   linear component), are not interpreted: the PDF417 decoder rejects
 ///   them, so such symbols give no result.
-final class MicroPDF417Reader {
+package final class MicroPDF417Reader {
     private var edges = EdgeExtractor()
     private var run = ElementRun()
     private var profile = ScratchBuffer<Float>(capacity: 4096)
@@ -462,7 +462,7 @@ final class MicroPDF417Reader {
     /// Corrects the codewords (ISO/IEC 24728:2006, 5.7 and 5.16: `checkCount`
     /// check codewords over GF(929)), erasing the least surely read cells
     /// when the first try fails, and decodes the data codewords.
-    static func decode(_ read: [Int], margin: [Int32], checkCount: Int) -> PDF417DecodeResult? {
+    package static func decode(_ read: [Int], margin: [Int32], checkCount: Int) -> PDF417DecodeResult? {
         var words = read
         var fixed = PDF417Decoder.correct(words, checkCount: checkCount)
         if fixed == nil {

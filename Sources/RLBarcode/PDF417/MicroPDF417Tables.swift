@@ -12,14 +12,14 @@
 /// 99 modules in all. Down the symbol
 /// every RAP number goes up by one (52 wraps to 1) and the codewords'
 /// cluster goes 0, 3, 6, 0, ...
-enum MicroPDF417 {
+package enum MicroPDF417 {
     /// One symbol size (5.2.2; 5.11.3, Tables 10 to 12).
-    struct Size: Sendable {
+    package struct Size: Sendable {
         /// Data columns, 1 ... 4.
-        var columns: Int
-        var rows: Int
+        package var columns: Int
+        package var rows: Int
         /// Error correction codewords.
-        var checkCount: Int
+        package var checkCount: Int
         /// The RAP numbers (1 ... 52) of the top row: left, centre (0 for
         /// one and two columns) and right.
         var left: Int, centre: Int, right: Int
@@ -39,7 +39,7 @@ enum MicroPDF417 {
     static func modules(columns: Int) -> Int { 10 + 17 * columns + (columns >= 3 ? 10 : 0) + 10 + 1 }
 
     /// The 34 symbol sizes, by columns then rows.
-    static let sizes: [Size] = {
+    package static let sizes: [Size] = {
         // (columns, rows, check codewords, left, centre, right RAP, cluster 0/3/6)
         let table: [(Int, Int, Int, Int, Int, Int, Int)] = [
             (1, 11, 7, 1, 0, 9, 0), (1, 14, 7, 8, 0, 8, 3), (1, 17, 7, 36, 0, 36, 6),

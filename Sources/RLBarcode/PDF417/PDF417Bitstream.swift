@@ -5,7 +5,7 @@
 /// Extended Channel Interpretation (5.5, codewords 925 to 927), reader
 /// initialisation (921) and the Macro PDF417 control block (Annex H:
 /// codewords 928, 923 and 922).
-enum PDF417Bitstream {
+package enum PDF417Bitstream {
     /// Mode latch to Text Compaction (5.4.1).
     static let textLatch = 900
     /// Mode latch to Byte Compaction, byte count not a multiple of 6 (5.4.3).
@@ -43,7 +43,7 @@ enum PDF417Bitstream {
     }
 
     /// What the codewords hold.
-    struct Content: Sendable {
+    package struct Content: Sendable {
         /// The payload bytes (text and digits as ASCII, bytes as they are).
         var bytes: [UInt8] = []
         /// Runs of `bytes` and how each becomes text.
@@ -68,7 +68,7 @@ enum PDF417Bitstream {
         /// The text of the payload: each run in its character set (byte
         /// data without an ECI as UTF-8 when it is valid UTF-8, else as
         /// ISO/IEC 8859-1).
-        var text: String {
+        package var text: String {
             var s = ""
             for run in runs {
                 let slice = bytes[run.range]
@@ -97,7 +97,7 @@ enum PDF417Bitstream {
     ///
     /// - Returns: nil when the codewords break the rules: a reserved
     ///   codeword, a value out of range, a control block cut short.
-    static func decode(_ words: [Int]) -> Content? {
+    package static func decode(_ words: [Int]) -> Content? {
         guard let n = words.first, n >= 1, n <= words.count else { return nil }
         var content = Content()
         var eci: Int? = nil

@@ -1,9 +1,9 @@
 /// What a PDF417 symbol's codewords decode to.
-struct PDF417DecodeResult: Sendable {
+package struct PDF417DecodeResult: Sendable {
     /// The payload bytes.
     var bytes: [UInt8]
     /// The payload as text.
-    var text: String
+    package var text: String
     /// The AIM symbology identifier (ISO/IEC 15438:2015, Annex symbology
     /// identifier): `]L2`, or `]L1` when the data carries ECI designators.
     var symbologyIdentifier: String
@@ -17,7 +17,7 @@ struct PDF417DecodeResult: Sendable {
 
 /// Error correction and decoding of a PDF417 symbol's codeword matrix
 /// (ISO/IEC 15438:2015, 5.7 error correction, 5.4 data encodation).
-enum PDF417Decoder {
+package enum PDF417Decoder {
     /// The shared Reed-Solomon decoder over GF(929) (5.7.1: the check
     /// codewords make the codeword sequence divisible by
     /// (x - 3)(x - 3^2) ... (x - 3^k)).
@@ -30,7 +30,7 @@ enum PDF417Decoder {
     /// Two check codewords are held back from correction to detect a
     /// miscorrection (levels 1 and above; level 0 only detects).
     /// - Returns: nil when the codewords cannot be corrected or decoded.
-    static func decode(_ read: [Int], ecLevel: Int) -> PDF417DecodeResult? {
+    package static func decode(_ read: [Int], ecLevel: Int) -> PDF417DecodeResult? {
         guard ecLevel >= 0, ecLevel <= 8, let (words, changed) = correct(read, checkCount: 2 << ecLevel) else {
             return nil
         }

@@ -5,9 +5,9 @@
 /// lengths per version; Micro QR's shorter mode indicators); ECI designators
 /// (7.4, ECI mode), FNC1 in first or second position (7.4, FNC1 modes), the
 /// structured append header (clause 8), and the terminator (7.4).
-enum QRBitstream {
+package enum QRBitstream {
     /// How the bytes of a segment become text.
-    enum TextEncoding: Equatable, Sendable {
+    package enum TextEncoding: Equatable, Sendable {
         /// Numeric or alphanumeric characters: plain ASCII.
         case ascii
         /// Byte-mode data with no ECI in force: the character set is guessed.
@@ -31,7 +31,7 @@ enum QRBitstream {
     }
 
     /// What the bit stream holds.
-    struct Content: Sendable {
+    package struct Content: Sendable {
         /// The payload bytes, segment after segment (digits and alphanumeric
         /// characters as ASCII, Kanji as Shift JIS pairs, byte data as is; in
         /// FNC1 mode a `%` of alphanumeric mode is GS, 0x1D, and `%%` is `%`).
@@ -63,7 +63,7 @@ enum QRBitstream {
     }
 
     /// Why a bit stream is rejected.
-    enum Failure: Error, Equatable, Sendable {
+    package enum Failure: Error, Equatable, Sendable {
         /// A mode indicator that the symbol type does not have.
         case unknownMode
         /// A segment runs past the end of the data.
@@ -117,7 +117,7 @@ enum QRBitstream {
     ///   - micro: whether the symbol is a Micro QR symbol.
     ///   - skip: bits before the first segment, passed over (4 in QR Code
     ///     Model 1, ISO/IEC 18004:2000, Annex M).
-    static func decode(
+    package static func decode(
         _ data: UnsafeBufferPointer<UInt8>, bitCount: Int, version: Int,
         micro: Bool, skip: Int = 0
     ) -> Result<Content, Failure> {

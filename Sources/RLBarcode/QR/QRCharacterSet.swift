@@ -17,7 +17,7 @@
 /// its Windows form (CP932), as encoders write it: bytes below 0x80 are
 /// ASCII, so 0x5C is the backslash of MECARD's `\:` escapes and 0x7E a
 /// tilde (JIS X 0201 has the yen sign and an overline there).
-enum QRCharacterSet {
+package enum QRCharacterSet {
     /// The iconv name under which Shift JIS is read: CP932, whose single
     /// bytes are ASCII (see the type's documentation).
     static let shiftJIS = "CP932"
@@ -47,7 +47,7 @@ enum QRCharacterSet {
 
     /// The text of `bytes` in the character set of `encoding` (byte data
     /// without an ECI is first given one by `guess`).
-    static func text(_ bytes: ArraySlice<UInt8>, _ encoding: QRBitstream.TextEncoding) -> String {
+    package static func text(_ bytes: ArraySlice<UInt8>, _ encoding: QRBitstream.TextEncoding) -> String {
         switch encoding {
         case .ascii: return latin1(bytes)
         case .shiftJIS: return convert(bytes, from: shiftJIS)

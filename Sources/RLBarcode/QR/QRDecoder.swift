@@ -10,13 +10,13 @@ struct QRStructuredAppend: Equatable, Sendable {
 }
 
 /// What a QR Code or Micro QR symbol holds.
-struct QRDecodeResult: Equatable, Sendable {
+package struct QRDecodeResult: Equatable, Sendable {
     /// The payload bytes before any text conversion (ISO/IEC 18004:2015,
     /// 7.4): digits and alphanumeric characters as ASCII, Kanji as Shift JIS,
     /// byte data as is; in FNC1 mode GS (0x1D) separates GS1 fields.
     var bytes: [UInt8]
     /// The payload as text (see `QRCharacterSet`).
-    var text: String
+    package var text: String
     /// The modifier m of the symbology identifier ]Qm (the annex on symbology identifiers): 0 for
     /// a Model 1 symbol, whatever its data; for Model 2 and Micro QR 1 plain,
     /// 2 with ECI, 3 FNC1 first position, 4 ECI and FNC1 first, 5 FNC1 second
@@ -55,7 +55,7 @@ struct QRDecodeResult: Equatable, Sendable {
 }
 
 /// Why a matrix does not decode.
-enum QRDecodeFailure: Error, Equatable, Sendable {
+package enum QRDecodeFailure: Error, Equatable, Sendable {
     /// Not square, or no QR Code or Micro QR size.
     case size
     /// No format information within distance 3 of a valid word.
@@ -80,7 +80,7 @@ enum QRDecodeFailure: Error, Equatable, Sendable {
 ///
 /// Every input is safe: a matrix of any size or content gives a result or a
 /// failure value, never a trap.
-enum QRDecoder {
+package enum QRDecoder {
     /// The symbol in `matrix`, or nil. A matrix that does not decode is
     /// tried again transposed, which reads a mirror image (`mirrored`),
     /// unless `tryMirrored` is false.
@@ -90,7 +90,9 @@ enum QRDecoder {
 
     /// As `decode`, with the reason for a failure (that of the upright
     /// reading when neither reading works).
-    static func decodeResult(_ matrix: BitMatrix, tryMirrored: Bool = true) -> Result<QRDecodeResult, QRDecodeFailure> {
+    package static func decodeResult(_ matrix: BitMatrix, tryMirrored: Bool = true) -> Result<
+        QRDecodeResult, QRDecodeFailure
+    > {
         let upright = decodeOnce(matrix, mirrored: false)
         if case .success = upright { return upright }
         if case .failure(.size) = upright { return upright }
@@ -307,7 +309,7 @@ enum QRDecoder {
     /// as `QRCharacterSet.guess` decides. Neighbouring runs of one character
     /// set are converted together, so that a character split between two
     /// segments comes out whole.
-    static func text(of content: QRBitstream.Content) -> String {
+    package static func text(of content: QRBitstream.Content) -> String {
         let pooled: (QRBitstream.TextEncoding) -> Bool = { e in
             e == .guess || (e == .shiftJIS && !content.hasECI)
         }

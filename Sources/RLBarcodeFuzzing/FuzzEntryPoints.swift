@@ -1,3 +1,5 @@
+import RLBarcode
+
 /// Narrow entry points into the engine's decoding stages for the fuzz
 /// targets (`rlbarcode-fuzz`) and their regression tests
 /// (`FuzzRegressionTests`).
