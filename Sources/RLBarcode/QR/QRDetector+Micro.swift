@@ -4,6 +4,7 @@
     import Darwin
 #endif
 
+/// Micro QR: the one finder, its symbol sizes and the grid fitted from its timing patterns.
 extension QRDetector {
     /// The Micro QR symbol sizes, M1 to M4 (ISO/IEC 18004:2015, 5.2 and 6.3.3).
     static let microSizes = [11, 13, 15, 17]
