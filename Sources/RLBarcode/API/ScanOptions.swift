@@ -4,62 +4,6 @@
     import Darwin
 #endif
 
-/// Where the top edge of the expected codes points. The hinted direction
-/// is tried first; the others still follow unless the effort is ``Effort/fast``.
-public enum Orientation: Int, Sendable, CaseIterable {
-    /// No expectation (default).
-    case any = 0
-    /// Codes upright: the top edge points up.
-    case up
-    /// Codes turned 90 degrees clockwise: the top edge points right.
-    case right
-    /// Codes upside down.
-    case down
-    /// Codes turned 90 degrees counter-clockwise: the top edge points left.
-    case left
-
-    /// The name users type.
-    public var nick: String {
-        switch self {
-        case .any: "any"
-        case .up: "up"
-        case .right: "right"
-        case .down: "down"
-        case .left: "left"
-        }
-    }
-}
-
-/// How much work a scan may spend.
-public enum Effort: Int, Sendable, CaseIterable {
-    /// Candidate regions only, few scan lines: for weak machines or many streams.
-    case fast = 0
-    /// Candidate regions with enough scan lines for real camera frames (default).
-    /// Made for a scanner that sees a stream of frames: after a scanner's
-    /// first frame, light-on-dark codes are looked for in every other frame,
-    /// Data Matrix and Aztec Code in one frame of four each (a code in view
-    /// stays there for many frames).
-    case balanced
-    /// Still-picture depth: first a look at the depth of ``balanced`` with
-    /// every search of a scanner's first frame (linear codes dark on light
-    /// only); when that reads nothing, lower detection thresholds, dense
-    /// scan lines in twelve directions over the whole frame sampled every
-    /// half pixel (unless the lines across the candidates read a code),
-    /// failed matrix symbols sampled again, MicroPDF417. Most pictures are
-    /// read by the first look; ``ScanOptions/exhaustive`` gives every
-    /// picture the full depth, the dense lines included.
-    case thorough
-
-    /// The name users type.
-    public var nick: String {
-        switch self {
-        case .fast: "fast"
-        case .balanced: "balanced"
-        case .thorough: "thorough"
-        }
-    }
-}
-
 /// How the scanner works; every field but ``exhaustive`` has the element
 /// property of the same meaning, and the CLI a flag.
 public struct ScanOptions: Sendable, Hashable {

@@ -51,3 +51,12 @@ final class AztecReader {
         return r
     }
 }
+
+extension AztecReader: MatrixReader {
+    /// ``read(_:bounds:thorough:regions:prepared:into:)`` of the search.
+    func read(_ search: MatrixSearch, into out: inout [BarcodeResult]) {
+        read(
+            search.image, bounds: search.bounds, thorough: search.thorough, regions: search.regions,
+            prepared: search.prepared, into: &out)
+    }
+}

@@ -29,3 +29,16 @@ package struct ScratchBuffer<Element> {
         nonmutating set { assert(i >= 0 && i < capacity); pointer[i] = newValue }
     }
 }
+
+extension ScratchBuffer {
+    /// Grows to hold `count` elements, keeping the current contents.
+    mutating func reserveKeeping(_ count: Int) {
+        if count <= capacity { return }
+        let newCapacity = max(count, capacity * 2)
+        let p = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        p.update(from: pointer, count: capacity)
+        pointer.deallocate()
+        pointer = p
+        capacity = newCapacity
+    }
+}

@@ -76,3 +76,13 @@ final class DataMatrixReader {
         return r
     }
 }
+
+extension DataMatrixReader: MatrixReader {
+    /// ``read(_:bounds:thorough:regions:prepared:examineBudget:avoiding:into:)`` of the search.
+    func read(_ search: MatrixSearch, into out: inout [BarcodeResult]) {
+        read(
+            search.image, bounds: search.bounds, thorough: search.thorough, regions: search.regions,
+            prepared: search.prepared, examineBudget: search.examineBudget, avoiding: search.avoiding,
+            into: &out)
+    }
+}

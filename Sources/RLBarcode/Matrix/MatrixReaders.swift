@@ -4,25 +4,12 @@
     import Darwin
 #endif
 
-/// A region of bars found by the linear stage: its box and the direction
-/// across its bars.
-struct BarArea {
-    var box: PixelRect
-    var ux: Double
-    var uy: Double
-    /// Whether a scan line through the region crossed a PDF417 start or
-    /// stop pattern.
-    var crossesPattern = false
-}
-
 /// The matrix (2D) symbologies of a scanner: each finds its symbols in the
 /// frame, samples them into module grids and decodes those. Owned by a
 /// ``Scanner`` and reused from frame to frame.
 final class MatrixReaders {
     /// QR Code and Micro QR (ISO/IEC 18004).
-    private let qrDetector = QRDetector()
-    /// The QR candidates of the current frame, reused.
-    private var qrCandidates: [QRCandidate] = []
+    private let qrReader = QRReader()
     /// Data Matrix ECC 200 (ISO/IEC 16022, DMRE of ISO/IEC 21471).
     private let dataMatrixReader = DataMatrixReader()
 
@@ -51,7 +38,7 @@ final class MatrixReaders {
     /// The frame's turn among four video frames, to share the searches out among them.
     private var videoTurn = 0
 
-    init() { qrCandidates.reserveCapacity(16) }
+    init() {}
 
     /// Starts frame `number` of its stream (from 1; ``Scanner/scan(_:frameNumber:)``):
     /// the searches shared out among video frames take their turns by it
@@ -76,18 +63,10 @@ final class MatrixReaders {
     /// How many symbol-like places (finder patterns grouped into symbols)
     /// the last read saw, read or not (its parts together when they were
     /// called apart).
-    var lastCandidateCount: Int {
-        qrCandidateCount + aztecCandidateCount + dataMatrixCandidateCount + pdf417CandidateCount
-            + microPDF417CandidateCount + stillPDF417CandidateCount
-    }
-    /// Candidates of the last QR Code, Aztec Code and Data Matrix tasks
-    /// and of the last PDF417 search: each written by the thread that ran it.
-    private var qrCandidateCount = 0
-    private var aztecCandidateCount = 0
-    private var dataMatrixCandidateCount = 0
-    private var pdf417CandidateCount = 0
-    private var microPDF417CandidateCount = 0
-    private var stillPDF417CandidateCount = 0
+    var lastCandidateCount: Int { tasks.candidateCount }
+    /// Each search's candidates, deadline and results: each written by
+    /// the thread that ran it.
+    private let tasks = MatrixTaskTable()
     /// When the frame's analysis must stop (``MonotonicClock/now``); `.max`: never.
     /// Checked before each symbology's search.
     var deadline: UInt64 = .max
@@ -97,21 +76,12 @@ final class MatrixReaders {
         didSet { dataMatrixReader.cancellation = cancellation }
     }
     /// Whether the last read left out a search because the deadline had passed.
-    var timedOut: Bool {
-        qrTimedOut || aztecTimedOut || dataMatrixTimedOut || pdf417TimedOut || microPDF417TimedOut
-            || stillPDF417TimedOut
-    }
-    /// Set apart by the searches that may run on two threads at once.
-    private var qrTimedOut = false
-    private var aztecTimedOut = false
-    private var dataMatrixTimedOut = false
-    private var pdf417TimedOut = false
-    private var microPDF417TimedOut = false
-    private var stillPDF417TimedOut = false
-    /// True (and `flag` set) once the deadline has passed.
-    private func late(_ flag: inout Bool) -> Bool {
-        if !flag && cancellation.stops(deadline: deadline) { flag = true }
-        return flag
+    var timedOut: Bool { tasks.timedOut }
+    /// True (and the search's ``MatrixTaskState/timedOut`` set) once the
+    /// deadline has passed.
+    private func late(_ task: MatrixTaskState) -> Bool {
+        if !task.timedOut && cancellation.stops(deadline: deadline) { task.timedOut = true }
+        return task.timedOut
     }
 
     /// Finds and decodes the enabled matrix codes inside `bounds` and
@@ -152,11 +122,12 @@ final class MatrixReaders {
         everySearch: Bool = false, barAreas: [BarArea], into out: inout [BarcodeResult]
     ) {
         guard !thorough else { return }
-        pdf417CandidateCount = 0
-        pdf417TimedOut = false
+        let task = tasks[.videoPDF417]
+        task.candidateCount = 0
+        task.timedOut = false
         guard enabled.contains(.pdf417), image.width >= 10, image.height >= 10 else { return }
         let pdf417Turn = firstFrame || everySearch || videoTurn == 2
-        guard pdf417Turn || barAreas.contains(where: \.crossesPattern), !late(&pdf417TimedOut) else { return }
+        guard pdf417Turn || barAreas.contains(where: \.crossesPattern), !late(task) else { return }
         // PDF417 only. The MicroPDF417 search (row address patterns along
         // lines at many angles) would cost about as much as every other
         // search of an HD frame together; MicroPDF417 is read in still
@@ -167,7 +138,7 @@ final class MatrixReaders {
             pdf417Reader.read(
                 image, bounds: area.box, thorough: false, across: (area.ux, area.uy),
                 lines: area.crossesPattern || firstFrame ? 24 : 8, into: &out)
-            pdf417CandidateCount += pdf417Reader.lastCandidateCount
+            task.candidateCount += pdf417Reader.lastCandidateCount
         }
     }
 
@@ -216,12 +187,6 @@ final class MatrixReaders {
         var cells: CellTensors?
     }
     private var squarePlan: SquarePlan?
-    /// Each task's results, reused from frame to frame.
-    private var dataMatrixResults: [BarcodeResult] = []
-    private var aztecResults: [BarcodeResult] = []
-    private var qrResults: [BarcodeResult] = []
-    private var microPDF417Results: [BarcodeResult] = []
-    private var pdf417Results: [BarcodeResult] = []
 
     /// Readies the searches for QR Code, Data Matrix and Aztec Code inside
     /// `bounds` (the whole frame when nil): finds the frame's areas with 2D
@@ -244,30 +209,16 @@ final class MatrixReaders {
         _ image: LumaView, bounds: PixelRect?, enabled: Symbology, thorough: Bool,
         everySearch: Bool = false, cells: CellTensors?, read: [BarcodeResult] = []
     ) {
-        qrCandidateCount = 0
-        aztecCandidateCount = 0
-        dataMatrixCandidateCount = 0
-        microPDF417CandidateCount = 0
-        stillPDF417CandidateCount = 0
-        qrTimedOut = false
-        aztecTimedOut = false
-        dataMatrixTimedOut = false
-        microPDF417TimedOut = false
-        stillPDF417TimedOut = false
-        dataMatrixResults.removeAll(keepingCapacity: true)
-        aztecResults.removeAll(keepingCapacity: true)
-        qrResults.removeAll(keepingCapacity: true)
-        microPDF417Results.removeAll(keepingCapacity: true)
-        pdf417Results.removeAll(keepingCapacity: true)
+        for search in MatrixTaskTable.Search.allCases where search != .videoPDF417 { tasks[search].reset() }
         squarePlan = nil
         let wanted = enabled.intersection(
             thorough ? [.qrCode, .dataMatrix, .aztec, .pdf417] : [.qrCode, .dataMatrix, .aztec])
         guard !wanted.isEmpty, image.width >= 10, image.height >= 10 else { return }
-        qrDetector.options.rescueFailedSymbols = thorough
+        qrReader.detector.options.rescueFailedSymbols = thorough
         // Video frames: every third row (every fourth in HD frames, whose
         // codes are rarely under 2 pixels a module), which still crosses the
         // centre of a finder pattern of 2-pixel modules (6 pixels tall).
-        qrDetector.options.rowStep = thorough ? 2 : min(image.width, image.height) >= 720 ? 4 : 3
+        qrReader.detector.options.rowStep = thorough ? 2 : min(image.width, image.height) >= 720 ? 4 : 3
         // The areas with 2D texture, once for every matrix reader.
         regionFinder.findAll(image, bounds: bounds, cells: cells)
         if cancellation.stops(deadline: .max) { return }
@@ -336,11 +287,11 @@ final class MatrixReaders {
     func run(_ task: SquareTask) {
         guard let plan = squarePlan else { return }
         switch task {
-        case .dataMatrix: readDataMatrix(plan, into: &dataMatrixResults)
-        case .qr: readQR(plan, into: &qrResults)
-        case .aztec: readAztec(plan, into: &aztecResults)
-        case .microPDF417: readMicroPDF417(plan, into: &microPDF417Results)
-        case .pdf417: readStillPDF417(plan, into: &pdf417Results)
+        case .dataMatrix: readDataMatrix(plan, into: &tasks[.dataMatrix].results)
+        case .qr: readQR(plan, into: &tasks[.qr].results)
+        case .aztec: readAztec(plan, into: &tasks[.aztec].results)
+        case .microPDF417: readMicroPDF417(plan, into: &tasks[.microPDF417].results)
+        case .pdf417: readStillPDF417(plan, into: &tasks[.stillPDF417].results)
         }
     }
 
@@ -353,13 +304,13 @@ final class MatrixReaders {
     func runInTurn() {
         let halfRect = squarePlan?.half?.rect
         run(.qr)
-        MatrixReaders.dropRepeats(&qrResults)
-        carve(qrResults, halfRect: halfRect)
+        MatrixReaders.dropRepeats(&tasks[.qr].results)
+        carve(tasks[.qr].results, halfRect: halfRect)
         run(.dataMatrix)
-        MatrixReaders.dropRepeats(&dataMatrixResults)
-        carve(dataMatrixResults, halfRect: halfRect)
+        MatrixReaders.dropRepeats(&tasks[.dataMatrix].results)
+        carve(tasks[.dataMatrix].results, halfRect: halfRect)
         run(.aztec)
-        MatrixReaders.dropRepeats(&aztecResults)
+        MatrixReaders.dropRepeats(&tasks[.aztec].results)
         run(.pdf417)
         run(.microPDF417)
     }
@@ -413,53 +364,39 @@ final class MatrixReaders {
     /// Appends the results of the frame's tasks to `out`, in the same
     /// order whichever thread ran them: Aztec Code, Data Matrix, QR Code.
     func finishSquare(into out: inout [BarcodeResult]) {
-        out.append(contentsOf: aztecResults)
-        out.append(contentsOf: dataMatrixResults)
-        out.append(contentsOf: qrResults)
-        out.append(contentsOf: pdf417Results)
-        out.append(contentsOf: microPDF417Results)
+        for search in [MatrixTaskTable.Search.aztec, .dataMatrix, .qr, .stillPDF417, .microPDF417] {
+            out.append(contentsOf: tasks[search].results)
+        }
     }
 
     /// PDF417 in still pictures (``SquareTask/pdf417``).
     private func readStillPDF417(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
-        guard plan.thorough, plan.wanted.contains(.pdf417), !late(&stillPDF417TimedOut) else { return }
-        pdf417Reader.read(plan.image, bounds: plan.bounds, thorough: true, cells: plan.cells, into: &out)
-        stillPDF417CandidateCount += pdf417Reader.lastCandidateCount
+        let task = tasks[.stillPDF417]
+        guard plan.thorough, plan.wanted.contains(.pdf417), !late(task) else { return }
+        pdf417Reader.read(
+            MatrixSearch(image: plan.image, bounds: plan.bounds, thorough: true, cells: plan.cells), into: &out)
+        task.candidateCount += pdf417Reader.lastCandidateCount
     }
 
     /// MicroPDF417 (``SquareTask/microPDF417``): still pictures only.
     private func readMicroPDF417(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
-        guard plan.thorough, plan.wanted.contains(.pdf417), !late(&microPDF417TimedOut) else { return }
-        microPDF417Reader.read(plan.image, bounds: plan.bounds, thorough: true, cells: plan.cells, into: &out)
-        microPDF417CandidateCount += microPDF417Reader.lastCandidateCount
+        let task = tasks[.microPDF417]
+        guard plan.thorough, plan.wanted.contains(.pdf417), !late(task) else { return }
+        microPDF417Reader.read(
+            MatrixSearch(image: plan.image, bounds: plan.bounds, thorough: true, cells: plan.cells), into: &out)
+        task.candidateCount += microPDF417Reader.lastCandidateCount
     }
 
     /// Aztec Code (``SquareTask/aztec``).
     private func readAztec(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
         guard plan.wanted.contains(.aztec) else { return }
-        readFullAndHalf(
-            plan, turn: plan.aztecTurn, timedOut: &aztecTimedOut, candidates: &aztecCandidateCount,
-            into: &out
-        ) { image, bounds, thorough, regions, prepared, _, out in
-            aztecReader.read(
-                image, bounds: bounds, thorough: thorough, regions: regions, prepared: prepared, into: &out)
-            return aztecReader.lastCandidateCount
-        }
+        readFullAndHalf(aztecReader, plan, turn: plan.aztecTurn, task: tasks[.aztec], into: &out)
     }
 
     /// Data Matrix (``SquareTask/dataMatrix``).
     private func readDataMatrix(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
         guard plan.wanted.contains(.dataMatrix) else { return }
-        readFullAndHalf(
-            plan, turn: plan.dataMatrixTurn, timedOut: &dataMatrixTimedOut,
-            candidates: &dataMatrixCandidateCount,
-            into: &out
-        ) { image, bounds, thorough, regions, prepared, avoiding, out in
-            dataMatrixReader.read(
-                image, bounds: bounds, thorough: thorough, regions: regions, prepared: prepared,
-                examineBudget: plan.dataMatrixBudget, avoiding: avoiding, into: &out)
-            return dataMatrixReader.lastCandidateCount
-        }
+        readFullAndHalf(dataMatrixReader, plan, turn: plan.dataMatrixTurn, task: tasks[.dataMatrix], into: &out)
     }
 
     /// The Data Matrix components a video frame's search of `bounds` (the
@@ -472,24 +409,27 @@ final class MatrixReaders {
         return min(whole, max(1, Int((Double(whole) * share).rounded(.up))))
     }
 
-    /// One of Aztec Code and Data Matrix: `read` searches the frame itself
-    /// when it is the frame's `turn`, and the half-size copy of HD video
-    /// frames (each with its areas, their thresholds and the insides of the
-    /// codes carved out of them); it returns its candidate count.
-    private func readFullAndHalf(
-        _ plan: SquarePlan, turn: Bool, timedOut: inout Bool, candidates: inout Int,
-        into out: inout [BarcodeResult],
-        read: (
-            LumaView, PixelRect?, Bool, MatrixRegionDetector, AreaThresholds,
-            [PixelRect], inout [BarcodeResult]
-        ) -> Int
+    /// One of Aztec Code and Data Matrix: `reader` searches the frame
+    /// itself when it is the frame's `turn`, and the half-size copy of HD
+    /// video frames (each with its areas, their thresholds and the insides
+    /// of the codes carved out of them); its candidates count for `task`.
+    private func readFullAndHalf<Reader: MatrixReader>(
+        _ reader: Reader, _ plan: SquarePlan, turn: Bool, task: MatrixTaskState, into out: inout [BarcodeResult]
     ) {
-        if turn && !late(&timedOut) {
-            candidates += read(plan.image, plan.bounds, plan.thorough, regionFinder, regionThresholds, carved, &out)
+        if turn && !late(task) {
+            let search = MatrixSearch(
+                image: plan.image, bounds: plan.bounds, thorough: plan.thorough, regions: regionFinder,
+                prepared: regionThresholds, avoiding: carved, examineBudget: plan.dataMatrixBudget)
+            reader.read(search, into: &out)
+            task.candidateCount += reader.lastCandidateCount
         }
-        if let half = plan.half, !late(&timedOut) {
+        if let half = plan.half, !late(task) {
             let first = out.count
-            candidates += read(half.view, nil, false, halfRegions, halfThresholds, halfCarved, &out)
+            let search = MatrixSearch(
+                image: half.view, bounds: nil, thorough: false, regions: halfRegions, prepared: halfThresholds,
+                avoiding: halfCarved, examineBudget: plan.dataMatrixBudget)
+            reader.read(search, into: &out)
+            task.candidateCount += reader.lastCandidateCount
             MatrixReaders.fromHalf(&out, from: first, rect: half.rect)
         }
     }
@@ -507,30 +447,13 @@ final class MatrixReaders {
 
     /// QR Code and Micro QR (``SquareTask/qr``).
     private func readQR(_ plan: SquarePlan, into out: inout [BarcodeResult]) {
-        let image = plan.image, bounds = plan.bounds
-        guard plan.wanted.contains(.qrCode), image.width >= 21, image.height >= 21, !late(&qrTimedOut) else { return }
-        qrCandidates.removeAll(keepingCapacity: true)
-        qrDetector.scan(image, in: bounds, regions: regionFinder, prepared: regionThresholds, into: &qrCandidates)
-        qrCandidateCount += qrCandidates.count
-        for c in qrCandidates {
-            let decoded = c.decodeTried ? c.decoded : QRDetector.decodeFirst(c)
-            guard let d = decoded else { continue }
-            // The same symbol found twice (both polarities, two finder triples).
-            let centre = Point(x: (c.topLeft.x + c.bottomRight.x) / 2, y: (c.topLeft.y + c.bottomRight.y) / 2)
-            var duplicate = false
-            for k in out.indices where out[k].bytes == d.bytes {
-                let o = out[k].corners
-                let oc = Point(x: (o[0].x + o[2].x) / 2, y: (o[0].y + o[2].y) / 2)
-                if oc.distance(to: centre) < 4 * max(c.moduleSize, 1) { duplicate = true; break }
-            }
-            if duplicate { continue }
-            out.append(MatrixReaders.result(d, c))
-        }
-        // A still picture that is one symbol and nothing else, which the
-        // finder pattern search can miss (no quiet zone, 1-pixel modules).
-        if plan.thorough && out.isEmpty && bounds == nil, let c = QRPureSymbol.read(image), let d = c.decoded {
-            out.append(MatrixReaders.result(d, c))
-        }
+        let image = plan.image, task = tasks[.qr]
+        guard plan.wanted.contains(.qrCode), image.width >= 21, image.height >= 21, !late(task) else { return }
+        let search = MatrixSearch(
+            image: image, bounds: plan.bounds, thorough: plan.thorough, regions: regionFinder,
+            prepared: regionThresholds)
+        qrReader.read(search, into: &out)
+        task.candidateCount += qrReader.lastCandidateCount
     }
 
     /// The half-size copy of `bounds` (the whole frame when nil) where HD
@@ -552,23 +475,5 @@ final class MatrixReaders {
         let half = image.halved(rect, into: &halfPixels)
         halfRegions.halve(regionFinder, rect: rect, width: half.width, height: half.height)
         return (half, rect)
-    }
-
-    /// The result of a decoded QR candidate.
-    static func result(_ d: QRDecodeResult, _ c: QRCandidate) -> BarcodeResult {
-        // A mirror image reads with rows and columns swapped: its own
-        // top-right is the sampled bottom-left.
-        let corners = d.mirrored ? [c.topLeft, c.bottomLeft, c.bottomRight, c.topRight] : c.corners
-        let deg = BarcodeResult.degrees(dx: corners[1].x - corners[0].x, dy: corners[1].y - corners[0].y)
-        var r = BarcodeResult(
-            symbology: .qrCode, text: d.text, bytes: d.bytes,
-            symbologyIdentifier: d.symbologyIdentifier,
-            extendedText: d.gs1HumanReadable ?? "", corners: corners, orientation: deg,
-            isInverted: c.isInverted, isMirrored: d.mirrored,
-            quality: max(0, 100 - 5 * d.correctedErrors))
-        if let sa = d.structuredAppend {
-            r.structuredAppend = StructuredAppend(index: sa.index, total: sa.total, id: String(sa.parity))
-        }
-        return r
     }
 }

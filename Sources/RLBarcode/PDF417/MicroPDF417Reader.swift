@@ -613,12 +613,9 @@ package final class MicroPDF417Reader {
     }
 }
 
-/// A MicroPDF417 symbol located in a frame, sampled and decoded.
-struct MicroPDF417Symbol {
-    /// The symbol's own corners: top-left, top-right, bottom-right, bottom-left.
-    var corners: [Point]
-    var decoded: PDF417DecodeResult
-    var size: MicroPDF417.Size
-    var inverted: Bool
-    var mirrored: Bool
+extension MicroPDF417Reader: MatrixReader {
+    /// ``read(_:bounds:thorough:across:cells:into:)`` of the search, at every angle.
+    func read(_ search: MatrixSearch, into out: inout [BarcodeResult]) {
+        read(search.image, bounds: search.bounds, thorough: search.thorough, cells: search.cells, into: &out)
+    }
 }

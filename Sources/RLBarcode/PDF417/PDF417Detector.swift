@@ -4,45 +4,6 @@
     import Darwin
 #endif
 
-/// Where a scan line crossed a PDF417 start or stop pattern.
-struct PDF417PatternHit {
-    /// Whether this is a start pattern (else a stop pattern).
-    var isStart: Bool
-    /// Light bars on a dark background.
-    var inverted: Bool
-    /// The pattern's outer edge (the symbol's left edge for a start
-    /// pattern, its right edge for a stop pattern), in frame pixels.
-    var outer: Point
-    /// The reading direction of the line that crossed it (unit vector).
-    var dx: Double, dy: Double
-    /// The module width measured along the line, in pixels.
-    var module: Double
-    /// The group the hit belongs to (union-find parent).
-    var parent: Int
-    /// The order of the line that crossed it in a search of every line,
-    /// and the hit's order on that line.
-    var order: Int = 0
-}
-
-/// One edge of a symbol: a start or stop pattern column traced over the
-/// symbol's height.
-struct PDF417Edge {
-    var isStart: Bool
-    var inverted: Bool
-    /// The outer edge's ends, top first (top: the end that the reading
-    /// direction turned clockwise points away from).
-    var top: Point
-    var bottom: Point
-    /// The reading direction (unit vector, across the pattern's bars).
-    var ux: Double, uy: Double
-    /// The module width across the bars, in pixels.
-    var module: Double
-    /// How many scan lines crossed it.
-    var hits: Int
-    /// The grey level halfway between the pattern's bars and spaces.
-    var level: Double
-}
-
 /// Finds PDF417 start and stop patterns (ISO/IEC 15438:2015, 5.3.3: the
 /// start pattern 81111113 and the stop pattern 711311121, the same in every
 /// row) on scan lines in four directions, groups the crossings of one
@@ -360,66 +321,5 @@ struct PDF417Detector {
             if (v < level) == dark { lastDark = t }
         }
         return lastDark
-    }
-}
-
-extension LumaView {
-    /// The bilinear grey level at (`x`, `y`), or nil outside the frame.
-    @inline(__always)
-    func bilinear(_ x: Double, _ y: Double) -> Double? {
-        guard x >= 0, y >= 0, x < Double(width - 1), y < Double(height - 1) else { return nil }
-        let ix = Int(x), iy = Int(y)
-        let fx = x - Double(ix), fy = y - Double(iy)
-        let p = base + iy * stride + ix
-        let a = Double(p[0]), b = Double(p[1]), c = Double(p[stride]), d = Double(p[stride + 1])
-        let top = a + (b - a) * fx, bottom = c + (d - c) * fx
-        return top + (bottom - top) * fy
-    }
-}
-
-/// Samples the search lines of the PDF417 and MicroPDF417 pattern
-/// searches: each line padded at both ends, read in both polarities and
-/// both ways. Its buffers are reused from line to line.
-final class PaddedLineScanner {
-    private var edges = EdgeExtractor()
-    private var run = ElementRun()
-    private var profile = ScratchBuffer<Float>(capacity: 2048)
-    /// Samples added at each end of a line.
-    let pad: Int
-
-    init(pad: Int) { self.pad = pad }
-
-    deinit { edges.free(); run.free(); profile.free() }
-
-    /// Reads `line`, `thickness` pixels thick, when its levels span at
-    /// least `contrast`. The profile is padded on both ends with the
-    /// line's lightest and darkest levels in turn, so that a pattern
-    /// reaching the frame's border still has an outer edge and a quiet
-    /// zone. `body` gets every run of `minEdges` edges or more, with the
-    /// padded line, the polarity and whether the run reads it backwards.
-    func scan(
-        _ image: LumaView, _ line: ScanLine, thickness: Int, minEdges: Int, contrast: Float = 0,
-        _ body: (ElementRun, ScanLine, Bool, Bool) -> Void
-    ) {
-        let n = line.length
-        guard n >= 20 else { return }
-        profile.reserve(n + 2 * pad)
-        let p = profile.pointer
-        image.sample(line, thickness: thickness, into: p + pad)
-        var lo = p[pad], hi = p[pad]
-        for i in pad..<(pad + n) { lo = min(lo, p[i]); hi = max(hi, p[i]) }
-        guard hi - lo >= contrast else { return }
-        let padded = ScanLine(origin: line.point(at: -Double(pad)), dx: line.dx, dy: line.dy, length: n + 2 * pad)
-        for polarity in 0..<2 {
-            let inverted = polarity == 1
-            for i in 0..<pad { p[i] = inverted ? lo : hi; p[pad + n + i] = inverted ? lo : hi }
-            edges.extract(p, count: n + 2 * pad, relative: 0.15, floor: 4)
-            guard edges.edgeCount >= minEdges else { continue }
-            run.fill(from: edges, lineLength: n + 2 * pad, inverted: inverted)
-            for direction in 0..<2 {
-                if direction == 1 { run.reverse() }
-                body(run, padded, inverted, direction == 1)
-            }
-        }
     }
 }

@@ -4,17 +4,6 @@
     import Darwin
 #endif
 
-/// A PDF417 symbol located in a frame, sampled and decoded.
-struct PDF417Symbol {
-    /// The code's own corners: top-left, top-right, bottom-right, bottom-left.
-    var corners: [Point]
-    var decoded: PDF417DecodeResult
-    var rows: Int
-    var columns: Int
-    var inverted: Bool
-    var mirrored: Bool
-}
-
 /// The PDF417 stage of ``MatrixReaders``: finds the start and stop pattern
 /// columns of PDF417 symbols (``PDF417Detector``), samples each symbol row
 /// by row through a perspective transform fitted to its four corners,
@@ -581,5 +570,13 @@ final class PDF417Reader {
                 isLast: m.isLast)
         }
         return r
+    }
+}
+
+extension PDF417Reader: MatrixReader {
+    /// ``read(_:bounds:thorough:across:lines:cells:into:)`` of the search,
+    /// along the search lines of every direction.
+    func read(_ search: MatrixSearch, into out: inout [BarcodeResult]) {
+        read(search.image, bounds: search.bounds, thorough: search.thorough, cells: search.cells, into: &out)
     }
 }
