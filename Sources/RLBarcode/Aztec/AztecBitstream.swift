@@ -79,15 +79,7 @@ package enum AztecBitstream {
             guard let code = read(width) else { break }
             switch mode {
             case .digit:
-                switch code {
-                case 0: shifted = .punct
-                case 1: c.bytes.append(32)
-                case 2...11: c.bytes.append(UInt8(46 + code))
-                case 12: c.bytes.append(44)
-                case 13: c.bytes.append(46)
-                case 14: latched = .upper
-                default: shifted = .upper
-                }
+                digit(code, into: &c.bytes, latched: &latched, shifted: &shifted)
                 if code == 0 || code >= 14 { continue }
                 charsEmitted += 1
                 continue
@@ -166,30 +158,48 @@ package enum AztecBitstream {
             }
         }
         closeRun()
-        if appended {
-            // An optional message id between spaces, then the position and
-            // the count as letters A = 1 ... Z = 26.
-            var i = 0
-            var id: [UInt8] = []
-            if c.bytes.first == 32 {
-                i = 1
-                while i < c.bytes.count && c.bytes[i] != 32 { id.append(c.bytes[i]); i += 1 }
-                guard i < c.bytes.count else { return nil }
-                i += 1
-            }
-            guard i + 1 < c.bytes.count else { return nil }
-            let a = Int(c.bytes[i]) - 64, b = Int(c.bytes[i + 1]) - 64
-            guard a >= 1, a <= 26, b >= 1, b <= 26, a <= b else { return nil }
-            c.structuredAppend = (a - 1, b, String(decoding: id, as: UTF8.self))
-            let cut = i + 2
-            c.bytes.removeFirst(cut)
-            var runs: [(range: Range<Int>, eci: Int?)] = []
-            for r in c.runs where r.range.upperBound > cut {
-                runs.append((max(0, r.range.lowerBound - cut)..<(r.range.upperBound - cut), r.eci))
-            }
-            c.runs = runs
-        }
+        if appended, !structuredAppendHeader(&c) { return nil }
         return c
+    }
+
+    /// The digit mode character `code` (7.4.1.1, Table 3), or its latch or shift.
+    private static func digit(_ code: Int, into bytes: inout [UInt8], latched: inout Mode, shifted: inout Mode?) {
+        switch code {
+        case 0: shifted = .punct
+        case 1: bytes.append(32)
+        case 2...11: bytes.append(UInt8(46 + code))
+        case 12: bytes.append(44)
+        case 13: bytes.append(46)
+        case 14: latched = .upper
+        default: shifted = .upper
+        }
+    }
+
+    /// Takes the structured append header (8) off the front of `c`'s
+    /// bytes into ``Content/structuredAppend``; false when it is malformed.
+    private static func structuredAppendHeader(_ c: inout Content) -> Bool {
+        // An optional message id between spaces, then the position and
+        // the count as letters A = 1 ... Z = 26.
+        var i = 0
+        var id: [UInt8] = []
+        if c.bytes.first == 32 {
+            i = 1
+            while i < c.bytes.count && c.bytes[i] != 32 { id.append(c.bytes[i]); i += 1 }
+            guard i < c.bytes.count else { return false }
+            i += 1
+        }
+        guard i + 1 < c.bytes.count else { return false }
+        let a = Int(c.bytes[i]) - 64, b = Int(c.bytes[i + 1]) - 64
+        guard a >= 1, a <= 26, b >= 1, b <= 26, a <= b else { return false }
+        c.structuredAppend = (a - 1, b, String(decoding: id, as: UTF8.self))
+        let cut = i + 2
+        c.bytes.removeFirst(cut)
+        var runs: [(range: Range<Int>, eci: Int?)] = []
+        for r in c.runs where r.range.upperBound > cut {
+            runs.append((max(0, r.range.lowerBound - cut)..<(r.range.upperBound - cut), r.eci))
+        }
+        c.runs = runs
+        return true
     }
 
     /// Whether the data so far is an application indicator before FNC1 in

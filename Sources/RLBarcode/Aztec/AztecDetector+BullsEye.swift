@@ -56,36 +56,7 @@ extension AztecDetector {
         let samples = Int(reach / step) + 1
         profile.reserve(samples)
         let pp = profile.pointer
-        // The threshold: the two-class mean of samples along a few rays.
-        var sum: Float = 0, n: Float = 0
-        for k in 0..<8 {
-            let a = Double(k) * Double.pi / 4 + 0.3
-            let dx = cos(a), dy = sin(a)
-            var t = 0.0
-            while t < 3.5 * c.module {
-                sum += AztecDetector.luma(image, c.x + dx * t, c.y + dy * t)
-                n += 1
-                t += step
-            }
-        }
-        guard n > 0 else { return nil }
-        let mean = sum / n
-        var lo: Float = 0, ln: Float = 0, hi: Float = 0, hn: Float = 0
-        for k in 0..<8 {
-            let a = Double(k) * Double.pi / 4 + 0.3
-            let dx = cos(a), dy = sin(a)
-            var t = 0.0
-            while t < 3.5 * c.module {
-                let v = AztecDetector.luma(image, c.x + dx * t, c.y + dy * t)
-                if v < mean { lo += v; ln += 1 } else { hi += v; hn += 1 }
-                t += step
-            }
-        }
-        guard ln > 0, hn > 0 else { return nil }
-        let darkLevel = lo / ln, lightLevel = hi / hn
-        guard lightLevel - darkLevel >= 15 else { return nil }
-        let threshold = (darkLevel + lightLevel) / 2
-        let hysteresis = (lightLevel - darkLevel) * 0.12
+        guard let (threshold, hysteresis) = ringLevels(image, c, step: step) else { return nil }
 
         var edges3: [Point] = [], edges4: [Point] = [], edges5: [Point] = [], edges6: [Point] = []
         edges3.reserveCapacity(rayCount); edges4.reserveCapacity(rayCount)
@@ -175,6 +146,44 @@ extension AztecDetector {
             (q4[0].distance(to: q4[1]) + q4[1].distance(to: q4[2]) + q4[2].distance(to: q4[3])
                 + q4[3].distance(to: q4[0])) / 28
         return BullsEye(transform: transform, fullTransform: full, threshold: threshold, module: side)
+    }
+
+    /// The grey level between the bull's-eye's dark and light rings (the
+    /// two-class mean of samples along eight rays out to 3.5 modules) and
+    /// the hysteresis of its crossings; nil without contrast.
+    @inline(__always)
+    private func ringLevels(_ image: LumaView, _ c: Centre, step: Double) -> (threshold: Float, hysteresis: Float)? {
+        // The threshold: the two-class mean of samples along a few rays.
+        var sum: Float = 0, n: Float = 0
+        for k in 0..<8 {
+            let a = Double(k) * Double.pi / 4 + 0.3
+            let dx = cos(a), dy = sin(a)
+            var t = 0.0
+            while t < 3.5 * c.module {
+                sum += AztecDetector.luma(image, c.x + dx * t, c.y + dy * t)
+                n += 1
+                t += step
+            }
+        }
+        guard n > 0 else { return nil }
+        let mean = sum / n
+        var lo: Float = 0, ln: Float = 0, hi: Float = 0, hn: Float = 0
+        for k in 0..<8 {
+            let a = Double(k) * Double.pi / 4 + 0.3
+            let dx = cos(a), dy = sin(a)
+            var t = 0.0
+            while t < 3.5 * c.module {
+                let v = AztecDetector.luma(image, c.x + dx * t, c.y + dy * t)
+                if v < mean { lo += v; ln += 1 } else { hi += v; hn += 1 }
+                t += step
+            }
+        }
+        guard ln > 0, hn > 0 else { return nil }
+        let darkLevel = lo / ln, lightLevel = hi / hn
+        guard lightLevel - darkLevel >= 15 else { return nil }
+        let threshold = (darkLevel + lightLevel) / 2
+        let hysteresis = (lightLevel - darkLevel) * 0.12
+        return (threshold, hysteresis)
     }
 
     /// Adds the corners of `quad`, a square of half-side `half` modules, to

@@ -60,6 +60,15 @@ struct BlockThreshold {
         let n = cols * rows
         lo.reserve(n); hi.reserve(n); thresholds.reserve(n); known.reserve(n)
         rowLo.reserve(n); rowHi.reserve(n)
+        measureBlocks(img, x0: x0, y0: y0, x1: x1, y1: y1)
+        thresholdBlocks()
+        fillFlatBlocks()
+    }
+
+    /// The darkest and lightest pixel of each block inside (`x0`, `y0`) ..<
+    /// (`x1`, `y1`), on every other row, into `lo` and `hi`.
+    @inline(__always)
+    private func measureBlocks(_ img: LumaView, x0: Int, y0: Int, x1: Int, y1: Int) {
         let base = img.base, stride = img.stride
         let lop = lo.pointer, hip = hi.pointer
         // Block extremes.
@@ -98,6 +107,14 @@ struct BlockThreshold {
                 bx += 1
             }
         }
+    }
+
+    /// Each block's threshold from the extremes of its 5x5 neighbourhood
+    /// of blocks: their middle where they differ by `minContrast` or more
+    /// (`known`), else just under the darkest.
+    @inline(__always)
+    private func thresholdBlocks() {
+        let lop = lo.pointer, hip = hi.pointer
         // 5x5 extremes, separable: along rows, then along columns. Indices
         // past the grid's edges are clamped to it (a block counted twice
         // changes neither extreme), so the loops have no inner loop.
@@ -164,6 +181,12 @@ struct BlockThreshold {
                 bx &+= 1
             }
         }
+    }
+
+    /// Flat blocks take the threshold of the nearest block with contrast.
+    @inline(__always)
+    private func fillFlatBlocks() {
+        let t = thresholds.pointer, kn = known.pointer
         // Flat blocks take the threshold of the nearest block with contrast:
         // forward along rows and down, then backward and up.
         for by in 0..<rows {

@@ -47,184 +47,240 @@ package enum DMBitstream {
 
     /// Decodes the data code words.
     package static func decode(_ data: UnsafeBufferPointer<UInt8>) -> Result<Content, Failure> {
-        var content = Content()
-        content.bytes.reserveCapacity(data.count * 2)
-        var eci: Int?
-        var runStart = 0
+        var st = State()
+        st.content.bytes.reserveCapacity(data.count * 2)
         var mode = Mode.ascii
         var i = 0
+        let n = data.count
+        while i < n {
+            let failure: Failure?
+            switch mode {
+            case .ascii: failure = ascii(data, &i, &mode, &st)
+            case .c40, .text: failure = c40(data, &i, &mode, &st)
+            case .x12: failure = x12(data, &i, &mode, &st)
+            case .edifact: failure = edifact(data, &i, &mode, &st)
+            case .base256: failure = base256(data, &i, &mode, &st)
+            }
+            if let failure { return .failure(failure) }
+        }
+        if st.upperShift { return .failure(.truncated) }
+        if st.content.macro != nil {
+            st.content.bytes.append(0x1E); st.content.bytes.append(0x04)
+        }
+        st.closeRun()
+        return .success(st.content)
+    }
+
+    /// What ``decode(_:)`` carries from code word to code word.
+    private struct State {
+        var content = Content()
+        /// The ECI in force, and where its run of bytes began.
+        var eci: Int?
+        var runStart = 0
         var upperShift = false
         /// The C40 / Text shift set in force (it may carry over to the next pair).
         var shift = 0
-        let n = data.count
+
         /// Closes the current ECI run at the end of the bytes.
-        func closeRun() {
+        mutating func closeRun() {
             if runStart < content.bytes.count { content.runs.append((runStart..<content.bytes.count, eci)) }
             runStart = content.bytes.count
         }
+
         /// Appends a character, adding 128 after an upper shift.
-        func emit(_ b: Int) {
+        mutating func emit(_ b: Int) {
             content.bytes.append(UInt8(truncatingIfNeeded: upperShift ? b + 128 : b))
             upperShift = false
         }
+
         /// FNC1 at the current place: first position (code word 0, or 4 after
         /// structured append) marks GS1 data; second position (after one
         /// letter or two digits) an AIM application indicator; elsewhere GS.
-        func fnc1(at position: Int) {
+        mutating func fnc1(at position: Int) {
             let first = content.structuredAppend != nil ? 4 : 0
             if position == first && content.bytes.isEmpty {
                 content.gs1 = true
             } else if content.bytes.count <= 2, !content.gs1, !content.aimApplication,
                 position == first + 1,
-                isApplicationIndicator(content.bytes)
+                DMBitstream.isApplicationIndicator(content.bytes)
             {
                 content.aimApplication = true
             } else {
                 content.bytes.append(0x1D)
             }
         }
-        while i < n {
-            switch mode {
-            case .ascii:
-                let c = Int(data[i]), position = i
-                i += 1
-                switch c {
-                case 1...128: emit(c - 1)
-                case 129:
-                    // Pad (5.2.3): the rest is padding.
-                    i = n
-                case 130...229:
-                    let v = c - 130
-                    if upperShift { return .failure(.invalidCodeword) }
-                    content.bytes.append(UInt8(48 + v / 10)); content.bytes.append(UInt8(48 + v % 10))
-                case 230: mode = .c40
-                case 231: mode = .base256
-                case 232:
-                    if upperShift { return .failure(.invalidCodeword) }
-                    fnc1(at: position)
-                case 233:
-                    // Structured append (5.6): first code word only; then the
-                    // sequence indicator and two file identification code words.
-                    guard position == 0 else { return .failure(.invalidCodeword) }
-                    guard i + 3 <= n else { return .failure(.truncated) }
-                    let s = Int(data[i]), f1 = Int(data[i + 1]), f2 = Int(data[i + 2])
-                    i += 3
-                    let index = s >> 4, count = 17 - (s & 0x0F)
-                    guard count >= 2, count <= 16, index < count, (1...254).contains(f1), (1...254).contains(f2)
-                    else { return .failure(.invalidCodeword) }
-                    content.structuredAppend = (index, count, f1 * 256 + f2)
-                case 234:
-                    // Reader programming (5.2.4.9): first code word only.
-                    guard position == 0 else { return .failure(.invalidCodeword) }
-                    content.readerProgramming = true
-                case 235:
-                    if upperShift { return .failure(.invalidCodeword) }
-                    upperShift = true
-                case 236, 237:
-                    // Macro 05 / 06 (5.2.4.7): first code word only; header now,
-                    // trailer at the end.
-                    guard position == 0 else { return .failure(.invalidCodeword) }
-                    content.macro = c == 236 ? 5 : 6
-                    content.bytes.append(contentsOf: Array("[)>\u{1E}0\(c == 236 ? 5 : 6)\u{1D}".utf8))
-                case 254:
-                    // An unlatch where ASCII is in force already (some
-                    // encoders write one after a Base 256 field): nothing to do.
-                    break
-                case 238: mode = .x12
-                case 239: mode = .text
-                case 240: mode = .edifact
-                case 241:
-                    // ECI (5.4.3.2): one to three code words.
-                    guard let (value, used) = readECI(data, i) else { return .failure(.truncated) }
-                    i += used
-                    closeRun()
-                    eci = value
-                    if content.firstECI == nil { content.firstECI = value }
-                default:
-                    return .failure(.invalidCodeword)
-                }
-            case .c40, .text:
-                // Two code words, three values (5.2.5.2); 254 unlatches; a
-                // lone last code word is ASCII.
-                if data[i] == 254 { i += 1; mode = .ascii; shift = 0; continue }
-                if i + 1 >= n { mode = .ascii; shift = 0; continue }
-                let v = Int(data[i]) * 256 + Int(data[i + 1]) - 1
-                i += 2
-                for value in [v / 1600, v / 40 % 40, v % 40] {
-                    switch c40Value(value, text: mode == .text, shift: &shift) {
-                    case .none: break
-                    case .character(let ch): emit(ch)
-                    case .fnc1: fnc1(at: i - 2)
-                    case .upperShift:
-                        if upperShift { return .failure(.invalidCodeword) }
-                        upperShift = true
-                    case .invalid: return .failure(.invalidCodeword)
-                    }
-                }
-            case .x12:
-                if data[i] == 254 { i += 1; mode = .ascii; shift = 0; continue }
-                if i + 1 >= n { mode = .ascii; shift = 0; continue }
-                let v = Int(data[i]) * 256 + Int(data[i + 1]) - 1
-                i += 2
-                for value in [v / 1600, v / 40 % 40, v % 40] {
-                    switch value {
-                    case 0: emit(13)
-                    case 1: emit(42)
-                    case 2: emit(62)
-                    case 3: emit(32)
-                    case 4...13: emit(value - 4 + 48)
-                    case 14...39: emit(value - 14 + 65)
-                    default: return .failure(.invalidCodeword)
-                    }
-                }
-            case .edifact:
-                // Three code words, four 6-bit values (5.2.8.1); 0x1F unlatches,
-                // the rest of the code word being ignored. Fewer than three code
-                // words left are ASCII.
-                if n - i < 3 { mode = .ascii; continue }
-                let v = Int(data[i]) << 16 | Int(data[i + 1]) << 8 | Int(data[i + 2])
-                var used = 3
-                var unlatched = false
-                for k in 0..<4 {
-                    let value = v >> (18 - 6 * k) & 0x3F
-                    if value == 0x1F {
-                        // The code word holding the unlatch ends the segment.
-                        used = (6 * k + 6 + 7) / 8
-                        unlatched = true
-                        break
-                    }
-                    emit(value & 0x20 != 0 ? value : value | 0x40)
-                }
-                i += used
-                if unlatched { mode = .ascii }
-            case .base256:
-                // Length field, then bytes, all randomised (5.2.9, Annex B).
-                let d1 = unrandomize255(data[i], position: i + 1)
-                i += 1
-                var length: Int
-                if d1 == 0 {
-                    length = n - i
-                } else if d1 < 250 {
-                    length = d1
-                } else {
-                    guard i < n else { return .failure(.truncated) }
-                    length = (d1 - 249) * 250 + unrandomize255(data[i], position: i + 1)
-                    i += 1
-                }
-                guard i + length <= n else { return .failure(.truncated) }
-                for _ in 0..<length {
-                    content.bytes.append(UInt8(unrandomize255(data[i], position: i + 1)))
-                    i += 1
-                }
-                mode = .ascii
+    }
+
+    /// One ASCII code word (5.2.3), or a function code word with its data,
+    /// at `i`.
+    private static func ascii(
+        _ data: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ mode: inout Mode, _ st: inout State
+    ) -> Failure? {
+        let n = data.count
+        let c = Int(data[i]), position = i
+        i += 1
+        switch c {
+        case 1...128: st.emit(c - 1)
+        case 129:
+            // Pad (5.2.3): the rest is padding.
+            i = n
+        case 130...229:
+            let v = c - 130
+            if st.upperShift { return .invalidCodeword }
+            st.content.bytes.append(UInt8(48 + v / 10)); st.content.bytes.append(UInt8(48 + v % 10))
+        case 230: mode = .c40
+        case 231: mode = .base256
+        case 232:
+            if st.upperShift { return .invalidCodeword }
+            st.fnc1(at: position)
+        case 233:
+            // Structured append (5.6): first code word only; then the
+            // sequence indicator and two file identification code words.
+            guard position == 0 else { return .invalidCodeword }
+            guard i + 3 <= n else { return .truncated }
+            let s = Int(data[i]), f1 = Int(data[i + 1]), f2 = Int(data[i + 2])
+            i += 3
+            let index = s >> 4, count = 17 - (s & 0x0F)
+            guard count >= 2, count <= 16, index < count, (1...254).contains(f1), (1...254).contains(f2)
+            else { return .invalidCodeword }
+            st.content.structuredAppend = (index, count, f1 * 256 + f2)
+        case 234:
+            // Reader programming (5.2.4.9): first code word only.
+            guard position == 0 else { return .invalidCodeword }
+            st.content.readerProgramming = true
+        case 235:
+            if st.upperShift { return .invalidCodeword }
+            st.upperShift = true
+        case 236, 237:
+            // Macro 05 / 06 (5.2.4.7): first code word only; header now,
+            // trailer at the end.
+            guard position == 0 else { return .invalidCodeword }
+            st.content.macro = c == 236 ? 5 : 6
+            st.content.bytes.append(contentsOf: Array("[)>\u{1E}0\(c == 236 ? 5 : 6)\u{1D}".utf8))
+        case 254:
+            // An unlatch where ASCII is in force already (some
+            // encoders write one after a Base 256 field): nothing to do.
+            break
+        case 238: mode = .x12
+        case 239: mode = .text
+        case 240: mode = .edifact
+        case 241:
+            // ECI (5.4.3.2): one to three code words.
+            guard let (value, used) = readECI(data, i) else { return .truncated }
+            i += used
+            st.closeRun()
+            st.eci = value
+            if st.content.firstECI == nil { st.content.firstECI = value }
+        default:
+            return .invalidCodeword
+        }
+        return nil
+    }
+
+    /// The three values of the two C40, Text or X12 code words at `i`
+    /// (5.2.5.2, 5.2.7); nil, and ASCII again, at an unlatch (254) or a
+    /// lone last code word (which is ASCII).
+    private static func tripleValues(
+        _ data: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ mode: inout Mode, _ st: inout State
+    ) -> [Int]? {
+        if data[i] == 254 { i += 1; mode = .ascii; st.shift = 0; return nil }
+        if i + 1 >= data.count { mode = .ascii; st.shift = 0; return nil }
+        let v = Int(data[i]) * 256 + Int(data[i + 1]) - 1
+        i += 2
+        return [v / 1600, v / 40 % 40, v % 40]
+    }
+
+    /// Two C40 or Text code words (5.2.5.2), three values; 254 unlatches;
+    /// a lone last code word is ASCII.
+    private static func c40(
+        _ data: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ mode: inout Mode, _ st: inout State
+    ) -> Failure? {
+        guard let values = tripleValues(data, &i, &mode, &st) else { return nil }
+        for value in values {
+            switch c40Value(value, text: mode == .text, shift: &st.shift) {
+            case .none: break
+            case .character(let ch): st.emit(ch)
+            case .fnc1: st.fnc1(at: i - 2)
+            case .upperShift:
+                if st.upperShift { return .invalidCodeword }
+                st.upperShift = true
+            case .invalid: return .invalidCodeword
             }
         }
-        if upperShift { return .failure(.truncated) }
-        if content.macro != nil {
-            content.bytes.append(0x1E); content.bytes.append(0x04)
+        return nil
+    }
+
+    /// Two ANSI X12 code words (5.2.7), three values.
+    private static func x12(
+        _ data: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ mode: inout Mode, _ st: inout State
+    ) -> Failure? {
+        guard let values = tripleValues(data, &i, &mode, &st) else { return nil }
+        for value in values {
+            switch value {
+            case 0: st.emit(13)
+            case 1: st.emit(42)
+            case 2: st.emit(62)
+            case 3: st.emit(32)
+            case 4...13: st.emit(value - 4 + 48)
+            case 14...39: st.emit(value - 14 + 65)
+            default: return .invalidCodeword
+            }
         }
-        closeRun()
-        return .success(content)
+        return nil
+    }
+
+    /// Three EDIFACT code words (5.2.8.1), four values.
+    private static func edifact(
+        _ data: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ mode: inout Mode, _ st: inout State
+    ) -> Failure? {
+        let n = data.count
+        // Three code words, four 6-bit values (5.2.8.1); 0x1F unlatches,
+        // the rest of the code word being ignored. Fewer than three code
+        // words left are ASCII.
+        if n - i < 3 { mode = .ascii; return nil }
+        let v = Int(data[i]) << 16 | Int(data[i + 1]) << 8 | Int(data[i + 2])
+        var used = 3
+        var unlatched = false
+        for k in 0..<4 {
+            let value = v >> (18 - 6 * k) & 0x3F
+            if value == 0x1F {
+                // The code word holding the unlatch ends the segment.
+                used = (6 * k + 6 + 7) / 8
+                unlatched = true
+                break
+            }
+            st.emit(value & 0x20 != 0 ? value : value | 0x40)
+        }
+        i += used
+        if unlatched { mode = .ascii }
+        return nil
+    }
+
+    /// A Base 256 field (5.2.9, Annex B).
+    private static func base256(
+        _ data: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ mode: inout Mode, _ st: inout State
+    ) -> Failure? {
+        let n = data.count
+        // Length field, then bytes, all randomised (5.2.9, Annex B).
+        let d1 = unrandomize255(data[i], position: i + 1)
+        i += 1
+        var length: Int
+        if d1 == 0 {
+            length = n - i
+        } else if d1 < 250 {
+            length = d1
+        } else {
+            guard i < n else { return .truncated }
+            length = (d1 - 249) * 250 + unrandomize255(data[i], position: i + 1)
+            i += 1
+        }
+        guard i + length <= n else { return .truncated }
+        for _ in 0..<length {
+            st.content.bytes.append(UInt8(unrandomize255(data[i], position: i + 1)))
+            i += 1
+        }
+        mode = .ascii
+        return nil
     }
 
     /// What one C40 or Text value does.

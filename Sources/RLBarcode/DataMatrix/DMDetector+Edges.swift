@@ -227,49 +227,7 @@ extension DMDetector {
         if l.a * n.x + l.b * n.y < 0 { l = DMLine(a: -l.a, b: -l.b, c: -l.c) }
         line = l
         if dashed {
-            // The dark clock modules' outer edges lie on one line and make
-            // about half the points; light clock modules give points further
-            // in, scattered. The line through two points that most points
-            // lie near (a fixed sequence of pairs), outermost on ties.
-            let tol = max(0.5, 0.3 * module)
-            // Perspective turns a short side little from its guess.
-            let minCos = anchor != nil || len < 20 * module ? 0.996 : 0.978
-            var bestInliers = 0, bestDepth = Double.infinity
-            var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-            let pairs = min(100, count * (count - 1) / 2)
-            for _ in 0..<pairs {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                let i = Int((state >> 33) % UInt64(count))
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                let j = Int((state >> 33) % UInt64(count))
-                let p = edge[i], q = edge[j]
-                let d = p.distance(to: q)
-                guard d > 0.25 * len else { continue }
-                var cand = DMLine(a: -(q.y - p.y) / d, b: (q.x - p.x) / d, c: 0)
-                cand.c = cand.a * p.x + cand.b * p.y
-                if cand.a * n.x + cand.b * n.y < 0 { cand = DMLine(a: -cand.a, b: -cand.b, c: -cand.c) }
-                // The line must run along the side, not across it, and near
-                // the side's ends when they are known well.
-                guard abs(cand.a * n.x + cand.b * n.y) > minCos else { continue }
-                if let anchor, abs(cand.distance(a)) > anchor || abs(cand.distance(b)) > anchor { continue }
-                var inliers = 0
-                for k in 0..<count where abs(cand.distance(edge[k])) < tol { inliers += 1 }
-                // Depth of the line along the inward normal at the side's middle.
-                let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
-                let depth = -cand.distance(mid)
-                if inliers > bestInliers || (inliers == bestInliers && depth < bestDepth) {
-                    bestInliers = inliers; bestDepth = depth; l = cand
-                }
-            }
-            if bestInliers >= 4 {
-                var kept = 0
-                for k in 0..<count where abs(l.distance(edge[k])) < tol { edge[kept] = edge[k]; kept += 1 }
-                count = kept
-                if var f = DMLine.fit(UnsafeBufferPointer(start: edge.pointer, count: count)) {
-                    if f.a * n.x + f.b * n.y < 0 { f = DMLine(a: -f.a, b: -f.b, c: -f.c) }
-                    l = f
-                }
-            }
+            consensusLine(&l, count: &count, a, b, normal: n, length: len, module: module, anchor: anchor)
         }
         // Drop outliers in turns.
         for round in 0..<3 {
@@ -294,6 +252,60 @@ extension DMDetector {
         var sorted = UnsafeMutableBufferPointer(start: thick, count: thickCount)
         sorted.sort()
         return (l, thickCount == 0 ? module : thick[thickCount / 5])
+    }
+
+    /// The line of a clock track's outer edge (``fitEdge(_:_:_:normal:outside:depth:dark:dashed:module:outward:anchor:)``
+    /// with `dashed`) from its `count` points in `edge`: the line through
+    /// two points that most points lie near, then fitted to those (which
+    /// alone are kept).
+    @inline(__always)
+    private func consensusLine(
+        _ l: inout DMLine, count: inout Int, _ a: Point, _ b: Point, normal n: Point, length len: Double,
+        module: Double, anchor: Double?
+    ) {
+        // The dark clock modules' outer edges lie on one line and make
+        // about half the points; light clock modules give points further
+        // in, scattered. The line through two points that most points
+        // lie near (a fixed sequence of pairs), outermost on ties.
+        let tol = max(0.5, 0.3 * module)
+        // Perspective turns a short side little from its guess.
+        let minCos = anchor != nil || len < 20 * module ? 0.996 : 0.978
+        var bestInliers = 0, bestDepth = Double.infinity
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let pairs = min(100, count * (count - 1) / 2)
+        for _ in 0..<pairs {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let i = Int((state >> 33) % UInt64(count))
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let j = Int((state >> 33) % UInt64(count))
+            let p = edge[i], q = edge[j]
+            let d = p.distance(to: q)
+            guard d > 0.25 * len else { continue }
+            var cand = DMLine(a: -(q.y - p.y) / d, b: (q.x - p.x) / d, c: 0)
+            cand.c = cand.a * p.x + cand.b * p.y
+            if cand.a * n.x + cand.b * n.y < 0 { cand = DMLine(a: -cand.a, b: -cand.b, c: -cand.c) }
+            // The line must run along the side, not across it, and near
+            // the side's ends when they are known well.
+            guard abs(cand.a * n.x + cand.b * n.y) > minCos else { continue }
+            if let anchor, abs(cand.distance(a)) > anchor || abs(cand.distance(b)) > anchor { continue }
+            var inliers = 0
+            for k in 0..<count where abs(cand.distance(edge[k])) < tol { inliers += 1 }
+            // Depth of the line along the inward normal at the side's middle.
+            let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+            let depth = -cand.distance(mid)
+            if inliers > bestInliers || (inliers == bestInliers && depth < bestDepth) {
+                bestInliers = inliers; bestDepth = depth; l = cand
+            }
+        }
+        if bestInliers >= 4 {
+            var kept = 0
+            for k in 0..<count where abs(l.distance(edge[k])) < tol { edge[kept] = edge[k]; kept += 1 }
+            count = kept
+            if var f = DMLine.fit(UnsafeBufferPointer(start: edge.pointer, count: count)) {
+                if f.a * n.x + f.b * n.y < 0 { f = DMLine(a: -f.a, b: -f.b, c: -f.c) }
+                l = f
+            }
+        }
     }
 
     /// The inward unit normal of side `a`→`b` towards `c`.

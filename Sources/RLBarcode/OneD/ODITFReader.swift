@@ -430,13 +430,7 @@ final class ITFReader: LinearReader {
                 if stopShape { stopAt = i; break }
                 // The line ends inside the code, on the frame's border: a leading part.
                 if !borderOnly, i + 13 >= n, run.endsAtFrameBorder, count >= ITFReader.minPartDigits, !unconfirmed {
-                    let x = narrowSum / Float(count)
-                    let s = run.starts.pointer
-                    if quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]) {
-                        sink.appendPart(
-                            .itf, leading: true, values: digits, count: count,
-                            start: s[b], end: s[i - 1] + w[i - 1], module: x)
-                    }
+                    appendLeadingPart(run, from: b, to: i, count: count, module: narrowSum / Float(count), into: &sink)
                 }
                 return 0
             }
@@ -491,6 +485,55 @@ final class ITFReader: LinearReader {
             i += 10
         }
         guard stopAt > 0, !unconfirmed else { return 0 }
+        let stats = PairStats(
+            errorSum: errorSum, errorMax: errorMax, narrowSum: narrowSum, barNarrow: barNarrow, barWide: barWide,
+            spaceNarrow: spaceNarrow, barRatio: (barRatioMin, barRatioMax), spaceRatio: (spaceRatioMin, spaceRatioMax))
+        return accept(
+            run, at: b, stopAt: stopAt, count: count, stats: stats, fromBorder: fromBorder,
+            opensAtBorder: opensAtBorder, borderOnly: borderOnly, into: &sink)
+    }
+
+    /// The `count` digits read from the start pattern at bar `b` up to
+    /// element `i`, where the line ends on the frame's border, as a leading
+    /// part of a code wider than the frame, when a quiet zone precedes them.
+    @inline(__always)
+    private func appendLeadingPart(
+        _ run: borrowing ElementRun, from b: Int, to i: Int, count: Int, module x: Float,
+        into sink: inout LinearHitSink
+    ) {
+        let w = UnsafePointer(run.widths.pointer)
+        let s = run.starts.pointer
+        if quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]) {
+            sink.appendPart(
+                .itf, leading: true, values: digits, count: count,
+                start: s[b], end: s[i - 1] + w[i - 1], module: x)
+        }
+    }
+
+    /// What ``decode(_:at:borderOnly:into:)`` measured of a symbol's pairs:
+    /// their errors, narrow widths, the last pair's widths and the spread
+    /// of their wide:narrow ratios.
+    private struct PairStats {
+        var errorSum: Float, errorMax: Float, narrowSum: Float
+        var barNarrow: Float, barWide: Float, spaceNarrow: Float
+        var barRatio: (min: Float, max: Float), spaceRatio: (min: Float, max: Float)
+    }
+
+    /// The checks of a symbol read from bar `b` to its stop pattern at
+    /// `stopAt` (digit count, ratio spread, quiet zones, square ends,
+    /// check digits) and its hit in `sink`.
+    /// - Returns: the element index of its stop pattern's last bar, 0 when rejected.
+    @inline(__always)
+    private func accept(
+        _ run: borrowing ElementRun, at b: Int, stopAt: Int, count: Int, stats: PairStats, fromBorder: Bool,
+        opensAtBorder: Bool, borderOnly: Bool, into sink: inout LinearHitSink
+    ) -> Int {
+        let n = run.count
+        let w = UnsafePointer(run.widths.pointer)
+        let errorSum = stats.errorSum, errorMax = stats.errorMax, narrowSum = stats.narrowSum
+        let barNarrow = stats.barNarrow, barWide = stats.barWide, spaceNarrow = stats.spaceNarrow
+        let barRatioMin = stats.barRatio.min, barRatioMax = stats.barRatio.max
+        let spaceRatioMin = stats.spaceRatio.min, spaceRatioMax = stats.spaceRatio.max
         // The symbol fills the line from the frame's border to the frame's border.
         let cutAtEnd = run.cutBarAtEnd
         let endsAtBorder = run.endsAtFrameBorder && cutAtEnd == 0

@@ -77,6 +77,113 @@ final class LineWorker {
         spottingFor = -1
     }
 
+    /// How far the lines of candidate `c` reach either side of their
+    /// middle (`half`), and how far that middle lies ahead of the
+    /// candidate's centre along its reading axis (`shift`).
+    @inline(__always)
+    private func span(of c: LinearCandidate, _ pass: LinePass) -> (half: Double, shift: Double) {
+        let plan = pass.plan
+        // Long enough for quiet zones and an add-on on either side (an EAN-5
+        // add-on with its gap reaches 0.62 of the main code beyond its end).
+        var half = c.lengthU * 1.1 + Double(pass.detector.cellSize) + 12
+        // Bars beyond the candidate's ends: the flat insides of wide
+        // bars and of DataBar's finder patterns split a large code's
+        // cells into several candidates, each covering part of it.
+        // The lines reach to where bars parallel to the candidate's
+        // end (up to six cells without any between), and a quiet
+        // zone beyond; they are shifted along the reading axis to
+        // stay centred on them.
+        var shift = 0.0
+        if let cells = pass.detector.tensors {
+            let middle = Point(x: c.cx, y: c.cy)
+            let limit = Double(max(pass.image.width, pass.image.height))
+            let from = 0.5 * c.lengthU
+            let ahead = cells.barsReach(
+                from: middle, ux: c.ux, uy: c.uy, start: from,
+                minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
+                maxGap: 6, limit: limit)
+            let behind = cells.barsReach(
+                from: middle, ux: -c.ux, uy: -c.uy, start: from,
+                minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
+                maxGap: 6, limit: limit)
+            if ahead > from || behind > from {
+                let quiet = max(3 * Double(pass.detector.cellSize), 0.15 * (ahead + behind))
+                let toEnd = max(half, ahead + quiet), toStart = max(half, behind + quiet)
+                shift = (toEnd - toStart) / 2
+                half = (toEnd + toStart) / 2
+            }
+        }
+        return (half, shift)
+    }
+
+    /// The lines between those of ``readCandidate(_:_:rank:)`` that
+    /// read the rows of a stacked symbol, when its lines read rows.
+    @inline(__always)
+    private func readRowsBetween(
+        _ c: LinearCandidate, _ pass: LinePass, lines: Int, spread: Double, half: Double, shift: Double,
+        reading: Int, rowsBefore: Int, fragmentsBefore: Int
+    ) {
+        let plan = pass.plan
+        let vx = -c.uy, vy = c.ux
+        // Rows of a stacked symbol (a row read alike by two lines,
+        // not stray readings): each row must be read alike by two lines
+        // at least, so lines halfway between the first ones; rows a
+        // few modules high are read only by lines running along
+        // them, so these lines also turn a little either way from
+        // the candidate's direction.
+        // Not when lines read the candidate's code whole often enough:
+        // no row of a stacked symbol reads as a whole symbol.
+        // Only when a row was read alike twice, or rows were read on
+        // more than half of the lines: the rows of a stacked symbol
+        // meet most lines across it, whereas a pair read by chance
+        // in text or other bars (common, and these lines are
+        // costly) meets a few. And not when one row was read alike
+        // by (nearly) every line: the candidate is that row alone
+        // (a one-row symbol cut short by the frame or the active
+        // region, or one tall row of a stacked symbol), which more
+        // lines would only read again.
+        let fragments = fragmentsRead - fragmentsBefore
+        let support = fragments >= 2 ? rows.mostSupport(since: rowsBefore) : 0
+        let repeated = support >= 2
+        if fragments >= 2 && reading < plan.enoughReadings && (repeated || 2 * fragments > lines)
+            && support < lines - 1
+        {
+            // Turned lines only once a row was read alike twice:
+            // stray fragments of other codes or text are common. And not
+            // once a row was read alike four times or more: the rows lie
+            // along the candidate's lines, which read them straight
+            // (turned lines are for rows that straight lines cross at an
+            // angle and seldom read whole).
+            let variants = repeated && support < 4 ? 5 : 1
+            let stackedEnabled = pass.enabled.intersection([.dataBar, .dataBarExpanded])
+            // Still pictures, the seldom tiles of a frame's rest and a
+            // scanner's first frame: a line halfway between each two;
+            // later video frames every other one of them, the others in
+            // the next frame (the symbol stays in view).
+            let everyLine = plan.thorough || plan.everySearch || pass.frameNumber <= 1
+            for k in 0..<(lines - 1) where everyLine || k % 2 == pass.frameNumber % 2 {
+                let t = (Double(k + 1) / Double(lines) - 0.5) * spread
+                barReach = max(0, spread / 2 - abs(t))
+                let center = Point(x: c.cx + t * vx + shift * c.ux, y: c.cy + t * vy + shift * c.uy)
+                for variant in 0..<variants {
+                    // 0, then about 2.3 and 4.6 degrees either way.
+                    let turn = Double((variant + 1) / 2) * (variant % 2 == 0 ? 0.04 : -0.04)
+                    let dx = c.ux - turn * c.uy, dy = c.uy + turn * c.ux
+                    let norm = (dx * dx + dy * dy).squareRoot()
+                    guard
+                        let line = ScanLine.clipped(
+                            center: center, dx: dx / norm, dy: dy / norm,
+                            halfLength: half, bounds: pass.frame)
+                    else { continue }
+                    // Only the stacked symbologies read these lines,
+                    // each once: up to five times as many lines as the
+                    // candidate's own, whose retries found the rows.
+                    scanLine(line, pass, enabled: stackedEnabled, retries: false)
+                }
+            }
+        }
+    }
+
     /// Forgets the readings of this frame (after ``absorb(_:into:)`` took
     /// them), keeping the count of candidates read.
     func clearReadings() {
@@ -125,37 +232,8 @@ final class LineWorker {
             rank < plan.fullLinesCandidates ? plan.giveUpLines : min(plan.giveUpLines, plan.laterGiveUpLines)
         candidatesRead += 1
         let lines = max(3, min(plan.linesPerCandidate, Int(c.lengthV / 4)))
-        // Long enough for quiet zones and an add-on on either side (an EAN-5
-        // add-on with its gap reaches 0.62 of the main code beyond its end).
-        var half = c.lengthU * 1.1 + Double(pass.detector.cellSize) + 12
+        let (half, shift) = span(of: c, pass)
         let vx = -c.uy, vy = c.ux
-        // Bars beyond the candidate's ends: the flat insides of wide
-        // bars and of DataBar's finder patterns split a large code's
-        // cells into several candidates, each covering part of it.
-        // The lines reach to where bars parallel to the candidate's
-        // end (up to six cells without any between), and a quiet
-        // zone beyond; they are shifted along the reading axis to
-        // stay centred on them.
-        var shift = 0.0
-        if let cells = pass.detector.tensors {
-            let middle = Point(x: c.cx, y: c.cy)
-            let limit = Double(max(pass.image.width, pass.image.height))
-            let from = 0.5 * c.lengthU
-            let ahead = cells.barsReach(
-                from: middle, ux: c.ux, uy: c.uy, start: from,
-                minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
-                maxGap: 6, limit: limit)
-            let behind = cells.barsReach(
-                from: middle, ux: -c.ux, uy: -c.uy, start: from,
-                minEnergy: 0.25 * plan.minEnergy, dominance: 16, maxAngle: 0.2,
-                maxGap: 6, limit: limit)
-            if ahead > from || behind > from {
-                let quiet = max(3 * Double(pass.detector.cellSize), 0.15 * (ahead + behind))
-                let toEnd = max(half, ahead + quiet), toStart = max(half, behind + quiet)
-                shift = (toEnd - toStart) / 2
-                half = (toEnd + toStart) / 2
-            }
-        }
         barReach = 0
         let spread = max(c.lengthV - Double(pass.detector.cellSize), 0)
         // From the middle outwards; a candidate whose code several lines
@@ -229,63 +307,9 @@ final class LineWorker {
                 }
             }
         }
-        // Rows of a stacked symbol (a row read alike by two lines,
-        // not stray readings): each row must be read alike by two lines
-        // at least, so lines halfway between the first ones; rows a
-        // few modules high are read only by lines running along
-        // them, so these lines also turn a little either way from
-        // the candidate's direction.
-        // Not when lines read the candidate's code whole often enough:
-        // no row of a stacked symbol reads as a whole symbol.
-        // Only when a row was read alike twice, or rows were read on
-        // more than half of the lines: the rows of a stacked symbol
-        // meet most lines across it, whereas a pair read by chance
-        // in text or other bars (common, and these lines are
-        // costly) meets a few. And not when one row was read alike
-        // by (nearly) every line: the candidate is that row alone
-        // (a one-row symbol cut short by the frame or the active
-        // region, or one tall row of a stacked symbol), which more
-        // lines would only read again.
-        let fragments = fragmentsRead - fragmentsBefore
-        let support = fragments >= 2 ? rows.mostSupport(since: rowsBefore) : 0
-        let repeated = support >= 2
-        if fragments >= 2 && reading < plan.enoughReadings && (repeated || 2 * fragments > lines)
-            && support < lines - 1
-        {
-            // Turned lines only once a row was read alike twice:
-            // stray fragments of other codes or text are common. And not
-            // once a row was read alike four times or more: the rows lie
-            // along the candidate's lines, which read them straight
-            // (turned lines are for rows that straight lines cross at an
-            // angle and seldom read whole).
-            let variants = repeated && support < 4 ? 5 : 1
-            let stackedEnabled = pass.enabled.intersection([.dataBar, .dataBarExpanded])
-            // Still pictures, the seldom tiles of a frame's rest and a
-            // scanner's first frame: a line halfway between each two;
-            // later video frames every other one of them, the others in
-            // the next frame (the symbol stays in view).
-            let everyLine = plan.thorough || plan.everySearch || pass.frameNumber <= 1
-            for k in 0..<(lines - 1) where everyLine || k % 2 == pass.frameNumber % 2 {
-                let t = (Double(k + 1) / Double(lines) - 0.5) * spread
-                barReach = max(0, spread / 2 - abs(t))
-                let center = Point(x: c.cx + t * vx + shift * c.ux, y: c.cy + t * vy + shift * c.uy)
-                for variant in 0..<variants {
-                    // 0, then about 2.3 and 4.6 degrees either way.
-                    let turn = Double((variant + 1) / 2) * (variant % 2 == 0 ? 0.04 : -0.04)
-                    let dx = c.ux - turn * c.uy, dy = c.uy + turn * c.ux
-                    let norm = (dx * dx + dy * dy).squareRoot()
-                    guard
-                        let line = ScanLine.clipped(
-                            center: center, dx: dx / norm, dy: dy / norm,
-                            halfLength: half, bounds: pass.frame)
-                    else { continue }
-                    // Only the stacked symbologies read these lines,
-                    // each once: up to five times as many lines as the
-                    // candidate's own, whose retries found the rows.
-                    scanLine(line, pass, enabled: stackedEnabled, retries: false)
-                }
-            }
-        }
+        readRowsBetween(
+            c, pass, lines: lines, spread: spread, half: half, shift: shift, reading: reading,
+            rowsBefore: rowsBefore, fragmentsBefore: fragmentsBefore)
         barReach = 0
         spottingFor = -1
     }

@@ -143,19 +143,8 @@ package enum QRBitstream {
                 }
             } else {
                 if reader.remaining < 4 { break }
-                switch reader.read(4)! {
-                case 0b0000: mode = .terminator
-                case 0b0001: mode = .numeric
-                case 0b0010: mode = .alphanumeric
-                case 0b0100: mode = .byte
-                case 0b1000: mode = .kanji
-                case 0b1101: mode = .hanzi
-                case 0b0111: mode = .eci
-                case 0b0101: mode = .fnc1First
-                case 0b1001: mode = .fnc1Second
-                case 0b0011: mode = .structuredAppend
-                default: return .failure(.unknownMode)
-                }
+                guard let m = modeIndicator(reader.read(4)!) else { return .failure(.unknownMode) }
+                mode = m
             }
             switch mode {
             case .terminator:
@@ -186,20 +175,11 @@ package enum QRBitstream {
                 content.closeRun(from: start, .ascii)
                 continue
             case .eci:
-                guard let b0 = reader.read(8) else { return .failure(.truncated) }
                 let value: Int
-                if b0 & 0x80 == 0 {
-                    value = b0
-                } else if b0 & 0xC0 == 0x80 {
-                    guard let b1 = reader.read(8) else { return .failure(.truncated) }
-                    value = (b0 & 0x3F) << 8 | b1
-                } else if b0 & 0xE0 == 0xC0 {
-                    guard let b12 = reader.read(16) else { return .failure(.truncated) }
-                    value = (b0 & 0x1F) << 16 | b12
-                } else {
-                    return .failure(.invalidValue)
+                switch readECI(&reader) {
+                case .success(let v): value = v
+                case .failure(let f): return .failure(f)
                 }
-                guard value <= 999_999 else { return .failure(.invalidValue) }
                 eci = value
                 content.hasECI = true
                 if content.firstECI == nil { content.firstECI = value }
@@ -230,15 +210,7 @@ package enum QRBitstream {
             case .kanji:
                 let bits = micro ? version : [8, 10, 12][range]
                 guard let count = reader.read(bits) else { return .failure(.truncated) }
-                guard count * 13 <= reader.remaining else { return .failure(.truncated) }
-                for _ in 0..<count {
-                    // 7.4, Kanji mode: the 13-bit value is (high - 0x81 or 0xC1) * 0xC0 + (low - 0x40).
-                    let v = reader.read(13)!
-                    var a = (v / 0xC0) << 8 | (v % 0xC0)
-                    a += a < 0x1F00 ? 0x8140 : 0xC140
-                    content.bytes.append(UInt8(a >> 8))
-                    content.bytes.append(UInt8(a & 0xFF))
-                }
+                if let f = readKanji(&reader, count, into: &content.bytes) { return .failure(f) }
                 // Under an ECI the pairs are bytes of that character set (an encoder
                 // may pack any byte pair that fits into Kanji mode).
                 content.closeRun(from: start, eci.map { .eci($0) } ?? .shiftJIS)
@@ -247,20 +219,78 @@ package enum QRBitstream {
                 guard let subset = reader.read(4) else { return .failure(.truncated) }
                 guard subset == 1 else { return .failure(.unknownMode) }
                 guard let count = reader.read([8, 10, 12][range]) else { return .failure(.truncated) }
-                guard count * 13 <= reader.remaining else { return .failure(.truncated) }
-                for _ in 0..<count {
-                    let v = reader.read(13)!
-                    var a = (v / 0x60) << 8 | (v % 0x60)
-                    a += a < 0x0A00 ? 0xA1A1 : 0xA6A1
-                    content.bytes.append(UInt8(truncatingIfNeeded: a >> 8))
-                    content.bytes.append(UInt8(a & 0xFF))
-                }
+                if let f = readHanzi(&reader, count, into: &content.bytes) { return .failure(f) }
                 content.closeRun(from: start, .gb2312)
             default:
                 return .failure(.unknownMode)
             }
         }
         return .success(content)
+    }
+
+    /// The mode of a QR Code mode indicator (7.4.2, Table 2); nil for none.
+    private static func modeIndicator(_ v: Int) -> Mode? {
+        switch v {
+        case 0b0000: .terminator
+        case 0b0001: .numeric
+        case 0b0010: .alphanumeric
+        case 0b0100: .byte
+        case 0b1000: .kanji
+        case 0b1101: .hanzi
+        case 0b0111: .eci
+        case 0b0101: .fnc1First
+        case 0b1001: .fnc1Second
+        case 0b0011: .structuredAppend
+        default: nil
+        }
+    }
+
+    /// An ECI designator (7.4.3.2, Table 4): one to three code words, at
+    /// most 999999.
+    private static func readECI(_ reader: inout BitReader) -> Result<Int, Failure> {
+        guard let b0 = reader.read(8) else { return .failure(.truncated) }
+        let value: Int
+        if b0 & 0x80 == 0 {
+            value = b0
+        } else if b0 & 0xC0 == 0x80 {
+            guard let b1 = reader.read(8) else { return .failure(.truncated) }
+            value = (b0 & 0x3F) << 8 | b1
+        } else if b0 & 0xE0 == 0xC0 {
+            guard let b12 = reader.read(16) else { return .failure(.truncated) }
+            value = (b0 & 0x1F) << 16 | b12
+        } else {
+            return .failure(.invalidValue)
+        }
+        guard value <= 999_999 else { return .failure(.invalidValue) }
+        return .success(value)
+    }
+
+    /// Kanji mode (7.4.6): `count` 13-bit characters to Shift JIS byte pairs.
+    private static func readKanji(_ reader: inout BitReader, _ count: Int, into out: inout [UInt8]) -> Failure? {
+        guard count * 13 <= reader.remaining else { return .truncated }
+        for _ in 0..<count {
+            // 7.4, Kanji mode: the 13-bit value is (high - 0x81 or 0xC1) * 0xC0 + (low - 0x40).
+            let v = reader.read(13)!
+            var a = (v / 0xC0) << 8 | (v % 0xC0)
+            a += a < 0x1F00 ? 0x8140 : 0xC140
+            out.append(UInt8(a >> 8))
+            out.append(UInt8(a & 0xFF))
+        }
+        return nil
+    }
+
+    /// Hanzi mode (GB/T 18284, GB 2312 subset): `count` 13-bit characters
+    /// to GB 2312 byte pairs.
+    private static func readHanzi(_ reader: inout BitReader, _ count: Int, into out: inout [UInt8]) -> Failure? {
+        guard count * 13 <= reader.remaining else { return .truncated }
+        for _ in 0..<count {
+            let v = reader.read(13)!
+            var a = (v / 0x60) << 8 | (v % 0x60)
+            a += a < 0x0A00 ? 0xA1A1 : 0xA6A1
+            out.append(UInt8(truncatingIfNeeded: a >> 8))
+            out.append(UInt8(a & 0xFF))
+        }
+        return nil
     }
 
     /// Numeric mode (7.4): groups of three digits in 10 bits, a last

@@ -55,64 +55,13 @@ extension QRDetector {
         let d0 = QRDetector.nearestQRSize(estimate)
         // Cheap first: the three finder patterns and their separators must
         // show through a grid spanned by their centres.
-        var rings = RingCount()
-        countRings(
-            img, pTL, tlu ?? mx, tlv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
-            outerU: -1, outerV: -1, merged: tl.merged, into: &rings)
-        countRings(
-            img, pTR, tru ?? mx, trv, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
-            outerU: 1, outerV: -1, merged: tr.merged, into: &rings)
-        countRings(
-            img, pBL, blu, blv ?? my, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
-            outerU: -1, outerV: 1, merged: bl.merged, into: &rings)
-        // Still pictures admit more perspective, which the affine grid of
-        // the three centres follows less well. (Of the 3 x 81 modules
-        // counted, 64 for a merged pattern, most must lie in the frame.)
-        let ringShare = options.rescueFailedSymbols ? 0.6 : 0.8
-        let mergedCount = (tl.merged ? 1 : 0) + (tr.merged ? 1 : 0) + (bl.merged ? 1 : 0)
-        guard rings.total > 150 - 11 * mergedCount && Double(rings.good) >= ringShare * Double(rings.total) else {
-            trace?("finder rings \(rings.good) of \(rings.total) at size \(d0)")
-            return nil
-        }
+        let moduleSizes = (tlu ?? mx, tlv ?? my, tru ?? mx, trv, blu, blv ?? my)
+        guard finderRingsShow(img, (tl, tr, bl), moduleSizes, axes: (ux, uy, vx, vy), inverted: inverted, size: d0)
+        else { return nil }
 
-        // Timing patterns: row 6 and column 6 between the finder patterns.
-        let s0 = Double(d0 - 7)
-        let ax = (pTR.x - pTL.x) / s0, ay = (pTR.y - pTL.y) / s0
-        let bx = (pBL.x - pTL.x) / s0, by = (pBL.y - pTL.y) / s0
         let module = (mx + my) / 2
-        let rowStart = Point(x: pTL.x + 3 * ax + 3 * bx, y: pTL.y + 3 * ay + 3 * by)
-        let rowEnd = Point(x: pTR.x - 3 * ax + 3 * bx, y: pTR.y - 3 * ay + 3 * by)
-        let colEnd = Point(x: pBL.x + 3 * ax - 3 * bx, y: pBL.y + 3 * ay - 3 * by)
-        let dRow = countRuns(img, from: rowStart, to: rowEnd, module: mx, inverted: inverted) + 12
-        let dCol = countRuns(img, from: rowStart, to: colEnd, module: my, inverted: inverted) + 12
-        func valid(_ d: Int) -> Bool { d >= 21 && d <= 177 && d % 4 == 1 && abs(Double(d) - estimate) <= 8 }
-
-        var sizes: (Int, Int, Int, Int) = (0, 0, 0, 0)
-        var sizeCount = 0
-        func add(_ d: Int) {
-            guard d >= 21, d <= 177, d % 4 == 1 else { return }
-            if sizeCount > 0 && sizes.0 == d || sizeCount > 1 && sizes.1 == d || sizeCount > 2 && sizes.2 == d {
-                return
-            }
-            switch sizeCount {
-            case 0: sizes.0 = d
-            case 1: sizes.1 = d
-            case 2: sizes.2 = d
-            case 3: sizes.3 = d
-            default: return
-            }
-            sizeCount += 1
-        }
-        let confirmed = dRow == dCol && valid(dRow)
-        if confirmed {
-            add(dRow)
-        } else {
-            if valid(dRow) { add(dRow) }
-            if valid(dCol) { add(dCol) }
-            add(d0)
-            add(estimate > Double(d0) ? d0 + 4 : d0 - 4)
-            add(estimate > Double(d0) ? d0 - 4 : d0 + 4)
-        }
+        let (sizes, sizeCount, confirmed) = candidateSizes(
+            img, pTL, pTR, pBL, size: d0, estimate: estimate, module: (mx, my), inverted: inverted)
         let outline = symbolOutline(img, tl, tr, bl, ux: ux, uy: uy, vx: vx, vy: vy)
         // Sample each size; keep the one whose function patterns read best.
         var best: QRCandidate? = nil
@@ -188,6 +137,91 @@ extension QRDetector {
         }
         result.decodeTried = true
         return result
+    }
+
+    /// Whether the three finder patterns and their separators show through
+    /// the grid their centres span (the cheap first test of a triple):
+    /// enough of their rings' modules, counted at `size`, read right.
+    /// `m` are the module sizes across the patterns: top-left along u and
+    /// v, top-right along u and v, bottom-left along u and v.
+    private func finderRingsShow(
+        _ img: LumaView, _ f: (QRFinder, QRFinder, QRFinder),
+        _ m: (Double, Double, Double, Double, Double, Double), axes: (Double, Double, Double, Double),
+        inverted: Bool, size d0: Int
+    ) -> Bool {
+        let (tl, tr, bl) = f
+        let pTL = tl.centre, pTR = tr.centre, pBL = bl.centre
+        let (ux, uy, vx, vy) = axes
+        var rings = RingCount()
+        countRings(
+            img, pTL, m.0, m.1, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
+            outerU: -1, outerV: -1, merged: tl.merged, into: &rings)
+        countRings(
+            img, pTR, m.2, m.3, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
+            outerU: 1, outerV: -1, merged: tr.merged, into: &rings)
+        countRings(
+            img, pBL, m.4, m.5, ux: ux, uy: uy, vx: vx, vy: vy, inverted: inverted,
+            outerU: -1, outerV: 1, merged: bl.merged, into: &rings)
+        // Still pictures admit more perspective, which the affine grid of
+        // the three centres follows less well. (Of the 3 x 81 modules
+        // counted, 64 for a merged pattern, most must lie in the frame.)
+        let ringShare = options.rescueFailedSymbols ? 0.6 : 0.8
+        let mergedCount = (tl.merged ? 1 : 0) + (tr.merged ? 1 : 0) + (bl.merged ? 1 : 0)
+        guard rings.total > 150 - 11 * mergedCount && Double(rings.good) >= ringShare * Double(rings.total) else {
+            trace?("finder rings \(rings.good) of \(rings.total) at size \(d0)")
+            return false
+        }
+
+        return true
+    }
+
+    /// The sizes to sample a symbol of estimated size `estimate` (nearest
+    /// valid size `d0`) at, up to four: the size both timing patterns
+    /// count (ISO/IEC 18004:2015, 6.3.5) when they agree, else each count
+    /// that is valid, `d0` and its neighbours; whether the counts agreed.
+    private func candidateSizes(
+        _ img: LumaView, _ pTL: Point, _ pTR: Point, _ pBL: Point, size d0: Int, estimate: Double,
+        module: (Double, Double), inverted: Bool
+    ) -> (sizes: (Int, Int, Int, Int), count: Int, confirmed: Bool) {
+        let (mx, my) = module
+        // Timing patterns: row 6 and column 6 between the finder patterns.
+        let s0 = Double(d0 - 7)
+        let ax = (pTR.x - pTL.x) / s0, ay = (pTR.y - pTL.y) / s0
+        let bx = (pBL.x - pTL.x) / s0, by = (pBL.y - pTL.y) / s0
+        let rowStart = Point(x: pTL.x + 3 * ax + 3 * bx, y: pTL.y + 3 * ay + 3 * by)
+        let rowEnd = Point(x: pTR.x - 3 * ax + 3 * bx, y: pTR.y - 3 * ay + 3 * by)
+        let colEnd = Point(x: pBL.x + 3 * ax - 3 * bx, y: pBL.y + 3 * ay - 3 * by)
+        let dRow = countRuns(img, from: rowStart, to: rowEnd, module: mx, inverted: inverted) + 12
+        let dCol = countRuns(img, from: rowStart, to: colEnd, module: my, inverted: inverted) + 12
+        func valid(_ d: Int) -> Bool { d >= 21 && d <= 177 && d % 4 == 1 && abs(Double(d) - estimate) <= 8 }
+
+        var sizes: (Int, Int, Int, Int) = (0, 0, 0, 0)
+        var sizeCount = 0
+        func add(_ d: Int) {
+            guard d >= 21, d <= 177, d % 4 == 1 else { return }
+            if sizeCount > 0 && sizes.0 == d || sizeCount > 1 && sizes.1 == d || sizeCount > 2 && sizes.2 == d {
+                return
+            }
+            switch sizeCount {
+            case 0: sizes.0 = d
+            case 1: sizes.1 = d
+            case 2: sizes.2 = d
+            case 3: sizes.3 = d
+            default: return
+            }
+            sizeCount += 1
+        }
+        let confirmed = dRow == dCol && valid(dRow)
+        if confirmed {
+            add(dRow)
+        } else {
+            if valid(dRow) { add(dRow) }
+            if valid(dCol) { add(dCol) }
+            add(d0)
+            add(estimate > Double(d0) ? d0 + 4 : d0 - 4)
+            add(estimate > Double(d0) ? d0 - 4 : d0 + 4)
+        }
+        return (sizes, sizeCount, confirmed)
     }
 
     /// The first of a candidate's matrices (``QRCandidate/matrix``, then
