@@ -377,8 +377,7 @@ final class QRModel1Tests: XCTestCase {
     /// a 4-module quiet zone): it reads, and its modules are exactly what
     /// the tests' encoder makes of the same data, level and mask.
     func testCorpusPicture() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/corpus/qrcode-2").standardized
+        let folder = TestPaths.corpus.appendingPathComponent("qrcode-2")
         let png = folder.appendingPathComponent("qr-model-1.png").path
         guard FileManager.default.fileExists(atPath: png) else {
             throw XCTSkip(

@@ -4,37 +4,12 @@ import Foundation
 #endif
 import XCTest
 
-/// What a finished subprocess left behind.
-struct ProcessOutput {
-    /// The exit status (or 128 + signal when it was killed).
-    var status: Int32
-    /// Everything written to standard output.
-    var stdout: String
-    /// Everything written to standard error.
-    var stderr: String
-    /// Whether the time limit was reached and the process was stopped.
-    var timedOut: Bool
-    /// Wall-clock duration in seconds.
-    var seconds: Double
-
-    /// A summary for assertion messages.
-    var summary: String {
-        "status \(status)\(timedOut ? " (timed out)" : "")\n--- stdout:\n\(stdout.suffix(3000))\n--- stderr:\n\(stderr.suffix(3000))"
-    }
-}
-
-/// A background server that did not come up (fails the test that needed it).
-struct ServerError: Error, CustomStringConvertible {
-    /// What happened, with the server's output.
-    var message: String
-    var description: String { message }
-}
-
 /// Paths and helpers shared by the CLI tests.
 enum Env {
-    /// The repository root (three levels above this file).
+    /// The repository root (four levels above this file, `Tests/CLITests/Support/Env.swift`).
     static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The folder of the running test bundle, which SwiftPM fills with every
     /// product of the same build (the CLI and the plugin).

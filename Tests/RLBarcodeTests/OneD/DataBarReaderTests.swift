@@ -340,8 +340,7 @@ final class DataBarReaderTests: XCTestCase {
     /// (which turns the PNG images into PPM) is missing. JPEG images are left out. Counts must not fall below what the readers reach now,
     /// and no image may be misread.
     func testCorpus() throws {
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/corpus").standardized
+        let corpus = TestPaths.corpus
         guard FileManager.default.fileExists(atPath: corpus.path), let convert = TestPicture.convertTool else {
             throw XCTSkip("the shared corpus or ImageMagick's convert (to read the images) is missing")
         }

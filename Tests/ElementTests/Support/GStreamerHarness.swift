@@ -13,6 +13,10 @@ enum TestGTypes {
     static let string = GType(16 << 2)
 }
 
+/// The package's root (`Tests/ElementTests/Support/` is three levels below it).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
 /// Where the plugin under test was built: `RLBARCODE_PLUGIN_DIR`, else the
 /// directory of the test bundle, else the package's known scratch folders.
 func pluginDirectory() -> String? {
@@ -24,8 +28,7 @@ func pluginDirectory() -> String? {
     candidates.append(Bundle.main.bundleURL.path)
     candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().path)
     for bundle in Bundle.allBundles { candidates.append(bundle.bundleURL.deletingLastPathComponent().path) }
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    let root = packageRoot
     for scratch in [".build-elem", ".build"] {
         for config in ["debug", "release"] {
             candidates.append(root.appendingPathComponent("\(scratch)/\(config)").path)

@@ -6,8 +6,7 @@ import XCTest
 /// check the plugin and the command-line tool make before running code of
 /// that level (Sources/CGStreamer/cpu.h).
 final class CPULevelTests: XCTestCase {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/swift-flags.sh")
+    static let script = packageRoot.appendingPathComponent("scripts/swift-flags.sh")
 
     /// Runs the script with RLBARCODE_CPU = `level`: its exit status, output and error output.
     func flags(_ level: String) throws -> (status: Int32, out: String, err: String) {
