@@ -13,9 +13,7 @@ final class TimeLimitTests: XCTestCase {
     }
 
     private func scan(_ pic: TestPicture, _ scanner: RLBarcode.Scanner) -> [BarcodeResult] {
-        pic.pixels.withUnsafeBufferPointer {
-            scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
-        }
+        pic.scan(with: scanner)
     }
 
     func testAnExpiredLimitStopsTheScanAndSaysSo() {

@@ -6,21 +6,11 @@ import XCTest
 /// detector; pictures without symbols give nothing.
 final class AztecDetectorTests: XCTestCase {
     private func symbol(_ data: String, _ arguments: [String] = []) throws -> QRTestSymbol? {
-        guard let m = try ZintAztec.make(data, arguments: arguments) else { return nil }
-        return QRTestSymbol(modules: (0..<m.height).map { y in (0..<m.width).map { m[$0, y] } })
+        try QRTestSymbol.aztec(data, arguments)
     }
 
     private func detect(_ p: QRPicture, thorough: Bool = false, blurred: Bool = false) -> [AztecSymbol] {
-        let detector = AztecDetector()
-        detector.options.blurredCentres = blurred
-        var out: [AztecSymbol] = []
-        p.picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(
-                base: $0.baseAddress!, width: p.picture.width, height: p.picture.height,
-                stride: p.picture.stride)
-            detector.scan(view, thorough: thorough, into: &out)
-        }
-        return out
+        p.picture.detectAztec(thorough: thorough, blurredCentres: blurred)
     }
 
     private func picture(

@@ -6,18 +6,11 @@ import XCTest
 /// of the picture.
 final class AztecQuarterTurnTests: XCTestCase {
     private func detect(_ p: TestPicture) -> [AztecSymbol] {
-        let detector = AztecDetector()
-        var out: [AztecSymbol] = []
-        p.pixels.withUnsafeBufferPointer {
-            let view = LumaView(base: $0.baseAddress!, width: p.width, height: p.height, stride: p.stride)
-            detector.scan(view, thorough: true, into: &out)
-        }
-        return out
+        p.detectAztec(thorough: true)
     }
 
     private func symbol(_ data: String, _ arguments: [String]) throws -> QRTestSymbol? {
-        guard let m = try ZintAztec.make(data, arguments: arguments) else { return nil }
-        return QRTestSymbol(modules: (0..<m.height).map { y in (0..<m.width).map { m[$0, y] } })
+        try QRTestSymbol.aztec(data, arguments)
     }
 
     /// The picture bent like paper that is not flat: each row shifted

@@ -6,15 +6,7 @@ import XCTest
 /// to the frame is read.
 final class AztecVideoFrameTests: XCTestCase {
     private func scan(_ p: QRPicture) -> [AztecSymbol] {
-        let detector = AztecDetector()
-        var out: [AztecSymbol] = []
-        p.picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(
-                base: $0.baseAddress!, width: p.picture.width, height: p.picture.height,
-                stride: p.picture.stride)
-            detector.scan(view, thorough: false, into: &out)
-        }
-        return out
+        p.picture.detectAztec(thorough: false)
     }
 
     func testClutteredFrameWithAndWithoutASymbol() throws {

@@ -2,25 +2,17 @@ import XCTest
 @testable import RLBarcode
 
 /// Codabar (EN 798) on pictures drawn from zint's module patterns
-/// (`zint -b 18`; helpers in Code39ReaderTests.swift).
+/// (`zint -b 18`; helpers in Support/).
 final class CodabarReaderTests: XCTestCase {
     private let options = ScanOptions(symbologies: .codabar)
 
     private func scan(_ pic: TestPicture, _ options: ScanOptions? = nil) -> [BarcodeResult] {
-        pic.c39Scan(options ?? self.options, readers: [CodabarReader()])
+        pic.scan(options ?? self.options, readers: [CodabarReader()])
     }
 
     /// Draws `row` in a picture fitted to it and scans it.
     private func read(_ row: ZintRow, module: Double = 1, quiet: Double = 24, angle: Double = 0) -> [BarcodeResult] {
-        let length = (Double(row.modules.count) + 2 * quiet) * module
-        let size = angle == 0 ? Int(length) + 20 : Int(length * 1.05) + 40
-        var pic = TestPicture(width: size, height: angle == 0 ? 140 : size)
-        pic.draw(
-            row,
-            .init(
-                cx: Double(size) / 2, cy: Double(pic.height) / 2, module: module, barHeight: 80,
-                angle: angle, quietZone: quiet))
-        return scan(pic)
+        scan(.fitted(row, module: module, quiet: quiet, angle: angle))
     }
 
     func testEveryCharacterAndEveryStartStop() throws {
@@ -166,33 +158,11 @@ final class CodabarReaderTests: XCTestCase {
 
     /// Decodes one line of widths (no grey levels: quiet zones count by width alone).
     private func decodeWidths(_ widths: [Float]) -> [(text: String, error: Float)] {
-        var run = ElementRun()
-        defer { run.free() }
-        run.reserve(widths.count)
-        var at: Float = 0
-        for (i, w) in widths.enumerated() { run.widths[i] = w; run.starts[i] = at; at += w }
-        run.count = widths.count
-        run.lineLength = at
-        var sink = LinearHitSink()
-        defer { sink.free() }
-        CodabarReader().decode(run, enabled: .codabar, into: &sink)
-        return (0..<sink.hitCount).map {
-            (String(decoding: sink.text(of: sink.hits[$0]), as: UTF8.self), sink.hits[$0].error)
-        }
+        LinearSymbolTestKit.decodeWidths(widths, CodabarReader(), .codabar)
     }
 
-    /// Element widths of a zint row, `unit` pixels a module, with quiet zones of `leading` and `trailing` pixels.
     private func widths(_ row: ZintRow, unit: Float, leading: Float, trailing: Float) -> [Float] {
-        var out: [Float] = [leading]
-        var i = 0
-        while i < row.modules.count {
-            var j = i
-            while j < row.modules.count && row.modules[j] == row.modules[i] { j += 1 }
-            out.append(Float(j - i) * unit)
-            i = j
-        }
-        out.append(trailing)
-        return out
+        LinearSymbolTestKit.widths(row, unit: unit, leading: leading, trailing: trailing)
     }
 
     func testQuietZonesGapsAndCleanWidthsOnOneLine() throws {

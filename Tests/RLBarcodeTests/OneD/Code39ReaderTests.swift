@@ -2,94 +2,17 @@ import Foundation
 import XCTest
 @testable import RLBarcode
 
-/// Runs `zint -b SYMBOLOGY -d DATA [extra arguments] --dump` and returns its
-/// module row; skips the test when zint is not installed.
-func code39TestZint(_ symbology: Int, _ data: String, _ arguments: [String] = []) throws -> ZintRow {
-    try ZintRow.make(symbology: symbology, data, arguments: arguments)
-}
-
-extension ZintRow {
-    /// The same symbol with other wide elements: zint draws narrow elements
-    /// one module and wide ones two; here narrow become `narrow` and wide
-    /// `wide` units (draw with a module of one unit).
-    func c39Stretched(narrow: Int, wide: Int) -> ZintRow {
-        var out: [Bool] = []
-        var i = 0
-        while i < modules.count {
-            var j = i
-            while j < modules.count && modules[j] == modules[i] { j += 1 }
-            let units = j - i == 1 ? narrow : (j - i == 2 ? wide : (j - i) * narrow)
-            out += [Bool](repeating: modules[i], count: units)
-            i = j
-        }
-        return ZintRow(modules: out)
-    }
-}
-
-extension TestPicture {
-    /// The picture turned clockwise by `quarterTurns` right angles, pixel for pixel.
-    func c39Turned(_ quarterTurns: Int) -> TestPicture {
-        var pic = self
-        for _ in 0..<((quarterTurns % 4 + 4) % 4) {
-            var out = TestPicture(width: pic.height, height: pic.width)
-            for y in 0..<pic.height {
-                for x in 0..<pic.width {
-                    // (x, y) goes to (height - 1 - y, x).
-                    out.pixels[x * out.stride + (pic.height - 1 - y)] = pic.pixels[y * pic.stride + x]
-                }
-            }
-            pic = out
-        }
-        return pic
-    }
-
-    /// A picture of `row` upright, `module` pixels a module, whose first
-    /// bar (`start`) and/or last bar (`end`) touches the picture's left or
-    /// right border; a side not touching keeps a margin of `margin` modules.
-    static func c39Touching(
-        _ row: ZintRow, module: Double, start: Bool, end: Bool, margin: Double = 24,
-        height: Int = 120
-    ) -> TestPicture {
-        let n = Double(row.modules.count)
-        let left = start ? 0 : margin, right = end ? 0 : margin
-        let width = Int(((left + n + right) * module).rounded())
-        var pic = TestPicture(width: width, height: height)
-        pic.draw(
-            row,
-            .init(
-                cx: (left + n / 2) * module, cy: Double(height) / 2, module: module,
-                barHeight: Double(height) / module, quietZone: margin))
-        return pic
-    }
-
-    /// Scans with the given readers only (readers not registered yet).
-    func c39Scan(_ options: ScanOptions, readers: [any LinearReader]) -> [BarcodeResult] {
-        let scanner = Scanner(options: options, linearReaders: readers)
-        return pixels.withUnsafeBufferPointer {
-            scanner.scan(LumaView(base: $0.baseAddress!, width: width, height: height, stride: stride))
-        }
-    }
-}
-
 /// Code 39 (ISO/IEC 16388) on pictures drawn from zint's module patterns.
 final class Code39ReaderTests: XCTestCase {
     private let options = ScanOptions(symbologies: .code39)
 
     private func scan(_ pic: TestPicture, _ options: ScanOptions? = nil) -> [BarcodeResult] {
-        pic.c39Scan(options ?? self.options, readers: [Code39Reader()])
+        pic.scan(options ?? self.options, readers: [Code39Reader()])
     }
 
     /// Draws `row` upright in a picture fitted to it and scans it.
     private func read(_ row: ZintRow, module: Double = 1, quiet: Double = 24, angle: Double = 0) -> [BarcodeResult] {
-        let length = (Double(row.modules.count) + 2 * quiet) * module
-        let size = angle == 0 ? Int(length) + 20 : Int(length * 1.05) + 40
-        var pic = TestPicture(width: size, height: angle == 0 ? 140 : size)
-        pic.draw(
-            row,
-            .init(
-                cx: Double(size) / 2, cy: Double(pic.height) / 2, module: module, barHeight: 80,
-                angle: angle, quietZone: quiet))
-        return scan(pic)
+        scan(.fitted(row, module: module, quiet: quiet, angle: angle))
     }
 
     /// The modulo-43 check character of `data`, computed here independently.
@@ -331,33 +254,11 @@ final class Code39ReaderTests: XCTestCase {
     private func decodeWidths(_ widths: [Float]) -> [String] { decodeWidthsAndErrors(widths).map(\.text) }
 
     private func decodeWidthsAndErrors(_ widths: [Float]) -> [(text: String, error: Float)] {
-        var run = ElementRun()
-        defer { run.free() }
-        run.reserve(widths.count)
-        var at: Float = 0
-        for (i, w) in widths.enumerated() { run.widths[i] = w; run.starts[i] = at; at += w }
-        run.count = widths.count
-        run.lineLength = at
-        var sink = LinearHitSink()
-        defer { sink.free() }
-        Code39Reader().decode(run, enabled: .code39, into: &sink)
-        return (0..<sink.hitCount).map {
-            (String(decoding: sink.text(of: sink.hits[$0]), as: UTF8.self), sink.hits[$0].error)
-        }
+        LinearSymbolTestKit.decodeWidths(widths, Code39Reader(), .code39)
     }
 
-    /// Element widths of a zint row, `unit` pixels a module, with quiet zones of `leading` and `trailing` pixels.
     private func widths(_ row: ZintRow, unit: Float, leading: Float, trailing: Float) -> [Float] {
-        var out: [Float] = [leading]
-        var i = 0
-        while i < row.modules.count {
-            var j = i
-            while j < row.modules.count && row.modules[j] == row.modules[i] { j += 1 }
-            out.append(Float(j - i) * unit)
-            i = j
-        }
-        out.append(trailing)
-        return out
+        LinearSymbolTestKit.widths(row, unit: unit, leading: leading, trailing: trailing)
     }
 
     func testQuietZonesAndGapsOnOneLine() throws {

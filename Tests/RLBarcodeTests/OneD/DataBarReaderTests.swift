@@ -32,9 +32,7 @@ final class DataBarReaderTests: XCTestCase {
         let scanner = Scanner(
             options: ScanOptions(symbologies: symbologies, effort: effort),
             linearReaders: [DataBarReader(), DataBarExpandedReader()])
-        return pic.pixels.withUnsafeBufferPointer {
-            scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
-        }
+        return pic.scan(with: scanner)
     }
 
     /// Draws `row` upright in a small picture.

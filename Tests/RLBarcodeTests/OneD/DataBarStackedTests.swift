@@ -50,9 +50,7 @@ final class DataBarStackedTests: XCTestCase {
 
     private func scan(_ pic: TestPicture, effort: Effort = .balanced) -> [BarcodeResult] {
         let scanner = Scanner(options: ScanOptions(symbologies: [.dataBar, .dataBarExpanded], effort: effort))
-        return pic.pixels.withUnsafeBufferPointer {
-            scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
-        }
+        return pic.scan(with: scanner)
     }
 
     /// A picture holding `stack` in its middle.
@@ -85,10 +83,7 @@ final class DataBarStackedTests: XCTestCase {
                     let scanner = Scanner(
                         options: ScanOptions(symbologies: [.dataBar, .dataBarExpanded], effort: .balanced))
                     scanner.seeksOtherRows = seek
-                    let r = pic.pixels.withUnsafeBufferPointer {
-                        scanner.scan(
-                            LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
-                    }
+                    let r = pic.scan(with: scanner)
                     XCTAssertTrue(r.allSatisfy { $0.text == elementString(data) }, "\(data) \(dy): \(r.map(\.text))")
                     if r.map(\.text) == [elementString(data)] {
                         if seek { with.insert("\(data) \(dy)") } else { without.insert("\(data) \(dy)") }
@@ -301,9 +296,7 @@ final class DataBarStackedTests: XCTestCase {
         let pic = picture(s, module: 4)
         let scanner = Scanner(options: ScanOptions(symbologies: [.dataBar, .dataBarExpanded], effort: .balanced))
         let before = scanner.linesSampled
-        let r = pic.pixels.withUnsafeBufferPointer {
-            scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
-        }
+        let r = pic.scan(with: scanner)
         XCTAssertEqual(r.map(\.text), [raw(data)])
         let lines = scanner.linesSampled - before, candidates = scanner.lastCandidatesRead
         XCTAssertGreaterThan(candidates, 0)

@@ -20,9 +20,7 @@ final class HaloTests: XCTestCase {
 
     private func scan(_ pic: TestPicture, effort: Effort) -> [BarcodeResult] {
         let scanner = Scanner(options: ScanOptions(effort: effort))
-        return pic.pixels.withUnsafeBufferPointer {
-            scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
-        }
+        return pic.scan(with: scanner)
     }
 
     func testSharpenedLargeModules() throws {

@@ -40,9 +40,7 @@ final class ITFReaderTests: XCTestCase {
         readers: [any LinearReader] = [ITFReader()]
     ) -> [BarcodeResult] {
         let scanner = Scanner(options: ScanOptions(symbologies: symbologies, effort: effort), linearReaders: readers)
-        return pic.pixels.withUnsafeBufferPointer {
-            scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
-        }
+        return pic.scan(with: scanner)
     }
 
     /// Draws `row` upright in a picture just big enough and scans it.

@@ -26,9 +26,7 @@ final class CandidateLinesTests: XCTestCase {
         let scanner = Scanner(options: ScanOptions(symbologies: .dataBarExpanded, effort: .balanced))
         let before = scanner.linesSampled
         let pic = p.picture
-        let found = pic.pixels.withUnsafeBufferPointer {
-            scanner.scan(LumaView(base: $0.baseAddress!, width: pic.width, height: pic.height, stride: pic.stride))
-        }
+        let found = pic.scan(with: scanner)
         XCTAssertEqual(found.map(\.text), [])
         let candidates = scanner.lastCandidatesRead
         let lines = scanner.linesSampled - before
