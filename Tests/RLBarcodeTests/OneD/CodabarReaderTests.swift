@@ -194,42 +194,17 @@ final class CodabarReaderTests: XCTestCase {
         blank.addNoise(amplitude: 60, seed: 11)
         XCTAssertTrue(scan(blank, thorough).isEmpty)
         for seed in 1...12 {
-            var random = TestPicture(width: 400, height: 200)
-            var state = UInt64(seed) &* 0xD1B54A32D192ED03
-            var x = 30
-            var dark = true
-            while x < 370 {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                let w = 2 * (1 + Int((state >> 33) % 3))
-                if dark { for y in 40..<160 { for k in x..<min(x + w, 400) { random.pixels[y * 400 + k] = 20 } } }
-                x += w
-                dark.toggle()
-            }
+            let random = TestPicture.randomStripes(seed: seed, mix: 0xD1B54A32D192ED03)
             XCTAssertTrue(scan(random, thorough).isEmpty, "random stripes \(seed)")
         }
         // Text-like strokes.
-        var text = TestPicture(width: 400, height: 240)
-        var state: UInt64 = 5
-        for line in 0..<6 {
-            var x = 20
-            while x < 380 {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                let glyph = Int((state >> 33) % 5)
-                let y0 = 20 + line * 36
-                for y in y0..<(y0 + 22) {
-                    for k in 0..<8 {
-                        let on: Bool
-                        switch glyph {
-                        case 0: on = k < 2 || k > 5
-                        case 1: on = k < 2
-                        case 2: on = (k > 2 && k < 5) || (y - y0) % 10 < 2
-                        case 3: on = k < 2 || k > 5 || (y - y0) % 11 < 2
-                        default: on = false
-                        }
-                        if on { text.pixels[y * 400 + min(399, x + k)] = 30 }
-                    }
-                }
-                x += 11
+        let text = TestPicture.textLike(seed: 5, glyphs: 5, glyphWidth: 8, advance: 11) { glyph, k, dy in
+            switch glyph {
+            case 0: k < 2 || k > 5
+            case 1: k < 2
+            case 2: (k > 2 && k < 5) || dy % 10 < 2
+            case 3: k < 2 || k > 5 || dy % 11 < 2
+            default: false
             }
         }
         XCTAssertTrue(scan(text, thorough).isEmpty)

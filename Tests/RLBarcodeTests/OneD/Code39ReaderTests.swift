@@ -310,43 +310,18 @@ final class Code39ReaderTests: XCTestCase {
         XCTAssertTrue(scan(blank, thorough).isEmpty)
         // Random bar and space widths of one to three narrow units, many times.
         for seed in 1...12 {
-            var random = TestPicture(width: 400, height: 200)
-            var state = UInt64(seed) &* 0x9E3779B97F4A7C15
-            var x = 30
-            var dark = true
-            while x < 370 {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                let w = 2 * (1 + Int((state >> 33) % 3))
-                if dark { for y in 40..<160 { for k in x..<min(x + w, 400) { random.pixels[y * 400 + k] = 20 } } }
-                x += w
-                dark.toggle()
-            }
+            let random = TestPicture.randomStripes(seed: seed, mix: 0x9E3779B97F4A7C15)
             XCTAssertTrue(scan(random, thorough).isEmpty, "random stripes \(seed)")
         }
         // Text-like: rows of glyph-like strokes and blocks.
-        var text = TestPicture(width: 400, height: 240)
-        var state: UInt64 = 99
-        for line in 0..<6 {
-            var x = 20
-            while x < 380 {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                let glyph = Int((state >> 33) % 6)
-                let y0 = 20 + line * 36
-                for y in y0..<(y0 + 22) {
-                    for k in 0..<10 {
-                        let on: Bool
-                        switch glyph {
-                        case 0: on = k < 2 || k > 7
-                        case 1: on = k < 2 || (y - y0 < 3)
-                        case 2: on = (k > 3 && k < 6) || (y - y0) % 10 < 2
-                        case 3: on = abs(k - (y - y0) / 2) < 2
-                        case 4: on = k < 2 || k > 7 || (y - y0) % 11 < 2
-                        default: on = false
-                        }
-                        if on { text.pixels[y * 400 + min(399, x + k)] = 30 }
-                    }
-                }
-                x += 13
+        let text = TestPicture.textLike(seed: 99, glyphs: 6, glyphWidth: 10, advance: 13) { glyph, k, dy in
+            switch glyph {
+            case 0: k < 2 || k > 7
+            case 1: k < 2 || dy < 3
+            case 2: (k > 3 && k < 6) || dy % 10 < 2
+            case 3: abs(k - dy / 2) < 2
+            case 4: k < 2 || k > 7 || dy % 11 < 2
+            default: false
             }
         }
         XCTAssertTrue(scan(text, thorough).isEmpty)

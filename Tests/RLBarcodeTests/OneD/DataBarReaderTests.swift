@@ -251,28 +251,7 @@ final class DataBarReaderTests: XCTestCase {
 
     /// The raw element string zint's bracketed input stands for: AIs and
     /// data, GS after variable-length data that is not last.
-    private func raw(_ bracketed: String) -> String {
-        var result = ""
-        var parts: [(String, String)] = []
-        var rest = Substring(bracketed)
-        while let open = rest.firstIndex(of: "["), let close = rest.firstIndex(of: "]") {
-            let ai = String(rest[rest.index(after: open)..<close])
-            let after = rest[rest.index(after: close)...]
-            let next = after.firstIndex(of: "[") ?? after.endIndex
-            parts.append((ai, String(after[..<next])))
-            rest = after[next...]
-        }
-        for (k, (ai, data)) in parts.enumerated() {
-            result += ai + data
-            if k + 1 < parts.count, !isFixed(ai) { result += "\u{1D}" }
-        }
-        return result
-    }
-
-    private func isFixed(_ ai: String) -> Bool {
-        let digits = ai.utf8.map { $0 - 48 }
-        return digits.withUnsafeBufferPointer { GS1.fixedDataLength($0) } != nil
-    }
+    private func raw(_ bracketed: String) -> String { BracketedGS1.raw(bracketed) }
 
     func testExpandedEncodationMethods() throws {
         let cases = [

@@ -29,24 +29,7 @@ final class DataBarStackedTests: XCTestCase {
 
     /// The raw element string of zint's bracketed input: GS after
     /// variable-length data that is not last.
-    private func raw(_ bracketed: String) -> String {
-        var parts: [(String, String)] = []
-        var rest = Substring(bracketed)
-        while let open = rest.firstIndex(of: "["), let close = rest.firstIndex(of: "]") {
-            let ai = String(rest[rest.index(after: open)..<close])
-            let after = rest[rest.index(after: close)...]
-            let next = after.firstIndex(of: "[") ?? after.endIndex
-            parts.append((ai, String(after[..<next])))
-            rest = after[next...]
-        }
-        var result = ""
-        for (k, (ai, data)) in parts.enumerated() {
-            result += ai + data
-            let fixed = ai.utf8.map { $0 - 48 }.withUnsafeBufferPointer { GS1.fixedDataLength($0) } != nil
-            if k + 1 < parts.count, !fixed { result += "\u{1D}" }
-        }
-        return result
-    }
+    private func raw(_ bracketed: String) -> String { BracketedGS1.raw(bracketed) }
 
     private func scan(_ pic: TestPicture, effort: Effort = .balanced) -> [BarcodeResult] {
         let scanner = Scanner(options: ScanOptions(symbologies: [.dataBar, .dataBarExpanded], effort: effort))
