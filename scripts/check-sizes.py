@@ -14,8 +14,8 @@ Prints one line per finding, `path:line: ...` (with -v also the findings
 that an exception allows), a summary line, and exits 1 when any file or
 function is over its limit and not listed in EXCEPTIONS below. An exception
 that is no longer needed, or names a file that does not exist, is reported
-as a warning and does not fail the check. Paths are relative to the
-repository root.
+as a warning and does not fail the check. Paths are relative to the root
+of the package the files are in (the folder holding Package.swift).
 """
 
 import os
@@ -226,10 +226,23 @@ def swift_files(paths):
                     yield os.path.join(folder, name)
 
 
+def package_root(path):
+    """The nearest folder at or above `path` that holds Package.swift, else ROOT."""
+    folder = os.path.abspath(path)
+    while True:
+        if os.path.isfile(os.path.join(folder, "Package.swift")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return ROOT
+        folder = parent
+
+
 def relative(path):
-    full = os.path.abspath(path)
-    if full.startswith(ROOT + os.sep):
-        return os.path.relpath(full, ROOT)
+    """`path` relative to its package's root (where the exceptions' paths start)."""
+    full, root = os.path.abspath(path), package_root(path)
+    if full.startswith(root + os.sep):
+        return os.path.relpath(full, root)
     return path
 
 
