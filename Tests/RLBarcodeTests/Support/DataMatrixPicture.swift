@@ -101,11 +101,7 @@ extension QRPicture {
     func scanDataMatrix(thorough: Bool = true) -> [BarcodeResult] {
         var out: [BarcodeResult] = []
         let reader = DataMatrixReader()
-        picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(
-                base: $0.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
-            reader.read(view, bounds: nil, thorough: thorough, into: &out)
-        }
+        picture.withLumaView { reader.read($0, bounds: nil, thorough: thorough, into: &out) }
         return out
     }
 }

@@ -207,9 +207,7 @@ struct QRPicture {
     /// the finder search over the whole picture.
     func detect(_ detector: QRDetector = QRDetector(), regions: Bool = true) -> [QRCandidate] {
         var out: [QRCandidate] = []
-        picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(
-                base: $0.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
+        picture.withLumaView { view in
             if regions { detector.scan(view, into: &out) } else { detector.detect(view, in: nil, into: &out) }
         }
         return out

@@ -123,10 +123,7 @@ struct TestPicture {
 
     /// Scans the picture.
     func scan(_ options: ScanOptions = ScanOptions()) -> [BarcodeResult] {
-        let scanner = Scanner(options: options)
-        return pixels.withUnsafeBufferPointer {
-            scanner.scan(LumaView(base: $0.baseAddress!, width: width, height: height, stride: stride))
-        }
+        scan(with: Scanner(options: options))
     }
 
     /// ImageMagick's `convert`, which the tests read PNG images with, or nil

@@ -28,3 +28,23 @@ enum ZintAztec {
         return ZintMatrix.parse(dump)
     }
 }
+
+extension QRTestSymbol {
+    /// An Aztec Code symbol of `data` as a module grid to draw (nil when zint
+    /// makes none); `arguments` as for ``ZintAztec/make(_:arguments:file:line:)``.
+    static func aztec(_ data: String, _ arguments: [String] = []) throws -> QRTestSymbol? {
+        guard let m = try ZintAztec.make(data, arguments: arguments) else { return nil }
+        return QRTestSymbol(modules: (0..<m.height).map { y in (0..<m.width).map { m[$0, y] } })
+    }
+}
+
+extension TestPicture {
+    /// The Aztec symbols ``AztecDetector`` finds in the picture.
+    func detectAztec(thorough: Bool, blurredCentres: Bool = false) -> [AztecSymbol] {
+        let detector = AztecDetector()
+        detector.options.blurredCentres = blurredCentres
+        var out: [AztecSymbol] = []
+        withLumaView { detector.scan($0, thorough: thorough, into: &out) }
+        return out
+    }
+}

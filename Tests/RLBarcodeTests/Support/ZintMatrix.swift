@@ -24,6 +24,17 @@ enum ZintMatrix {
         return kind == .dataMatrix ? parseDataMatrix(dump) : parse(dump)
     }
 
+    /// ``make(_:_:arguments:file:line:)``, skipping the test when zint makes no symbol.
+    static func symbol(
+        _ kind: Kind, _ data: String, arguments: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> BitMatrix {
+        guard let m = try make(kind, data, arguments: arguments, file: file, line: line) else {
+            throw XCTSkip("zint refused \(data)")
+        }
+        return m
+    }
+
     /// The matrix of a Data Matrix `--dump` (square or rectangular): the
     /// width is the length of the solid finder row at the bottom.
     static func parseDataMatrix(_ dump: String) -> BitMatrix? {

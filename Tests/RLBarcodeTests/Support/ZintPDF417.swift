@@ -78,11 +78,7 @@ extension QRPicture {
     func scanPDF417(thorough: Bool = true) -> [BarcodeResult] {
         var out: [BarcodeResult] = []
         let reader = PDF417Reader()
-        picture.pixels.withUnsafeBufferPointer {
-            let view = LumaView(
-                base: $0.baseAddress!, width: picture.width, height: picture.height, stride: picture.stride)
-            reader.read(view, bounds: nil, thorough: thorough, into: &out)
-        }
+        picture.withLumaView { reader.read($0, bounds: nil, thorough: thorough, into: &out) }
         return out
     }
 }
