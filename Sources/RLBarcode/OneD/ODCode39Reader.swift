@@ -9,9 +9,9 @@
 /// the start/stop character `*`), the optional "Check character" (modulo
 /// 43 of the character values), the "Full ASCII" annex (the pairs `$A`,
 /// `%A`, `/A`, `+A`... for the ASCII characters that the character set
-/// lacks) and the symbology identifier table: `]A0` plain, `]A3` modulo-43
-/// check character verified and not transmitted, `]A4` full ASCII applied,
-/// `]A7` both.
+/// lacks) and the symbology identifier table: `]A0` plain, `]A1` modulo-43
+/// check character verified and transmitted, `]A4` full ASCII applied,
+/// `]A5` both.
 ///
 /// Each character is classified by its own widths: its three widest
 /// elements are its wide ones, so wide-to-narrow ratios from 2 to 3, ink
@@ -26,11 +26,13 @@
 /// that side and the cut bar, at least as wide as seen, for the narrow
 /// outer bar of `*`.
 ///
-/// The text is the data without start and stop characters. When its last
-/// character is a valid check character of the others, the text goes
-/// without it; when the text holds full ASCII shift characters and every
-/// one of them begins a valid pair, the pairs are decoded. Either way the
-/// raw characters (check character included) go to the extra text.
+/// The text is the data without start and stop characters. A symbol's
+/// check character cannot be told from data (the standard leaves it to the
+/// application), so a last character that is a valid check character of
+/// the others stays in the text and the modifier says it verified; when
+/// the text holds full ASCII shift characters and every one of them begins
+/// a valid pair, the pairs before the check character are decoded and the
+/// raw characters go to the extra text.
 ///
 /// Code 32, the Italian pharmaceutical code, is a Code 39 symbol of six
 /// characters holding a nine-digit number in base 32 (``code32(_:into:)``).
@@ -50,9 +52,9 @@
 /// symbols, below 0.5 for clean photos, above 1.2 for doubtful widths; a
 /// verified check character lowers it by a third. Short readings without
 /// a check character need clean widths. The symbology identifier's
-/// modifier (ISO/IEC 16388's table) goes with each reading: `]A0`, `]A3`
-/// (check character verified, not transmitted), `]A4` (full ASCII
-/// applied) or `]A7` (both).
+/// modifier (ISO/IEC 16388's table) goes with each reading: `]A0`, `]A1`
+/// (check character verified, transmitted), `]A4` (full ASCII applied)
+/// or `]A5` (both).
 final class Code39Reader: LinearReader {
     var symbologies: Symbology { .code39 }
 
@@ -232,7 +234,8 @@ final class Code39Reader: LinearReader {
     /// The payload of a whole symbol given as its character values (no
     /// `*`), when its last character is the modulo-43 check character of
     /// the others: the data, full ASCII applied when every shift begins a
-    /// valid pair, and the symbology identifier's modifier (`3` or `7`).
+    /// valid pair, then the check character, and the symbology
+    /// identifier's modifier (`1` or `5`).
     func payload(ofSymbol v: [Int32]) -> (bytes: [UInt8], modifier: UInt8)? {
         let count = v.count
         guard count >= 2, count <= Code39Reader.capacity else { return nil }
@@ -245,11 +248,12 @@ final class Code39Reader: LinearReader {
         let raw = text + Code39Reader.capacity
         for k in 0..<(count - 1) { raw[k] = Code39Reader.alphabet[Int(v[k])] }
         let converted = Code39Reader.fullASCII(raw, count: count - 1, into: text)
+        let check = Code39Reader.alphabet[Int(v[count - 1])]
         let bytes =
             converted >= 0
-            ? Array(UnsafeBufferPointer(start: text, count: converted))
-            : Array(UnsafeBufferPointer(start: raw, count: count - 1))
-        return (bytes, UInt8(ascii: converted >= 0 ? "7" : "3"))
+            ? Array(UnsafeBufferPointer(start: text, count: converted)) + [check]
+            : Array(UnsafeBufferPointer(start: raw, count: count - 1)) + [check]
+        return (bytes, UInt8(ascii: converted >= 0 ? "5" : "1"))
     }
 
     /// The characters of a part as they stand (a check character, if any,
@@ -348,10 +352,15 @@ final class Code39Reader: LinearReader {
         guard error <= (!checked && count < 3 ? maxShortError : maxError) else { return 0 }
         let textCount = pharmacode ? -1 : Code39Reader.fullASCII(raw, count: dataCount, into: text)
         let converted = textCount >= 0
-        let length = pharmacode ? Code39Reader.code32TextLength : converted ? textCount : dataCount
+        // A verified check character is transmitted, after the data: a
+        // payload whose last character happens to be its own check
+        // character keeps it (ISO/IEC 16388, Annex C: modifiers 1 and 5).
+        if converted && checked { text[textCount] = raw[count - 1] }
+        let length =
+            pharmacode ? Code39Reader.code32TextLength : converted ? textCount + (checked ? 1 : 0) : count
         let textOffset = sink.store(UnsafeBufferPointer(start: converted || pharmacode ? text : raw, count: length))
         var extraOffset = 0, extraCount = 0
-        if checked || converted || pharmacode {
+        if converted || pharmacode {
             extraOffset = sink.store(UnsafeBufferPointer(start: raw, count: count))
             extraCount = count
         }
@@ -363,7 +372,7 @@ final class Code39Reader: LinearReader {
                 extraOffset: extraOffset, extraCount: extraCount,
                 firstElement: b, lastElement: last,
                 start: s[b], end: s[last] + w[last], error: error,
-                aimModifier: UInt8(48 + (converted ? 4 : 0) + (checked ? 3 : 0))))
+                aimModifier: UInt8(48 + (converted ? 4 : 0) + (checked ? 1 : 0))))
         return last - b + 1
     }
 

@@ -37,17 +37,26 @@ final class Code39ReaderTests: XCTestCase {
         }
     }
 
-    func testCheckCharacterIsVerifiedAndStripped() throws {
+    func testCheckCharacterIsVerifiedAndTransmitted() throws {
         for data in ["CODE39", "ISO 16388", "12345", "A", "-$%"] {
             let row = try code39TestZint(8, data, ["--vers=1"]).c39Stretched(narrow: 2, wide: 5)
             let r = read(row)
-            XCTAssertEqual(r.map(\.text), [data], data)
-            XCTAssertEqual(r.first?.extendedText, data + String(check(data)), data)
+            XCTAssertEqual(r.map(\.text), [data + String(check(data))], data)
+            XCTAssertEqual(r.first?.extendedText, "", data)
             if let code = r.first {
                 XCTAssertEqual(
                     code.symbologyIdentifier,
-                    "]A3")
+                    "]A1")
             }
+        }
+    }
+
+    func testDataEndingInItsOwnCheckCharacterIsReadWhole() throws {
+        // Without a check character, data whose last character happens to be
+        // the modulo-43 check character of the others is still data.
+        for data in ["ABC" + String(check("ABC")), "X7" + String(check("X7")), "2026-12" + String(check("2026-12"))] {
+            let r = read(try code39TestZint(8, data).c39Stretched(narrow: 2, wide: 5))
+            XCTAssertEqual(r.map(\.text), [data], data)
         }
     }
 
@@ -64,12 +73,12 @@ final class Code39ReaderTests: XCTestCase {
         }
         // With a check character too.
         let r = read(try code39TestZint(9, "abc", ["--vers=1"]).c39Stretched(narrow: 2, wide: 5))
-        XCTAssertEqual(r.map(\.text), ["abc"])
+        XCTAssertEqual(r.map(\.text), ["abc" + String(check("+A+B+C"))])
         if let code = r.first {
             XCTAssertEqual(code.extendedText.count, 7)
             XCTAssertEqual(
                 code.symbologyIdentifier,
-                "]A7")
+                "]A5")
         }
     }
 
@@ -118,7 +127,7 @@ final class Code39ReaderTests: XCTestCase {
             .init(cx: 240, cy: 100, module: 1, barHeight: 80, angle: 10, dark: 60, light: 170, quietZone: 30))
         blurred.blur(radius: 1)
         blurred.addNoise(amplitude: 14, seed: 3)
-        XCTAssertEqual(scan(blurred).map(\.text), ["BLUR39"])
+        XCTAssertEqual(scan(blurred).map(\.text), ["BLUR39" + String(check("BLUR39"))])
     }
 
     func testPerspectiveAndSmallModules() throws {
