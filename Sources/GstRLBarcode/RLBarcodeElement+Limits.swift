@@ -46,8 +46,9 @@ extension RLBarcodeElement {
         guard let problem else { return true }
         let count = counters.bump(.rejected)
         log(GST_LEVEL_DEBUG, instance, "buffer passed on unread (\(count) so far): \(problem)")
-        if !warnedRejected {
-            warnedRejected = true
+        // Once a stream (every time when no caps are set yet).
+        if state?.stream.warnedRejected != true {
+            state?.stream.warnedRejected = true
             postWarning(
                 "Buffer layout does not fit its memory: frames passed on unanalysed",
                 debug: "\(problem) (warned once per stream; the property frames-rejected counts them)")
@@ -83,7 +84,7 @@ extension RLBarcodeElement {
     /// ``LivePacing``.
     func paceLiveFrame(_ state: State, runningTime: GstClockTime, effortLimit: Double) -> Double? {
         guard let left = timeLeft(runningTime: runningTime) else { return effortLimit }
-        switch state.pacing.decide(timeLeft: left, runningTime: UInt64(runningTime), effortLimit: effortLimit) {
+        switch state.stream.pacing.decide(timeLeft: left, runningTime: UInt64(runningTime), effortLimit: effortLimit) {
         case .analyse(let limit):
             return limit
         case .look(let limit):
