@@ -306,6 +306,10 @@ final class FramePipeline: @unchecked Sendable {
         guard gst_video_frame_map(&frame, &job.info, buffer, GST_MAP_READ) != 0 else { return }
         defer { gst_video_frame_unmap(&frame) }
         options.threads = 1
+        // In the element's turn among the streams of the process.
+        let pool = AnalysisPool.shared
+        _ = pool.acquire(element.lane)
+        defer { pool.release() }
         job.scan = RLBarcodeElement.scan(&frame, with: scanner, options: options, frameNumber: prep.frameNumber)
     }
 

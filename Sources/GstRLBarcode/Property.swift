@@ -24,6 +24,7 @@ enum Property: guint, CaseIterable {
     case framesAnalysed
     case framesSkipped
     case framesRejected
+    case analysisThreads
 
     /// The name users type.
     var name: String {
@@ -49,6 +50,7 @@ enum Property: guint, CaseIterable {
         case .framesAnalysed: "frames-analysed"
         case .framesSkipped: "frames-skipped"
         case .framesRejected: "frames-rejected"
+        case .analysisThreads: "analysis-threads"
         }
     }
 
@@ -146,6 +148,13 @@ enum Property: guint, CaseIterable {
                     + "(the matrix codes' searches beside the linear ones); 1 = the streaming "
                     + "thread only; more than 2 counts as 2",
                 .uint(max: guint(Int32.max), default: 0))
+        case .analysisThreads:
+            PropertyDeclaration(
+                "Analysis threads",
+                "Scans that may run at once in the analysis pool every rlbarcode element of the process "
+                    + "shares, taking turns stream by stream: 0 = RLBARCODE_ANALYSIS_THREADS, else one per "
+                    + "online processor; setting it on any element sets it for the process",
+                .uint(max: 256, default: 0))
         case .framesAnalysed:
             PropertyDeclaration(
                 "Frames analysed", "Frames given to analysis since the element started",

@@ -45,6 +45,7 @@ extension RLBarcodeElement {
         new.info = info.pointee
         let live = upstreamIsLive()
         new.scanner.cancellation = cancellation
+        new.scanner.analysisPool = AnalysisPool.shared
         new.aheadAllowed = info.pointee.fps_n != 0 && live == false
         new.isLive = live == true
         state = new

@@ -33,6 +33,9 @@ extension RLBarcodeElement {
         /// between frames follows it, whichever scanner reads the frame
         /// (``Scanner/scan(_:frameNumber:)``).
         var frameNumber = 0
+        /// Whether the streaming thread holds a turn of the analysis pool
+        /// for the frame (given back once it is scanned).
+        var holdsTurn = false
     }
 
     /// What a scan gave, for ``conclude(_:_:frame:drawable:)``.
@@ -59,6 +62,7 @@ extension RLBarcodeElement {
         }
         state.frameSettings = prep.settings
         guard prep.analyse else { return GST_FLOW_OK }
+        defer { if prep.holdsTurn { AnalysisPool.shared.release() } }
         let started = g_get_monotonic_time()
         let scan = Self.scan(frame, with: state.scanner, options: prep.options, frameNumber: prep.frameNumber)
         if state.isLive, let limit = prep.options.timeLimit {
@@ -128,8 +132,13 @@ extension RLBarcodeElement {
         state.lastNow = prep.now
 
         if isLateDownstream(runningTime: runningTime, duration: prep.duration) { return prep }
-        guard let options = options(for: s, state, runningTime: runningTime, duration: prep.duration) else {
+        guard var options = options(for: s, state, runningTime: runningTime, duration: prep.duration) else {
             return prep
+        }
+        // Scanned here (not ahead): a turn of the shared pool first.
+        if !state.stream.handingOff {
+            guard takeTurn(state, &options) else { return prep }
+            prep.holdsTurn = true
         }
         prep.options = options
         prep.analyse = true
@@ -145,10 +154,27 @@ extension RLBarcodeElement {
         guard runningTime != clockTimeNone, let earliest = qosEarliest.withLock({ $0 }) else { return false }
         let end = UInt64(runningTime) &+ (duration != clockTimeNone ? UInt64(duration) : 0)
         guard end <= earliest else { return false }
-        let count = counters.bump(.skipped)
-        if count == 1 || count % 100 == 0 {
-            log(GST_LEVEL_INFO, instance, "frames arrive late downstream: analysis skipped for \(count) so far")
+        countSkipped { "frames arrive late downstream" }
+        return true
+    }
+
+    /// Waits for a turn of ``AnalysisPool/shared`` for a frame scanned on
+    /// the streaming thread: a live frame at most until its time limit,
+    /// less ``LivePacing/minimumBudget``, and the wait comes off its limit;
+    /// a frame that gets none in time passes unanalysed (counted as
+    /// skipped), so that a stream the pool cannot serve stays on time.
+    /// Other frames wait as long as it takes. False: no turn.
+    private func takeTurn(_ state: State, _ options: inout ScanOptions) -> Bool {
+        let pool = AnalysisPool.shared
+        guard state.isLive, let limit = options.timeLimit else { return pool.acquire(lane) }
+        let started = g_get_monotonic_time()
+        // A free turn is taken at once, however little time is left.
+        let wait = max(0, limit - Double(LivePacing.minimumBudget) / 1e9)
+        guard pool.acquire(lane, within: wait) else {
+            countSkipped { "no analysis turn free within \(Int(limit * 1000)) ms (pool of \(pool.size))" }
+            return false
         }
+        options.timeLimit = limit - Double(g_get_monotonic_time() - started) / 1e6
         return true
     }
 

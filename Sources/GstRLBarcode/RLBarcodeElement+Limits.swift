@@ -94,15 +94,17 @@ extension RLBarcodeElement {
                     + "(none for \(LivePacing.lookEvery / 1_000_000) ms), limit \(Int(limit * 1000)) ms")
             return limit
         case .skip:
-            let count = counters.bump(.skipped)
-            if count == 1 || count % 100 == 0 {
-                log(
-                    GST_LEVEL_INFO, instance,
-                    "live frames late (this one by \(Double(-left) / 1e6) ms): "
-                        + "analysis skipped for \(count) so far")
-            }
+            countSkipped { "live frames late (this one by \(Double(-left) / 1e6) ms)" }
             return nil
         }
+    }
+
+    /// Counts a frame passed on unanalysed (`frames-skipped`) and logs the
+    /// first and every 100th with `why`.
+    func countSkipped(_ why: () -> String) {
+        let count = counters.bump(.skipped)
+        guard count == 1 || count % 100 == 0 else { return }
+        log(GST_LEVEL_INFO, instance, "\(why()): analysis skipped for \(count) so far")
     }
 
     /// A stop (PAUSED to READY) or a flush: the scans in progress end at

@@ -29,6 +29,10 @@ extension RLBarcodeElement {
         case .outlineColor: update(property, \.outlineColor, UInt32(g_value_get_uint(value))) { hex($0) }
         case .unwantedColor: update(property, \.unwantedColor, UInt32(g_value_get_uint(value))) { hex($0) }
         case .nThreads: update(property, \.threads, Int(g_value_get_uint(value))) { "\($0)" }
+        case .analysisThreads:
+            let n = Int(g_value_get_uint(value))
+            update(property, \.analysisThreads, n) { "\($0)" }
+            AnalysisPool.shared.resize(n == 0 ? AnalysisPool.defaultSize : n)
         case .regionOnly, .message, .attachMeta, .attachFrame, .frameClean, .draw, .drawLabels, .paused,
             .framesAnalysed, .framesSkipped, .framesRejected:
             return
@@ -53,6 +57,7 @@ extension RLBarcodeElement {
         case .outlineColor: g_value_set_uint(value, s.outlineColor)
         case .unwantedColor: g_value_set_uint(value, s.unwantedColor)
         case .nThreads: g_value_set_uint(value, guint(s.threads))
+        case .analysisThreads: g_value_set_uint(value, guint(s.analysisThreads))
         case .framesAnalysed: g_value_set_uint64(value, UInt(counters.analysed.load(ordering: .relaxed)))
         case .framesSkipped: g_value_set_uint64(value, UInt(counters.skipped.load(ordering: .relaxed)))
         case .framesRejected: g_value_set_uint64(value, UInt(counters.rejected.load(ordering: .relaxed)))

@@ -57,6 +57,10 @@ final class RLBarcodeElement {
     /// The running time before which frames are late, from the last QoS
     /// event from downstream (`nil`: none, or not late); see ``srcEvent(_:)``.
     let qosEarliest = Mutex<UInt64?>(nil)
+    /// The element's place among the streams that take turns in
+    /// ``AnalysisPool/shared`` (the streaming thread and the analysis
+    /// threads wait there; the pool's lock guards it).
+    let lane = AnalysisPool.Lane()
     /// The stream's ``FramePipeline`` for a flush's start, which comes from
     /// any thread (the streaming thread's own reference is in the state).
     let flushTarget = Mutex<FramePipeline?>(nil)

@@ -117,6 +117,10 @@ public final class Scanner {
     }
     /// Stops scans in progress from another thread (nil: none can): a
     /// cancelled scan returns what it read so far, as at its time limit.
+    /// The pool that lends the second thread of a two-thread scan, frame
+    /// by frame, when it has one free (nil: a thread of the scanner's
+    /// own). Set before the first scan.
+    public var analysisPool: AnalysisPool?
     public var cancellation: ScanCancellation? {
         didSet { matrix.cancellation = cancellation }
     }
@@ -871,13 +875,15 @@ public final class Scanner {
     private func squareHelper() -> HelperThread? {
         guard options.threadCount > 1 else { return nil }
         if helper == nil && !helperFailed {
-            helper = HelperThread { [unowned(unsafe) self] in self.helperRun() }
+            helper = HelperThread(pool: analysisPool) { [unowned(unsafe) self] in self.helperRun() }
             helperFailed = helper == nil
             if helper != nil && ownReaders {
                 // Its lines numbered from far above this thread's.
                 helperLines = LineWorker(readers: makeLinearReaders(), partials: nil, firstLine: 1 << 56)
             }
         }
+        // A pool's thread for this frame, or this frame on one thread.
+        guard let helper, helper.reserve() else { return nil }
         return helper
     }
 
