@@ -21,9 +21,11 @@ import RLBarcode
 ///    stream lock), prepares the frame (``RLBarcodeElement/FramePrep``)
 ///    and ``submit(_:info:prep:)``s it: queued, or done at once when it
 ///    passes unanalysed.
-/// 2. An analysis thread takes the oldest queued job (running), scans it
-///    mapped for reading on its own scanner without holding any lock, sets
-///    it done and wakes the others.
+/// 2. An analysis thread takes the oldest queued job (running), waits for
+///    the element's turn in ``AnalysisPool/shared`` (round-robin with the
+///    process's other streams), scans it mapped for reading on its own
+///    scanner without holding any lock, gives the turn back, sets it done
+///    and wakes the others.
 /// 3. The oldest job leaves once done, in order, pushed by one of two:
 ///    the streaming thread, before it goes back upstream (``next(tookOne:all:)``:
 ///    one frame a frame that comes in, more while ``maxInFlight`` are held,

@@ -5,11 +5,13 @@ import RLBarcode
 // frame order (tracking, session, drawing, the copy for messages).
 //
 // Who scans: a live stream (or one that does not say) scans each frame in
-// ``transformFrame(_:)`` on the streaming thread, with a ``Scanner`` of
-// up to two threads: the engine's helper thread runs the matrix searches
-// while the streaming thread reads the linear candidates, then both take
-// the candidates left (the engine's `HelperThread` and `SharedTurns`);
-// the frame leaves when both are done, so no frame waits for another. A
+// ``transformFrame(_:)`` on the streaming thread, in a turn of the
+// process's ``AnalysisPool`` (``takeTurn(_:_:)``), with a ``Scanner`` of
+// up to two threads: a pool thread, lent for the frame when a turn is
+// free, runs the matrix searches while the streaming thread reads the
+// linear candidates, then both take the candidates left (the engine's
+// `HelperThread` and `SharedTurns`); the frame leaves when both are
+// done, so no frame waits for another. A
 // stream that is not live hands frames to ``FramePipeline`` instead
 // (``generateOutput(_:_:parent:)``): ``transformFrame(_:)`` then only
 // prepares the frame, and ``deliver(_:push:)`` concludes it.

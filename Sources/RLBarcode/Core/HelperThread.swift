@@ -49,6 +49,8 @@ final class HelperThread: @unchecked Sendable {
     private let job: () -> Void
     /// The pool that lends the thread for each run (nil: a thread of its own).
     private let pool: AnalysisPool?
+    /// A pool's thread is lent and has not finished its run (under the lock).
+    private var lent = false
 
     /// Starts the thread, which then waits for ``start()``; nil when the
     /// system would not create one (the owner then does all the work itself).
@@ -83,7 +85,12 @@ final class HelperThread: @unchecked Sendable {
     /// a thread of its own is always there.
     func reserve() -> Bool {
         guard let pool else { return true }
-        return pool.lend { [self] in loop(once: true) }
+        pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }
+        // A thread lent and not yet started on (a scan that reserved and
+        // did not start) waits for this run: never two.
+        if lent { return true }
+        lent = pool.lend { [self] in loop(once: true) }
+        return lent
     }
 
     /// Runs the job once on the thread (after ``reserve()``). Must be followed by ``wait()``
@@ -208,6 +215,7 @@ final class HelperThread: @unchecked Sendable {
             pthread_cond_broadcast(changed)
             if once { break }
         }
+        if once { lent = false }
         pthread_mutex_unlock(lock)
     }
 }
