@@ -14,7 +14,9 @@ shown (each code is shown once a second per stream), the latency from push to
 the element's output (p50, p99, ms), the late frames the sinks reported, the
 frames analysed and skipped (rlbarcode's frames-analysed and frames-skipped;
 the other elements analyse every frame that comes out), the process's CPU time
-per second, its most threads, and frames analysed per second per core. N holds
+per second, its most threads, frames analysed per second per core of the
+machine (`fps-per-core`) and per second of the process's CPU time, the
+harness's pushing and probes included (`frames-per-cpu-s`). N holds
 real time when the p99 latency is under one frame period, no sink saw a late
 frame and every stream read every code it was shown (the first second left
 out of the latencies); `every-frame` says whether every frame's code was read.
@@ -116,6 +118,7 @@ class Run:
         k0 = (clock.get_time() - base) // self.period + 1
         self.warm_until = (k0 + 30) * self.period
         total = int(seconds * 30)
+        push0 = time.monotonic()
         for k in range(total):
             for i, src in enumerate(srcs):
                 pts = (k0 + k) * self.period + i * self.period // self.n
@@ -130,6 +133,7 @@ class Run:
             while (msg := bus.pop()) is not None:
                 self._on_message(msg)
             threads = max(threads, len(os.listdir("/proc/self/task")))
+        pushing = time.monotonic() - push0
         time.sleep(0.5)
         while (msg := bus.pop()) is not None:
             self._on_message(msg)
@@ -147,7 +151,8 @@ class Run:
                 "codes": f"{len(self.codes & self.shown)}/{len(self.shown)}",
                 "p50-ms": pick(0.50), "p99-ms": pick(0.99), "late": self.late,
                 "analysed": analysed, "skipped": skipped, "cpu-per-s": round(cpu / wall, 2),
-                "threads": threads, "fps-per-core": round(analysed / wall / os.cpu_count(), 1),
+                "threads": threads, "fps-per-core": round(analysed / pushing / os.cpu_count(), 1),
+                "frames-per-cpu-s": round(analysed / cpu) if cpu > 0 else None,
                 "load": round(os.getloadavg()[0], 1), "_all-codes": len(self.codes & self.shown) == len(self.shown)}
 
 
