@@ -16,16 +16,27 @@ import RLBarcode
 /// (cameras) keep one frame at a time, split across the threads, which
 /// adds no latency.
 ///
-/// Who pushes: the streaming thread, when it is inside the element (a
-/// frame or a serialized event: it holds the sink pad's stream lock); an
-/// analysis thread, when it has no frame to scan and the streaming thread
-/// has been out (waiting upstream for the next frame) for ``deliveryGrace``:
-/// it takes the stream lock itself, so that a frame never waits long for
-/// the next one to leave. (A source that hands over the next frame at once
-/// gets one frame back a frame it brings, from its own thread, rather than
-/// finding the stream lock held by a burst of pushes from another.)
-/// Serialized events and queries (end of stream, caps, segments, drain
-/// queries) first let every frame before them leave; a flush drops them.
+/// The choreography, one frame:
+/// 1. The streaming thread, in `generate_output` (holding the sink pad's
+///    stream lock), prepares the frame (``RLBarcodeElement/FramePrep``)
+///    and ``submit(_:info:prep:)``s it: queued, or done at once when it
+///    passes unanalysed.
+/// 2. An analysis thread takes the oldest queued job (running), waits for
+///    the element's turn in ``AnalysisPool/shared`` (round-robin with the
+///    process's other streams), scans it mapped for reading on its own
+///    scanner without holding any lock, gives the turn back, sets it done
+///    and wakes the others.
+/// 3. The oldest job leaves once done, in order, pushed by one of two:
+///    the streaming thread, before it goes back upstream (``next(tookOne:all:)``:
+///    one frame a frame that comes in, more while ``maxInFlight`` are held,
+///    every one before a serialized event or query); or an analysis thread
+///    with nothing to scan, once the streaming thread has been out for
+///    ``deliveryGrace``, if it gets the stream lock (a try-lock, so it never
+///    waits for the streaming thread), so that a frame never waits long for
+///    the next one. (A source that hands over the next frame at once gets
+///    one frame back a frame it brings, from its own thread.)
+/// 4. A flush's start stops the pushes and cancels the scans; its stop
+///    drops the frames held once none is scanned; `stop` joins the threads.
 ///
 /// Threads: the fields below the lock are read and written under it;
 /// ``Job``s belong to the thread that set their stage (the streaming
@@ -297,6 +308,10 @@ final class FramePipeline: @unchecked Sendable {
         guard gst_video_frame_map(&frame, &job.info, buffer, GST_MAP_READ) != 0 else { return }
         defer { gst_video_frame_unmap(&frame) }
         options.threads = 1
+        // In the element's turn among the streams of the process.
+        let pool = AnalysisPool.shared
+        _ = pool.acquire(element.lane)
+        defer { pool.release() }
         job.scan = RLBarcodeElement.scan(&frame, with: scanner, options: options, frameNumber: prep.frameNumber)
     }
 

@@ -46,8 +46,9 @@ extension RLBarcodeElement {
         guard let problem else { return true }
         let count = counters.bump(.rejected)
         log(GST_LEVEL_DEBUG, instance, "buffer passed on unread (\(count) so far): \(problem)")
-        if !warnedRejected {
-            warnedRejected = true
+        // Once a stream (every time when no caps are set yet).
+        if state?.stream.warnedRejected != true {
+            state?.stream.warnedRejected = true
             postWarning(
                 "Buffer layout does not fit its memory: frames passed on unanalysed",
                 debug: "\(problem) (warned once per stream; the property frames-rejected counts them)")
@@ -83,7 +84,7 @@ extension RLBarcodeElement {
     /// ``LivePacing``.
     func paceLiveFrame(_ state: State, runningTime: GstClockTime, effortLimit: Double) -> Double? {
         guard let left = timeLeft(runningTime: runningTime) else { return effortLimit }
-        switch state.pacing.decide(timeLeft: left, runningTime: UInt64(runningTime), effortLimit: effortLimit) {
+        switch state.stream.pacing.decide(timeLeft: left, runningTime: UInt64(runningTime), effortLimit: effortLimit) {
         case .analyse(let limit):
             return limit
         case .look(let limit):
@@ -93,15 +94,17 @@ extension RLBarcodeElement {
                     + "(none for \(LivePacing.lookEvery / 1_000_000) ms), limit \(Int(limit * 1000)) ms")
             return limit
         case .skip:
-            let count = counters.bump(.skipped)
-            if count == 1 || count % 100 == 0 {
-                log(
-                    GST_LEVEL_INFO, instance,
-                    "live frames late (this one by \(Double(-left) / 1e6) ms): "
-                        + "analysis skipped for \(count) so far")
-            }
+            countSkipped { "live frames late (this one by \(Double(-left) / 1e6) ms)" }
             return nil
         }
+    }
+
+    /// Counts a frame passed on unanalysed (`frames-skipped`) and logs the
+    /// first and every 100th with `why`.
+    func countSkipped(_ why: () -> String) {
+        let count = counters.bump(.skipped)
+        guard count == 1 || count % 100 == 0 else { return }
+        log(GST_LEVEL_INFO, instance, "\(why()): analysis skipped for \(count) so far")
     }
 
     /// A stop (PAUSED to READY) or a flush: the scans in progress end at

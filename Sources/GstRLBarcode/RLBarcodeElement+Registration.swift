@@ -4,58 +4,6 @@ import RLBarcode
 // The GObject side of `rlbarcode`: type, class, properties, signals, pad
 // templates and the virtual functions, which forward to `RLBarcodeElement`.
 
-/// The property ids of `rlbarcode` (GObject numbers them from 1).
-enum Property: guint, CaseIterable {
-    case symbologies = 1
-    case activeRegion
-    case regionOnly
-    case orientation
-    case effort
-    case message
-    case report
-    case lostAfter
-    case attachMeta
-    case attachFrame
-    case frameClean
-    case frameMaxSize
-    case draw
-    case drawLabels
-    case outlineColor
-    case unwantedColor
-    case paused
-    case nThreads
-    case framesAnalysed
-    case framesSkipped
-    case framesRejected
-
-    /// The name users type.
-    var name: String {
-        switch self {
-        case .symbologies: "symbologies"
-        case .activeRegion: "active-region"
-        case .regionOnly: "region-only"
-        case .orientation: "orientation"
-        case .effort: "effort"
-        case .message: "message"
-        case .report: "report"
-        case .lostAfter: "lost-after"
-        case .attachMeta: "attach-meta"
-        case .attachFrame: "attach-frame"
-        case .frameClean: "frame-clean"
-        case .frameMaxSize: "frame-max-size"
-        case .draw: "draw"
-        case .drawLabels: "draw-labels"
-        case .outlineColor: "outline-color"
-        case .unwantedColor: "unwanted-color"
-        case .paused: "paused"
-        case .nThreads: "n-threads"
-        case .framesAnalysed: "frames-analysed"
-        case .framesSkipped: "frames-skipped"
-        case .framesRejected: "frames-rejected"
-        }
-    }
-}
-
 /// The formats accepted on both pads: every raw format whose first plane is
 /// full-resolution 8-bit luma.
 let supportedFormats = "NV12, NV21, I420, YV12, GRAY8, Y42B, Y444, NV16, NV24"
@@ -302,117 +250,10 @@ private func G_TYPE_FROM_CLASS_(_ klass: gpointer) -> GType {
 
 // MARK: Properties
 
+/// Installs every property from its ``PropertyDeclaration``.
 private func installProperties(_ objectClass: UnsafeMutablePointer<GObjectClass>) {
-    let flags = elementParamFlags
     for property in Property.allCases {
-        let name = property.name
-        let spec: UnsafeMutablePointer<GParamSpec>?
-        switch property {
-        case .symbologies:
-            spec = g_param_spec_flags(
-                name, "Symbologies",
-                "The barcode symbologies to look for (e.g. ean-13+qr-code)",
-                symbologiesFlagsType, guint(Settings.defaultSymbologies.rawValue), flags)
-        case .activeRegion:
-            spec = g_param_spec_string(
-                name, "Active region",
-                "Where codes are expected, \"x,y,w,h\" in fractions of the frame (0..1); "
-                    + "empty for the whole frame",
-                "", flags)
-        case .regionOnly:
-            spec = g_param_spec_boolean(
-                name, "Region only",
-                "Look for codes only inside active-region (no effect while it is empty)",
-                0, flags)
-        case .orientation:
-            spec = g_param_spec_enum(
-                name, "Orientation",
-                "Where the top edge of the expected codes points; tried first",
-                orientationEnumType, gint(Orientation.any.rawValue), flags)
-        case .effort:
-            spec = g_param_spec_enum(
-                name, "Effort",
-                "How much work to spend per frame; still pictures (framerate 0/1) "
-                    + "get thorough depth at balanced",
-                effortEnumType, gint(Effort.balanced.rawValue), flags)
-        case .message:
-            spec = g_param_spec_boolean(
-                name, "Message", "Post a \"barcode\" element message per reported code",
-                1, flags)
-        case .report:
-            spec = g_param_spec_enum(
-                name, "Report", "When a code is reported",
-                reportEnumType, gint(ReportMode.new.rawValue), flags)
-        case .lostAfter:
-            spec = g_param_spec_uint64(
-                name, "Lost after",
-                "Time (ns) a code must go unseen before it counts as lost "
-                    + "(and is new when seen again)",
-                0, UInt(UInt64.max), UInt(Settings.defaultLostAfter), flags)
-        case .attachMeta:
-            spec = g_param_spec_boolean(
-                name, "Attach meta",
-                "Attach a GstVideoRegionOfInterestMeta of type \"barcode\" per code",
-                1, flags)
-        case .attachFrame:
-            spec = g_param_spec_boolean(
-                name, "Attach frame",
-                "Add the frame as a GstSample (field \"frame\") to barcode messages",
-                0, flags)
-        case .frameClean:
-            spec = g_param_spec_boolean(
-                name, "Frame clean",
-                "With attach-frame, the frame as it came in, before draw drew on it",
-                0, flags)
-        case .frameMaxSize:
-            spec = g_param_spec_uint(
-                name, "Frame max size",
-                "With attach-frame, scale the frame down so that its longest side is at "
-                    + "most this many pixels (0 = full size)",
-                0, guint(Int32.max), 0, flags)
-        case .draw:
-            spec = g_param_spec_boolean(name, "Draw", "Draw code outlines into the frames", 0, flags)
-        case .drawLabels:
-            spec = g_param_spec_boolean(
-                name, "Draw labels",
-                "With draw, also write the decoded text next to each code", 1, flags)
-        case .outlineColor:
-            spec = g_param_spec_uint(
-                name, "Outline color", "Color of code outlines, ARGB (alpha 0 hides them)",
-                0, guint.max, Settings.defaultOutlineColor, flags)
-        case .unwantedColor:
-            spec = g_param_spec_uint(
-                name, "Unwanted color",
-                "Color of codes marked with report-unwanted, ARGB (alpha 0 hides them)",
-                0, guint.max, Settings.defaultUnwantedColor, flags)
-        case .paused:
-            spec = g_param_spec_boolean(name, "Paused", "Pass frames through without analysis", 0, flags)
-        case .framesAnalysed, .framesSkipped, .framesRejected:
-            continue
-        case .nThreads:
-            spec = g_param_spec_uint(
-                name, "Threads",
-                "Threads one frame's analysis may use: 0 = one per processor, at most 2 "
-                    + "(the matrix codes' searches beside the linear ones); 1 = the streaming "
-                    + "thread only; more than 2 counts as 2",
-                0, guint(Int32.max), 0, flags)
-        }
-        if let spec { g_object_class_install_property(objectClass, property.rawValue, spec) }
-    }
-    let counters: [(Property, String, String)] = [
-        (.framesAnalysed, "Frames analysed", "Frames given to analysis since the element started"),
-        (
-            .framesSkipped, "Frames skipped",
-            "Frames passed on unanalysed because they were late (QoS events, or live frames due at the sink)"
-        ),
-        (
-            .framesRejected, "Frames rejected",
-            "Buffers passed on unread because their planes (offset, stride, rows) do not fit their memory"
-        )
-    ]
-    let readOnly = GParamFlags(rawValue: G_PARAM_READABLE.rawValue)
-    for (property, nick, blurb) in counters {
-        if let spec = g_param_spec_uint64(property.name, nick, blurb, 0, UInt(UInt64.max), 0, readOnly) {
+        if let spec = property.declaration.paramSpec(name: property.name) {
             g_object_class_install_property(objectClass, property.rawValue, spec)
         }
     }

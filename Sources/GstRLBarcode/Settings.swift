@@ -75,6 +75,8 @@ struct Settings: Sendable {
     var paused = false
     /// `n-threads`: 0 = one per processor (at most 2), else how many.
     var threads = 0
+    /// `analysis-threads`: the size asked of the shared analysis pool (0: its default).
+    var analysisThreads = 0
 
     /// Bumped by `clear-results`; the streaming thread clears its table
     /// when it sees a new value.

@@ -115,6 +115,10 @@ public final class Scanner {
         get { lines.outOfTime }
         set { lines.outOfTime = newValue; helperLines?.outOfTime = newValue }
     }
+    /// The pool that lends the second thread of a two-thread scan, frame
+    /// by frame, when it has one free (nil: a thread of the scanner's
+    /// own). Set before the first scan.
+    public var analysisPool: AnalysisPool?
     /// Stops scans in progress from another thread (nil: none can): a
     /// cancelled scan returns what it read so far, as at its time limit.
     public var cancellation: ScanCancellation? {

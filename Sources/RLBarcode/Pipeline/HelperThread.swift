@@ -47,15 +47,23 @@ final class HelperThread: @unchecked Sendable {
     private var nextIndex = 0
     private var thread = pthread_t()
     private let job: () -> Void
+    /// The pool that lends the thread for each run (nil: a thread of its own).
+    private let pool: AnalysisPool?
+    /// A pool's thread is lent and has not finished its run (under the lock).
+    private var lent = false
 
     /// Starts the thread, which then waits for ``start()``; nil when the
     /// system would not create one (the owner then does all the work itself).
-    init?(job: @escaping () -> Void) {
+    /// With a `pool`, the thread is one of the pool's, lent for each run
+    /// that ``reserve()`` gets.
+    init?(pool: AnalysisPool? = nil, job: @escaping () -> Void) {
         self.job = job
+        self.pool = pool
         lock = .allocate(capacity: 1)
         changed = .allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
         pthread_cond_init(changed, nil)
+        if pool != nil { return }
         let context = Unmanaged.passRetained(self).toOpaque()
         guard pthread_create(&thread, nil, helperThreadMain, context) == 0 else {
             Unmanaged<HelperThread>.fromOpaque(context).release()
@@ -71,7 +79,21 @@ final class HelperThread: @unchecked Sendable {
         lock.deallocate()
     }
 
-    /// Runs the job once on the thread. Must be followed by ``wait()``
+    /// Gets the thread for the next run: with a pool, one of its threads
+    /// lent for that run, false when it has none free (the owner then does
+    /// the run's work itself and calls neither ``start()`` nor ``wait()``);
+    /// a thread of its own is always there.
+    func reserve() -> Bool {
+        guard let pool else { return true }
+        pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }
+        // A thread lent and not yet started on (a scan that reserved and
+        // did not start) waits for this run: never two.
+        if lent { return true }
+        lent = pool.lend { [self] in loop(once: true) }
+        return lent
+    }
+
+    /// Runs the job once on the thread (after ``reserve()``). Must be followed by ``wait()``
     /// before the next call.
     func start() {
         pthread_mutex_lock(lock)
@@ -150,6 +172,15 @@ final class HelperThread: @unchecked Sendable {
 
     /// Waits for a run in progress, then ends the thread and joins it.
     func stop() {
+        if pool != nil {
+            // A lent thread that waits for a run ends.
+            wait()
+            pthread_mutex_lock(lock)
+            quitting = true
+            pthread_cond_broadcast(changed)
+            pthread_mutex_unlock(lock)
+            return
+        }
         guard running else { return }
         wait()
         pthread_mutex_lock(lock)
@@ -160,8 +191,9 @@ final class HelperThread: @unchecked Sendable {
         running = false
     }
 
-    /// The thread's life: wait for a request, run the job, say it is done.
-    fileprivate func loop() {
+    /// The thread's life: wait for a request, run the job, say it is done;
+    /// with `once` (a pool's thread, lent), after one run it goes back.
+    fileprivate func loop(once: Bool = false) {
         pthread_mutex_lock(lock)
         while true {
             while !pending && !quitting && !warming { pthread_cond_wait(changed, lock) }
@@ -181,7 +213,9 @@ final class HelperThread: @unchecked Sendable {
             tasksOpen = false
             busy.store(false, ordering: .releasing)
             pthread_cond_broadcast(changed)
+            if once { break }
         }
+        if once { lent = false }
         pthread_mutex_unlock(lock)
     }
 }

@@ -108,13 +108,15 @@ extension Scanner {
     func squareHelper() -> HelperThread? {
         guard options.threadCount > 1 else { return nil }
         if helper == nil && !helperFailed {
-            helper = HelperThread { [unowned(unsafe) self] in self.helperRun() }
+            helper = HelperThread(pool: analysisPool) { [unowned(unsafe) self] in self.helperRun() }
             helperFailed = helper == nil
             if helper != nil && ownReaders {
                 // Its lines numbered from far above this thread's.
                 helperLines = LineWorker(readers: makeLinearReaders(), partials: nil, firstLine: 1 << 56)
             }
         }
+        // A pool's thread for this frame, or this frame on one thread.
+        guard let helper, helper.reserve() else { return nil }
         return helper
     }
 }

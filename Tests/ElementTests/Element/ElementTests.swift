@@ -82,7 +82,7 @@ final class ElementTests: XCTestCase {
             XCTAssertNotNil(g_param_spec_get_blurb(spec), name)
             XCTAssertNotNil(g_param_spec_get_nick(spec), name)
         }
-        XCTAssertEqual(seen, 18)
+        XCTAssertEqual(seen, 19)
     }
 
     func testSettingValidValues() throws {
