@@ -124,10 +124,10 @@ def element_seed(rows, fmt=4, width=160, height=120, frames=3, props=(), ops=(0,
         out += bytes([op]) + bytes(data)
     out += bytes([ops[0], fmt, 0, width >> 8, width & 255, height >> 8, height & 255, 0, 0])
     row = [235] * 8 + [25 if m else 235 for m in rows[0]] + [235] * 8
-    row = (row * ((width // len(row)) + 1))[:width]
+    row = row[::max(1, len(row) // 64)][:64]
     for i in range(frames):
         out += bytes([ops[1], 1 if i % 2 else 0, 0]) + (bytes([8, 2]) if i % 2 else b"")
-        out += bytes([min(255, len(row))]) + bytes(row[:255]) + bytes([128])
+        out += bytes([191 + min(64, len(row))]) + bytes(row[:64]) + bytes([128])
     return bytes(out)
 
 

@@ -20,14 +20,14 @@ struct Caps {
     }
 
     /// Caps read from `r`: any format, a size of one of four shapes (at
-    /// most 512 x 512, a line up to 4097 long, a column, a few pixels;
+    /// most 320 x 240, a line up to 4097 long, a column, a few pixels;
     /// still pictures, framerate 0/1, at most 128 x 128 as they have no time
     /// limit), a framerate, sometimes interlacing or a pixel aspect ratio.
     static func read(_ r: inout ByteReader) -> Caps {
         let format = formats[r.byte() % formats.count]
         var (w, h): (Int, Int)
         switch r.byte() % 4 {
-        case 0: (w, h) = (1 + r.word() % 512, 1 + r.word() % 512)
+        case 0: (w, h) = (1 + r.word() % 320, 1 + r.word() % 240)
         case 1: (w, h) = (1 + r.word() % 4097, 1 + r.byte() % 8)
         case 2: (w, h) = (1 + r.byte() % 8, 1 + r.word() % 4097)
         default: (w, h) = (1 + r.byte() % 16, 1 + r.byte() % 16)

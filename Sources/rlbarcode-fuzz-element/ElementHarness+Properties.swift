@@ -1,5 +1,9 @@
 import CGStreamer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The fundamental GTypes the element's properties have (`G_TYPE_*` are macros).
 enum FundamentalType {
     static let boolean = GType(5 << 2)
@@ -40,6 +44,14 @@ extension ElementHarness {
         }
         _ = g_param_value_validate(spec, &value)
         g_object_set_property(object, spec.pointee.name, &value)
+        if ElementTarget.trace {
+            let text =
+                g_strdup_value_contents(&value).map { p in
+                    defer { g_free(p) }; return String(cString: p)
+                } ?? "?"
+            let line = "  \(String(cString: spec.pointee.name)) = \(text)\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+        }
         touched.insert(index)
     }
 
@@ -74,5 +86,14 @@ extension ElementHarness {
         defer { g_value_unset(&value) }
         g_object_get_property(object, name, &value)
         return g_value_get_uint64(&value)
+    }
+
+    /// A boolean property.
+    func flag(_ name: String) -> Bool {
+        var value = GValue()
+        g_value_init(&value, FundamentalType.boolean)
+        defer { g_value_unset(&value) }
+        g_object_get_property(object, name, &value)
+        return g_value_get_boolean(&value) != 0
     }
 }

@@ -37,6 +37,9 @@ final class ElementHarness {
     var pushedOK = 0
     /// Whether this input did something after which held frames may be dropped.
     var mayDrop = false
+    /// Whether this input sent a QoS event (the base class then drops late
+    /// frames while the `qos` property is on, as it documents).
+    var qosSent = false
 
     /// Sets up GStreamer, registers `rlbarcode` from the linked-in plugin
     /// code and builds the element between the harness's pads, playing.
@@ -150,6 +153,7 @@ final class ElementHarness {
         startStream()
         pushedOK = 0
         mayDrop = false
+        qosSent = false
         FuzzBuffer.nextPTS = 0
         receivedBuffers.store(0, ordering: .relaxed)
     }
@@ -162,7 +166,10 @@ final class ElementHarness {
         gst_query_unref(query)
         let received = receivedBuffers.load(ordering: .relaxed)
         if received > pushedOK || (!mayDrop && received != pushedOK) {
-            fuzzFail("the element pushed \(received) buffers of the \(pushedOK) it took", status: 3)
+            fuzzFail(
+                "the element pushed \(received) buffers of the \(pushedOK) it took (analysed"
+                    + " \(counter("frames-analysed")), skipped \(counter("frames-skipped")),"
+                    + " rejected \(counter("frames-rejected")))", status: 3)
         }
     }
 }

@@ -43,15 +43,18 @@ enum ElementTarget: String, CaseIterable {
     }
 
     /// The most operations one input runs.
-    static let maxOperations = 48
+    static let maxOperations = 32
     /// The most buffers one input pushes.
-    static let maxBuffers = 16
+    static let maxBuffers = 8
     /// The most time one input may take, seconds (`RLBARCODE_FUZZ_BUDGET_MS`,
     /// default 5000); past it the input counts as a hang.
     static let budget: Double = {
         guard let raw = getenv("RLBARCODE_FUZZ_BUDGET_MS"), let ms = Double(String(cString: raw)) else { return 5 }
         return ms / 1000
     }()
+
+    /// Whether each operation is written to standard error (`RLBARCODE_FUZZ_TRACE=1`).
+    static let trace = getenv("RLBARCODE_FUZZ_TRACE").map { String(cString: $0) == "1" } ?? false
 
     /// Runs `data` on `harness`; returns what the element's counters say.
     func run(_ data: UnsafeBufferPointer<UInt8>, on harness: ElementHarness) -> String {
@@ -66,7 +69,9 @@ enum ElementTarget: String, CaseIterable {
                 buffers += 1
                 if buffers > Self.maxBuffers { break }
             }
+            let before = r.offset
             harness.perform(op, &r)
+            if Self.trace { harness.trace(op, bytes: r.offset - before) }
         }
         harness.checkBuffersPassed()
         let took = monotonicSeconds() - start
@@ -79,13 +84,27 @@ enum ElementTarget: String, CaseIterable {
 }
 
 extension ElementHarness {
+    /// Writes what `op` did to standard error.
+    func trace(_ op: Operation, bytes: Int) {
+        let line =
+            "\(op) (\(bytes) bytes): caps \(caps.text), state \(state.rawValue), pushed \(pushedOK),"
+            + " out \(receivedBuffers.load(ordering: .relaxed))\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+
     /// Runs one operation, reading its bytes from `r`.
     func perform(_ op: Operation, _ r: inout ByteReader) {
         switch op {
         case .caps:
             caps = Caps.read(&r)
             pushCaps()
-        case .buffer: push(&r)
+        case .buffer:
+            if ElementTarget.trace {
+                let line = "  buffer layout \(r.byte()) flags \(r.byte())\n"
+                r.offset -= 2
+                _ = line.withCString { write(2, $0, strlen($0)) }
+            }
+            push(&r)
         case .event: sendEvent(&r)
         case .query: sendQuery(&r)
         case .property: setProperty(&r)
@@ -102,6 +121,7 @@ extension ElementHarness {
         let (buffer, readOnly) = FuzzBuffer.make(&r, caps: caps)
         let object = UnsafeMutablePointer<GstMiniObject>(OpaquePointer(buffer))
         if readOnly { _ = gst_mini_object_ref(object) }
+        if qosSent && flag("qos") { mayDrop = true }
         if gst_pad_push(src, buffer) == GST_FLOW_OK { pushedOK += 1 }
         if readOnly { gst_mini_object_unref(object) }
     }
@@ -123,10 +143,12 @@ extension ElementHarness {
         case 3: _ = gst_pad_push_event(src, gst_event_new_gap(UInt(r.long()) * 1000, UInt(r.word()) * 1_000_000))
         case 4:
             let types = [GST_QOS_TYPE_OVERFLOW, GST_QOS_TYPE_UNDERFLOW, GST_QOS_TYPE_THROTTLE]
-            let event = gst_event_new_qos(
-                types[r.byte() % 3], Double(r.byte()) / 32, Int(Int32(bitPattern: r.long())) * 1000,
-                UInt(r.long()) * 1000)
+            let type = types[r.byte() % 3], proportion = Double(r.byte()) / 32
+            let diff = Int(Int32(bitPattern: r.long())) * 1000, timestamp = UInt(r.long()) * 1000
+            // GStreamer refuses a QoS event whose timestamp minus diff is negative.
+            let event = gst_event_new_qos(type, proportion, max(diff, -Int(timestamp)), timestamp)
             _ = gst_pad_send_event(elementSrc, event)
+            qosSent = true
         case 5: _ = gst_pad_send_event(elementSrc, gst_event_new_latency(UInt(r.long()) * 1000))
         case 6: _ = gst_pad_send_event(elementSrc, gst_event_new_reconfigure())
         default:

@@ -78,10 +78,14 @@ enum FuzzBuffer {
         buffer.withMemoryRebound(to: GstMiniObject.self, capacity: 1) { $0.pointee.flags |= f }
     }
 
-    /// Fills the buffer with a pattern of the input's next bytes (a length,
-    /// then the pattern, tiled; length 0: one grey level).
+    /// Fills the buffer with a pattern of the input's next bytes (a byte
+    /// `n`: from 192 on, a pattern of `n - 191` bytes, tiled; below, none),
+    /// then a grey level (everywhere, without a pattern). Flat frames are
+    /// cheap to scan, so that inputs run fast; the scanner's own targets
+    /// fuzz what is in the pixels.
     private static func fill(_ buffer: UnsafeMutablePointer<GstBuffer>, _ r: inout ByteReader) {
-        let pattern = r.bytes(r.byte())
+        let n = r.byte()
+        let pattern = r.bytes(n >= 192 ? n - 191 : 0)
         let grey = UInt8(truncatingIfNeeded: r.byte())
         let size = Int(gst_buffer_get_size(buffer))
         guard size > 0 else { return }
