@@ -14,6 +14,8 @@ import PackageDescription
 /// - `rlbarcode-fuzz`: libFuzzer targets for the engine's decoding stages,
 ///   built by `scripts/fuzz.sh` with `-sanitize=fuzzer,address`; a normal
 ///   build replays inputs through them.
+/// - `rlbarcode-fuzz-element`: libFuzzer targets for the element, with the
+///   plugin's code linked in and registered in the process, built the same way.
 let package = Package(
     name: "rlbarcode",
     products: [
@@ -52,6 +54,10 @@ let package = Package(
         .executableTarget(
             name: "rlbarcode-fuzz",
             dependencies: ["RLBarcode", "RLBarcodeFuzzing"]
+        ),
+        .executableTarget(
+            name: "rlbarcode-fuzz-element",
+            dependencies: ["GstRLBarcode", "CGStreamer"]
         ),
         .testTarget(
             name: "RLBarcodeTests",

@@ -96,6 +96,41 @@ def picture_seed(rows, unit=2, quiet=4, bar_height=None):
     return bytes([w - 1, h - 1, 0, 2]) + bytes(pix)
 
 
+def video_seed(width, height, rows, scale, effort=1, threads=2, limit=95, flags=0, symbologies=(1 << 17) - 1):
+    """A scanner-video input (Sources/rlbarcode-fuzz/ScannerVideoTarget.swift):
+    a frame of width x height tiled with `rows` (0/1 modules, dark 1) at
+    `scale` pixels a module, with a quiet zone of four modules."""
+    w = len(rows[0]) + 8
+    pattern = bytearray([235]) * (w * (len(rows) + 8))
+    for y, row in enumerate(rows):
+        for x, m in enumerate(row):
+            if m:
+                pattern[(y + 4) * w + x + 4] = 25
+    head = bytes([(width - 1) >> 8, (width - 1) & 255, (height - 1) >> 8, (height - 1) & 255, 16,
+                  effort | (4 if threads == 2 else 0), flags, 40, 40, 120, 120,
+                  symbologies & 255, symbologies >> 8 & 255, symbologies >> 16 & 255, 0, 7, limit,
+                  scale - 1, w - 1])
+    return head + bytes(pattern)
+
+
+def element_seed(rows, fmt=4, width=160, height=120, frames=3, props=(), ops=(0, 1)):
+    """An element-frames / element-props program (Sources/rlbarcode-fuzz-element):
+    caps of `fmt` (index in Caps.formats), then `frames` buffers tiled with
+    one row of `rows` (bars), some with a padded meta; `props` are
+    (operation, bytes) pairs run first; `ops` the indices of the caps and
+    buffer operations in the target's table."""
+    out = bytearray()
+    for op, data in props:
+        out += bytes([op]) + bytes(data)
+    out += bytes([ops[0], fmt, 0, width >> 8, width & 255, height >> 8, height & 255, 0, 0])
+    row = [235] * 8 + [25 if m else 235 for m in rows[0]] + [235] * 8
+    row = row[::max(1, len(row) // 64)][:64]
+    for i in range(frames):
+        out += bytes([ops[1], 1 if i % 2 else 0, 0]) + (bytes([8, 2]) if i % 2 else b"")
+        out += bytes([191 + min(64, len(row))]) + bytes(row[:64]) + bytes([128])
+    return bytes(out)
+
+
 def bits_to_bytes(bits):
     bits = bits + [0] * (-len(bits) % 8)
     return bytes(sum(bits[i + k] << (7 - k) for k in range(8)) for i in range(0, len(bits), 8))
@@ -203,7 +238,7 @@ def main():
     out = sys.argv[1]
     seeds = {t: [] for t in ["qr-matrix", "qr-bitstream", "dm-matrix", "dm-bitstream", "aztec-matrix",
                              "aztec-bitstream", "pdf417-codewords", "pdf417-bitstream", "micropdf417-codewords",
-                             "linear", "text", "scanner"]}
+                             "linear", "text", "scanner", "scanner-video", "element-frames", "element-props"]}
 
     for data, args in [("HELLO WORLD", []), ("https://example.com/0123456789", ["--vers=3"]),
                        ("12345678901234567890", ["--secure=4"]),
@@ -232,6 +267,23 @@ def main():
         rows = zint_rows(symbology, data)
         if rows:
             seeds["scanner"].append(picture_seed(rows, unit=3))
+
+    qr = zint_rows(58, "https://example.com/0123456789")
+    ean = zint_rows(13, "501234567890")
+    if qr:
+        seeds["scanner-video"] += [video_seed(3840, 2160, qr, 8), video_seed(1920, 1080, qr, 4, effort=2, threads=1),
+                                   video_seed(1280, 720, qr, 3, effort=0, flags=1)]
+    if ean:
+        # Bars tiled over a whole 4K frame run far past the limit (docs/FUZZING.md,
+        # Overruns): a smaller frame here keeps smoke runs short.
+        seeds["scanner-video"] += [video_seed(960, 540, [ean[0]] * 30, 4, threads=1),
+                                   video_seed(640, 480, [ean[0]] * 30, 2, effort=2, flags=8)]
+        # Frames: GRAY8 and NV12 with bars; props: effort, draw, n-threads,
+        # attach-frame and frame-max-size set (property indices follow the
+        # element's property list), a state cycle, then frames.
+        seeds["element-frames"] += [element_seed(ean), element_seed(ean, fmt=0, width=333, height=97)]
+        seeds["element-props"] += [element_seed(ean, frames=2, props=[(0, [i, 1, 5]) for i in range(12)], ops=(8, 2)),
+                                   element_seed(ean, fmt=2, frames=3, props=[(3, [1]), (3, [3]), (4, [1, 5])], ops=(8, 2))]
 
     seeds["qr-bitstream"] = qr_bitstreams()
     seeds["dm-bitstream"] = dm_bitstreams()

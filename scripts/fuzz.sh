@@ -1,45 +1,69 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of the engine (rlbarcode-fuzz) and runs each
-# for a given time, one after the other.
+# Builds the libFuzzer targets of the engine (rlbarcode-fuzz) and of the
+# element (rlbarcode-fuzz-element) and runs each for a given time, one
+# after the other.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # SECONDS (default 60) is the time per target; `scripts/fuzz.sh 5` is a
 # smoke run. RUNS=N in the environment also stops a target after N
 # executions (`RUNS=10000000 scripts/fuzz.sh 3600`: ten million or an hour,
-# whichever comes first). TARGETs default to all of them (see
-# Sources/RLBarcodeFuzzing/FuzzEntryPoints.swift). Prints per target the executed
-# inputs and whether it crashed; exits non-zero when any target crashed,
-# leaked, ran out of memory or hung on an input.
+# whichever comes first). TARGETs default to all of them: the engine's
+# stages (Sources/RLBarcodeFuzzing/FuzzEntryPoints.swift), `scanner-video`
+# (Sources/rlbarcode-fuzz/ScannerVideoTarget.swift) and `element-frames`,
+# `element-props` (Sources/rlbarcode-fuzz-element). Prints per target the
+# executed inputs and whether it crashed; exits non-zero when any target
+# crashed, leaked, ran out of memory or hung on an input. `scanner-video`
+# also counts the scans that ran past their time limit by more than
+# RLBARCODE_FUZZ_MARGIN_MS (default 250) and keeps those inputs with the
+# artifacts; OVERRUN_FAILS=1 makes them fail the run too.
 #
-# The build goes to .build-fuzz/ (debug configuration with -O: the
-# engine's bounds and overflow checks stay on; the release configuration
-# builds it with -Ounchecked). Each run grows the corpus in
-# .build-fuzz/corpus/TARGET, seeded by scripts/fuzz-seeds.py with symbols
-# zint makes at fuzz time; findings go to .build-fuzz/artifacts/TARGET/.
-# Replay one with the normal build:
+# FUZZ_BUILD picks the build:
+#   checked (default)  .build-fuzz/: debug configuration with -O, so that
+#                      the bounds and overflow checks stay on
+#   release            .build-fuzz-release/: the release configuration
+#                      (the engine with -Ounchecked, as it ships, for the
+#                      CPU of scripts/swift-flags.sh), with ASan as well
+# Both link -sanitize=fuzzer,address. Each run grows the corpus in
+# SCRATCH/corpus/TARGET, seeded by scripts/fuzz-seeds.py with symbols zint
+# makes at fuzz time; findings go to SCRATCH/artifacts/TARGET/. Replay one
+# with the normal build:
 #   RLBARCODE_FUZZ_TARGET=TARGET swift run rlbarcode-fuzz FILE
+#   RLBARCODE_FUZZ_TARGET=element-frames swift run rlbarcode-fuzz-element FILE
+# and keep it in Tests/ElementTests/Fuzz/Inputs/TARGET/ (replayed by
+# Tests/ElementTests/Fuzz/FuzzReplayTests.swift).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 all=(qr-matrix qr-bitstream dm-matrix dm-bitstream aztec-matrix aztec-bitstream
-     pdf417-codewords pdf417-bitstream micropdf417-codewords linear text scanner)
+     pdf417-codewords pdf417-bitstream micropdf417-codewords linear text scanner scanner-video
+     element-frames element-props)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 
-scratch=.build-fuzz
+case ${FUZZ_BUILD:-checked} in
+    checked) scratch=.build-fuzz; config=(-c debug); optimise=(-Xswiftc -O) ;;
+    release) scratch=.build-fuzz-release; config=(-c release --disable-local-rpath); config+=($(bash scripts/swift-flags.sh)); optimise=() ;;
+    *) echo "fuzz.sh: FUZZ_BUILD is checked or release" >&2; exit 2 ;;
+esac
+need_element=0
+for t in "${targets[@]}"; do case $t in element-*) need_element=1 ;; esac; done
+products=(rlbarcode-fuzz)
+[ $need_element -eq 1 ] && products+=(rlbarcode-fuzz-element)
 start=$(date +%s)
 mkdir -p "$scratch/logs"
-if ! swift build -c debug --product rlbarcode-fuzz --scratch-path "$scratch" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DRLBARCODE_FUZZ -Xswiftc -O >"$scratch/logs/build.log" 2>&1; then
-    grep -v "Cannot export local symbol" "$scratch/logs/build.log" >&2
-    echo "fuzz.sh: the fuzz build failed" >&2
-    exit 1
-fi
-fuzzer=$(swift build -c debug --scratch-path "$scratch" --show-bin-path)/rlbarcode-fuzz
-echo "fuzz build: $(( $(date +%s) - start )) s"
+for product in "${products[@]}"; do
+    if ! swift build "${config[@]}" --product "$product" --scratch-path "$scratch" \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -DRLBARCODE_FUZZ "${optimise[@]}" >"$scratch/logs/build-$product.log" 2>&1; then
+        grep -v "Cannot export local symbol" "$scratch/logs/build-$product.log" >&2
+        echo "fuzz.sh: the fuzz build of $product failed" >&2
+        exit 1
+    fi
+done
+bin=$(swift build "${config[@]}" --scratch-path "$scratch" --show-bin-path)
+echo "fuzz build (${FUZZ_BUILD:-checked}): $(( $(date +%s) - start )) s"
 
 seeds="$scratch/seeds"
 rm -rf "$seeds"
@@ -51,8 +75,28 @@ max_len() {
     case $1 in
         *-matrix) echo 8200 ;;
         scanner) echo 70000 ;;
+        scanner-video | element-*) echo 4096 ;;
         linear) echo 8200 ;;
         *) echo 2048 ;;
+    esac
+}
+
+# libFuzzer's limit per input, seconds: scanner-video's scans past their
+# own limit are kept as overruns (counted below) unless they pass this.
+timeout_of() {
+    case $1 in
+        scanner-video) echo 60 ;;
+        *) echo 10 ;;
+    esac
+}
+
+# Leak checks per input: off for the element's targets, where LeakSanitizer
+# takes the element and the GLib type tables that live as long as the
+# process for leaks (scripts/soak.py measures the element's memory).
+leaks_of() {
+    case $1 in
+        element-*) echo 0 ;;
+        *) echo 1 ;;
     esac
 }
 
@@ -63,12 +107,16 @@ for t in "${targets[@]}"; do
     artifacts="$scratch/artifacts/$t"
     log="$scratch/logs/$t.log"
     mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+    touch "$log.start"
     [ -d "$seeds/$t" ] && cp -n "$seeds/$t"/* "$corpus"/ 2>/dev/null || true
+    fuzzer=$bin/rlbarcode-fuzz
+    case $t in element-*) fuzzer=$bin/rlbarcode-fuzz-element ;; esac
     t0=$(date +%s)
     set +e
-    RLBARCODE_FUZZ_TARGET=$t ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
-        "$fuzzer" "$corpus" -max_total_time="$seconds" -runs="${RUNS:--1}" -print_final_stats=1 \
-        -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 -max_len="$(max_len "$t")" \
+    RLBARCODE_FUZZ_TARGET=$t RLBARCODE_FUZZ_OVERRUN_DIR=$artifacts SWIFT_BACKTRACE=enable=no \
+        ASAN_OPTIONS=detect_leaks="$(leaks_of "$t")":allocator_may_return_null=0 \
+        "$fuzzer" "$corpus" -max_total_time="$seconds" -runs="${RUNS:--1}" -print_final_stats=1 -detect_leaks="$(leaks_of "$t")" \
+        -timeout="$(timeout_of "$t")" -rss_limit_mb=2048 -malloc_limit_mb=512 -max_len="$(max_len "$t")" \
         -artifact_prefix="$artifacts/" -close_fd_mask=1 >"$log" 2>&1
     rc=$?
     set -e
@@ -80,6 +128,13 @@ for t in "${targets[@]}"; do
         [ -z "$kind" ] && kind=$(grep -Eo 'Fatal error|deadly signal|out-of-memory|timeout' "$log" | head -1)
         status="FAILED (exit $rc${kind:+, $kind}; log $log, input in $artifacts/)"
     fi
+    overruns=$(find "$artifacts" -name 'overrun-*' -newer "$log.start" 2>/dev/null | wc -l)
+    if [ "$overruns" -gt 0 ]; then
+        status="$status, $overruns scans over their time limit (inputs in $artifacts/overrun-*)"
+        [ "${OVERRUN_FAILS:-0}" = 1 ] && failed=1
+    fi
+    summary=$(grep -m1 '^scanner-video: [0-9]* inputs' "$log" || true)
+    [ -n "$summary" ] && status="$status; ${summary#scanner-video: }"
     printf '%-18s %12s %8s  %s\n' "$t" "${executed:-?}" "$(( $(date +%s) - t0 ))" "$status"
 done
 

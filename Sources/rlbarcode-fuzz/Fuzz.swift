@@ -13,24 +13,40 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-/// The target named by `RLBARCODE_FUZZ_TARGET`; the process stops when the
-/// variable is missing or names no target.
-let fuzzTarget: FuzzEntryPoints.Target = {
-    let names = FuzzEntryPoints.Target.allCases.map(\.rawValue).joined(separator: ", ")
-    guard let raw = getenv("RLBARCODE_FUZZ_TARGET"),
-        let target = FuzzEntryPoints.Target(rawValue: String(cString: raw))
-    else {
-        fail("set RLBARCODE_FUZZ_TARGET to one of: \(names)", status: 2)
+/// The targets of this tool that are not stages of the engine, by name.
+let toolTargets: [String: @Sendable (UnsafeBufferPointer<UInt8>) -> String] = ["scanner-video": ScannerVideoTarget.run]
+
+/// The target named by `RLBARCODE_FUZZ_TARGET`: one of ``toolTargets``, else
+/// an engine stage; the process stops when the variable is missing or names
+/// no target.
+let fuzzTarget: @Sendable (UnsafeBufferPointer<UInt8>) -> String = {
+    let names = (toolTargets.keys.sorted() + FuzzEntryPoints.Target.allCases.map(\.rawValue))
+    guard let raw = getenv("RLBARCODE_FUZZ_TARGET") else {
+        fail("set RLBARCODE_FUZZ_TARGET to one of: \(names.joined(separator: ", "))", status: 2)
     }
-    return target
+    let name = String(cString: raw)
+    if let tool = toolTargets[name] {
+        if name == "scanner-video" { atexit { printSummary(ScannerVideoTarget.summary) } }
+        return tool
+    }
+    guard let target = FuzzEntryPoints.Target(rawValue: name) else {
+        fail("set RLBARCODE_FUZZ_TARGET to one of: \(names.joined(separator: ", "))", status: 2)
+    }
+    return { "\(FuzzEntryPoints.run(target, $0))" }
 }()
+
+/// Writes `text` and a newline to standard error.
+func printSummary(_ text: String) {
+    var line = text + "\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
 
 #if RLBARCODE_FUZZ
 
     /// libFuzzer's entry: one input through the target's stage.
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-        _ = FuzzEntryPoints.run(fuzzTarget, UnsafeBufferPointer(start: data, count: size))
+        _ = fuzzTarget(UnsafeBufferPointer(start: data, count: size))
         return 0
     }
 
@@ -75,7 +91,7 @@ let fuzzTarget: FuzzEntryPoints.Target = {
                     bytes += buffer[0..<n]
                 }
                 fclose(file)
-                print("\(path): \(FuzzEntryPoints.run(fuzzTarget, bytes))")
+                bytes.withUnsafeBufferPointer { print("\(path): \(fuzzTarget($0))") }
             }
         }
     }
