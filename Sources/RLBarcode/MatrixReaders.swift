@@ -89,12 +89,22 @@ final class MatrixReaders {
     private var microPDF417CandidateCount = 0
     private var stillPDF417CandidateCount = 0
     /// When the frame's analysis must stop (``MonotonicClock/now``); `.max`: never.
-    /// Checked before each symbology's search.
-    var deadline: UInt64 = .max
-    /// Stops the searches from another thread, checked with the deadline
-    /// (and between Data Matrix candidates).
+    /// Checked before each symbology's search, and inside its loops.
+    var deadline: UInt64 = .max {
+        didSet { shareStop() }
+    }
+    /// Stops the searches from another thread, checked with the deadline.
     var cancellation: ScanCancellation? = nil {
-        didSet { dataMatrixReader.cancellation = cancellation }
+        didSet { shareStop() }
+    }
+    /// Gives every reader the deadline and the cancellation for its loops.
+    private func shareStop() {
+        let stop = ScanStop(deadline: deadline, cancellation: cancellation)
+        qrDetector.stop = stop
+        dataMatrixReader.stop = stop
+        aztecReader.stop = stop
+        pdf417Reader.stop = stop
+        microPDF417Reader.stop = stop
     }
     /// Whether the last read left out a search because the deadline had passed.
     var timedOut: Bool {
@@ -168,6 +178,7 @@ final class MatrixReaders {
                 image, bounds: area.box, thorough: false, across: (area.ux, area.uy),
                 lines: area.crossesPattern || firstFrame ? 24 : 8, into: &out)
             pdf417CandidateCount += pdf417Reader.lastCandidateCount
+            if late(&pdf417TimedOut) { return }
         }
     }
 
@@ -425,6 +436,7 @@ final class MatrixReaders {
         guard plan.thorough, plan.wanted.contains(.pdf417), !late(&stillPDF417TimedOut) else { return }
         pdf417Reader.read(plan.image, bounds: plan.bounds, thorough: true, cells: plan.cells, into: &out)
         stillPDF417CandidateCount += pdf417Reader.lastCandidateCount
+        _ = late(&stillPDF417TimedOut)
     }
 
     /// MicroPDF417 (``SquareTask/microPDF417``): still pictures only.
@@ -432,6 +444,7 @@ final class MatrixReaders {
         guard plan.thorough, plan.wanted.contains(.pdf417), !late(&microPDF417TimedOut) else { return }
         microPDF417Reader.read(plan.image, bounds: plan.bounds, thorough: true, cells: plan.cells, into: &out)
         microPDF417CandidateCount += microPDF417Reader.lastCandidateCount
+        _ = late(&microPDF417TimedOut)
     }
 
     /// Aztec Code (``SquareTask/aztec``).
@@ -492,6 +505,7 @@ final class MatrixReaders {
             candidates += read(half.view, nil, false, halfRegions, halfThresholds, halfCarved, &out)
             MatrixReaders.fromHalf(&out, from: first, rect: half.rect)
         }
+        _ = late(&timedOut)
     }
 
     /// Maps the results `out[first...]`, read in the half-size copy of
@@ -513,6 +527,7 @@ final class MatrixReaders {
         qrDetector.scan(image, in: bounds, regions: regionFinder, prepared: regionThresholds, into: &qrCandidates)
         qrCandidateCount += qrCandidates.count
         for c in qrCandidates {
+            if !c.decodeTried && late(&qrTimedOut) { continue }
             let decoded = c.decodeTried ? c.decoded : QRDetector.decodeFirst(c)
             guard let d = decoded else { continue }
             // The same symbol found twice (both polarities, two finder triples).
@@ -528,7 +543,9 @@ final class MatrixReaders {
         }
         // A still picture that is one symbol and nothing else, which the
         // finder pattern search can miss (no quiet zone, 1-pixel modules).
-        if plan.thorough && out.isEmpty && bounds == nil, let c = QRPureSymbol.read(image), let d = c.decoded {
+        if plan.thorough && out.isEmpty && bounds == nil, !late(&qrTimedOut), let c = QRPureSymbol.read(image),
+            let d = c.decoded
+        {
             out.append(MatrixReaders.result(d, c))
         }
     }

@@ -71,6 +71,8 @@ final class AztecDetector {
     }
 
     var options = Options()
+    /// The frame's time limit and stop, checked every row and candidate.
+    var stop = ScanStop()
     private var regionFinder = MatrixRegionDetector()
     private var thresholds = BlockThreshold()
     private var runs = ScratchBuffer<Int32>(capacity: 4096)
@@ -133,6 +135,7 @@ final class AztecDetector {
         }
         defer { options = saved }
         for k in 0..<regions.regionCount {
+            if stop.now { return }
             detect(
                 image, in: regions.regions[k],
                 prepared: shared != nil ? prepared?.blocks(k, area: regions.regions[k]) : nil, into: &out)
@@ -158,6 +161,7 @@ final class AztecDetector {
         centres.sort { $0.collapsed != $1.collapsed ? !$0.collapsed : $0.count > $1.count }
         lastCentreCount += centres.count
         for k in 0..<min(centres.count, options.maxCentres) {
+            if stop.now { return }
             let c = centres[k]
             // Inside a symbol already read?
             var seen = false
@@ -233,7 +237,7 @@ final class AztecDetector {
         let skipRejected = options.rowStep > 1
         rejected.start(width: r.width + 4, rows: 1)
         var y = r.y0 + options.rowStep / 2
-        while y < r.y1 {
+        while y < r.y1 && !stop.now {
             var firstDark = false
             let raw = thresholds.rowRuns(image, y: y, x0: r.x0, x1: r.x1, runs: rp, firstDark: &firstDark)
             // A one-pixel run between two of four pixels or more is noise:

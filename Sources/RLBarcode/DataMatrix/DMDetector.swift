@@ -130,9 +130,9 @@ final class DMDetector {
     /// Diagnostics: told why a component was not taken for a symbol
     /// (`nil`, the default, costs nothing).
     var trace: ((String) -> Void)? = nil
-    /// Stops the search for finders from another thread: on a large still
-    /// picture of texture, candidates can take seconds.
-    var cancellation: ScanCancellation? = nil
+    /// The frame's time limit and stop, checked between candidates (on a
+    /// large still picture of texture, candidates can take seconds).
+    var stop = ScanStop()
     var thresholds = BlockThreshold()
     private(set) var regionFinder = MatrixRegionDetector()
     private var rowBuffer = ScratchBuffer<Int32>(capacity: 4096)
@@ -233,18 +233,18 @@ final class DMDetector {
     ) {
         let r = (region ?? PixelRect(x0: 0, y0: 0, x1: img.width, y1: img.height))
             .clipped(width: img.width, height: img.height)
-        guard r.width >= 12, r.height >= 12 else { return }
+        guard r.width >= 12, r.height >= 12, !stop.now else { return }
         if region == nil { found.removeAll(keepingCapacity: true) }
         thresholds.prepare(
             img, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: options.minContrast,
             reusing: prepared)
         label(img, r)
-        for dark in [true, false] {
+        for dark in [true, false] where !stop.now {
             pickCandidates(r, dark: dark)
             for k in 0..<candidateCount {
                 // Video frames: a few components per frame, the largest of
                 // the strongest regions first; the next frames see the code again.
-                if examineBudget == 0 || cancellation.stops(deadline: .max) { return }
+                if examineBudget == 0 || stop.now { return }
                 examineBudget -= 1
                 if let c = examine(img, root: Int(candidates[k]), dark: dark) {
                     found.append(c.corners)
@@ -303,6 +303,7 @@ final class DMDetector {
         // pixels or more still meets a labelled row and stays connected.
         labelStep = options.thorough ? 1 : 2
         for y in Swift.stride(from: r.y0, to: r.y1, by: labelStep) {
+            if stop.now { break }
             var firstDark = false
             let n = thresholds.rowRuns(img, y: y, x0: r.x0, x1: r.x1, runs: rowBuffer.pointer, firstDark: &firstDark)
             let need = runCount + n
@@ -397,15 +398,21 @@ final class DMDetector {
             candidates[candidateCount] = Int32(i)
             candidateCount += 1
         }
-        // Largest first, at most maxComponents.
+        // Largest first (ties in order), at most maxComponents: an insertion
+        // sort into the kept ones only, as a page of text has 10^5 components.
         let p = candidates.pointer
-        for a in 1..<max(1, candidateCount) {
+        let keep = max(0, options.thorough ? options.maxComponents : options.maxComponents / 2)
+        var kept = 0
+        for a in 0..<candidateCount {
             let v = p[a]
-            var b = a - 1
+            if kept == keep && (kept == 0 || area[Int(p[kept - 1])] >= area[Int(v)]) { continue }
+            // When full, the last kept one is dropped (shifted over).
+            var b = (kept == keep ? kept - 1 : kept) - 1
             while b >= 0 && area[Int(p[b])] < area[Int(v)] { p[b + 1] = p[b]; b -= 1 }
             p[b + 1] = v
+            if kept < keep { kept += 1 }
         }
-        candidateCount = min(candidateCount, options.thorough ? options.maxComponents : options.maxComponents / 2)
+        candidateCount = kept
     }
 
     static func inside(_ p: Point, _ q: [Point]) -> Bool {

@@ -225,6 +225,9 @@ struct RegionDetector {
     private var members = ScratchBuffer<Int32>()
     var candidates = ScratchBuffer<LinearCandidate>(capacity: 64)
     var candidateCount = 0
+    /// The frame's time limit and stop, checked while candidates are merged
+    /// (a frame of look-alikes has thousands).
+    var stop = ScanStop()
 
     /// The cells measured last, for the matrix codes' own region search
     /// (``MatrixRegionDetector``), which then needs no pass of its own over
@@ -714,7 +717,7 @@ struct RegionDetector {
     /// (one code split by a gap wider than the grouping reaches).
     private mutating func mergeCollinear() {
         var i = 0
-        while i < candidateCount {
+        while i < candidateCount && !stop.now {
             var merged = false
             var j = i + 1
             while j < candidateCount {

@@ -173,6 +173,8 @@ final class QRDetector {
 
     /// The options used by the next call.
     var options = Options()
+    /// The frame's time limit and stop, checked every area, row and triple.
+    var stop = ScanStop()
     /// Diagnostics: told why a group of finder patterns was not taken for
     /// a symbol (`nil`, the default, costs nothing).
     var trace: ((String) -> Void)? = nil
@@ -253,6 +255,7 @@ final class QRDetector {
         let first = out.count
         var promising: [Int] = []
         for k in 0..<regions.regionCount {
+            if stop.now { return }
             detect(
                 image, in: regions.regions[k],
                 prepared: shared != nil ? prepared?.blocks(k, area: regions.regions[k]) : nil, into: &out)
@@ -265,7 +268,7 @@ final class QRDetector {
         if !promising.isEmpty && !out[first...].contains(where: { $0.decoded != nil || $0.isMicro }) {
             let saved = options.blockSize
             options.blockSize = 4
-            for k in promising { detect(image, in: regions.regions[k], into: &out) }
+            for k in promising where !stop.now { detect(image, in: regions.regions[k], into: &out) }
             options.blockSize = saved
         }
     }
@@ -371,7 +374,7 @@ final class QRDetector {
         rejected.start(width: rect.width + 4, rows: 2)
         rejectedOpen.start(width: rect.width + 4, rows: 2)
         var y = rect.y0 + 1
-        while y < rect.y1 - 1 {
+        while y < rect.y1 - 1 && !stop.now {
             var firstDark = false
             let n = thresholds.rowRuns(img, y: y, x0: rect.x0, x1: rect.x1, runs: rp, firstDark: &firstDark)
             if n >= 5 {
