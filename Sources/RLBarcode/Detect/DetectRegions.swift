@@ -764,15 +764,12 @@ struct RegionDetector {
     }
 
     private mutating func sortCandidates() {
-        // Insertion sort by strength x size: candidate lists are short.
-        let p = candidates.pointer
+        // By strength x size, ties in order (the standard sort is stable):
+        // a frame of look-alikes has tens of thousands.
         if candidateCount < 2 { return }
-        for i in 1..<candidateCount {
-            let c = p[i]
-            let key = c.strength * Double(c.cells)
-            var j = i - 1
-            while j >= 0 && p[j].strength * Double(p[j].cells) < key { p[j + 1] = p[j]; j -= 1 }
-            p[j + 1] = c
+        var all = UnsafeMutableBufferPointer(start: candidates.pointer, count: candidateCount)
+        all.sort {
+            $0.strength * Double($0.cells) > $1.strength * Double($1.cells)
         }
     }
 }
