@@ -17,8 +17,10 @@ set `--stop-after` seconds later: how long set_state(NULL) takes.
     /usr/bin/python3 scripts/measure_limits.py --plugin-path .build/release
     /usr/bin/python3 scripts/measure_limits.py --sizes 4K,8K --stops-only
 
-One line per row, `LIMIT size effort content worst_ms limit_ms over_ms`
-and `STOP size content null_ms`, then a Markdown table of each.
+One line per row, `LIMIT size effort content worst_ms limit_ms over_ms
+(each frame's ms; cpu: the process's CPU ms meanwhile)` and
+`STOP size content null_ms`, then a Markdown table of each. On a machine
+shared with other work, wall-clock exceeds CPU time by the wait for a core.
 """
 
 import argparse
@@ -166,21 +168,23 @@ def push(Gst, src, pixels, n):
 
 
 def measure_limit(Gst, w, h, effort, pixels, frames):
-    """Each frame's time inside the element: from its buffer on the
-    element's sink pad to the same buffer on its source pad."""
+    """Each frame's time inside the element, from its buffer on the
+    element's sink pad to the same buffer on its source pad: wall-clock
+    and the process's CPU time meanwhile (ms each)."""
     pipe = make_pipeline(Gst, w, h, effort, FPS)
     src, bc = pipe.get_by_name("src"), pipe.get_by_name("bc")
-    entered, times = {}, []
+    entered, times, cpu = {}, [], []
     got = threading.Semaphore(0)
 
     def on_in(pad, info):
-        entered[info.get_buffer().pts] = time.monotonic()
+        entered[info.get_buffer().pts] = (time.monotonic(), time.process_time())
         return Gst.PadProbeReturn.OK
 
     def on_out(pad, info):
         t0 = entered.pop(info.get_buffer().pts, None)
         if t0 is not None:
-            times.append((time.monotonic() - t0) * 1000)
+            times.append((time.monotonic() - t0[0]) * 1000)
+            cpu.append((time.process_time() - t0[1]) * 1000)
             got.release()
         return Gst.PadProbeReturn.OK
 
@@ -193,7 +197,7 @@ def measure_limit(Gst, w, h, effort, pixels, frames):
             times.append(float("inf"))
             break
     pipe.set_state(Gst.State.NULL)
-    return times
+    return times, cpu
 
 
 def measure_stop(Gst, w, h, pixels, after):
@@ -242,11 +246,12 @@ def main():
             for content in args.contents.split(","):
                 pixels = frame(content, w, h, np.random.default_rng(args.seed))
                 for effort in args.efforts.split(","):
-                    times = measure_limit(Gst, w, h, effort, pixels, args.frames)
+                    times, cpu = measure_limit(Gst, w, h, effort, pixels, args.frames)
                     worst, lim = max(times), limit_ms(effort)
-                    limit_rows.append((size, effort, content, worst, lim))
+                    limit_rows.append((size, effort, content, worst, lim, max(cpu, default=0)))
                     print(f"LIMIT {size} {effort} {content} {worst:.0f} {lim:.0f} {worst - lim:+.0f}"
-                          f"  ({' '.join(f'{t:.0f}' for t in times)})", flush=True)
+                          f"  ({' '.join(f'{t:.0f}' for t in times)}; cpu {' '.join(f'{t:.0f}' for t in cpu)})",
+                          flush=True)
     if not args.limits_only:
         for size in args.stop_sizes.split(","):
             w, h = SIZES[size]
@@ -257,11 +262,13 @@ def main():
                 print(f"STOP {size} {content} {ms:.0f}", flush=True)
 
     if limit_rows:
-        print("\n| size | content | " + " | ".join(f"{e} (limit)" for e in args.efforts.split(",")) + " |")
-        print("|---|---|" + "---|" * len(args.efforts.split(",")))
+        efforts = args.efforts.split(",")
+        print("\nslowest frame, wall-clock ms / the process's CPU ms meanwhile\n")
+        print("| size | content | " + " | ".join(f"{e} (limit {limit_ms(e):.0f})" for e in efforts) + " |")
+        print("|---|---|" + "---|" * len(efforts))
         for size in sizes:
             for content in args.contents.split(","):
-                cells = [f"{r[3]:.0f} ({r[4]:.0f})" for r in limit_rows if r[0] == size and r[2] == content]
+                cells = [f"{r[3]:.0f} / {r[5]:.0f}" for r in limit_rows if r[0] == size and r[2] == content]
                 if cells:
                     print(f"| {size} | {content} | " + " | ".join(cells) + " |")
         over = max(r[3] - r[4] for r in limit_rows)
