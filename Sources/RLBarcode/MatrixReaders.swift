@@ -109,7 +109,7 @@ final class MatrixReaders {
     /// Whether the last read left out a search because the deadline had passed.
     var timedOut: Bool {
         qrTimedOut || aztecTimedOut || dataMatrixTimedOut || pdf417TimedOut || microPDF417TimedOut
-            || stillPDF417TimedOut
+            || stillPDF417TimedOut || prepareTimedOut
     }
     /// Set apart by the searches that may run on two threads at once.
     private var qrTimedOut = false
@@ -118,6 +118,8 @@ final class MatrixReaders {
     private var pdf417TimedOut = false
     private var microPDF417TimedOut = false
     private var stillPDF417TimedOut = false
+    /// The deadline passed before the searches were prepared.
+    private var prepareTimedOut = false
     /// True (and `flag` set) once the deadline has passed.
     private func late(_ flag: inout Bool) -> Bool {
         if !flag && cancellation.stops(deadline: deadline) { flag = true }
@@ -265,6 +267,7 @@ final class MatrixReaders {
         dataMatrixTimedOut = false
         microPDF417TimedOut = false
         stillPDF417TimedOut = false
+        prepareTimedOut = false
         dataMatrixResults.removeAll(keepingCapacity: true)
         aztecResults.removeAll(keepingCapacity: true)
         qrResults.removeAll(keepingCapacity: true)
@@ -281,7 +284,7 @@ final class MatrixReaders {
         qrDetector.options.rowStep = thorough ? 2 : min(image.width, image.height) >= 720 ? 4 : 3
         // The areas with 2D texture, once for every matrix reader.
         regionFinder.findAll(image, bounds: bounds, cells: cells)
-        if cancellation.stops(deadline: .max) { return }
+        if late(&prepareTimedOut) { return }
         carved.removeAll(keepingCapacity: true)
         halfCarved.removeAll(keepingCapacity: true)
         carve(read, halfRect: nil)

@@ -619,7 +619,7 @@ struct RegionDetector {
     mutating func group(minEnergy: Float, minCoherence: Float, minCells: Int) {
         candidateCount = 0
         let n = cols * rows
-        guard n > 0 else { return }
+        guard n > 0, !stop.now else { return }
         // Label: -1 not a bar cell, 0 unvisited bar cell, > 0 region.
         for i in 0..<n {
             let e = sxx[i] + syy[i]
