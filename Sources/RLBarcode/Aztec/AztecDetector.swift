@@ -71,7 +71,8 @@ final class AztecDetector {
     }
 
     var options = Options()
-    /// The frame's time limit and stop, checked every row and candidate.
+    /// The frame's time limit and stop, checked every row, 256 runs and
+    /// candidate.
     var stop = ScanStop()
     private var regionFinder = MatrixRegionDetector()
     private var thresholds = BlockThreshold()
@@ -259,6 +260,7 @@ final class AztecDetector {
                 var total: Int32 = 0
                 for k in 1...7 { total &+= rp[k] }
                 for i in 0...(n - 9) {
+                    if i & 255 == 255 && stop.now { break }
                     if i > 0 { total = total &- rp[i] &+ rp[i &+ 7] }
                     // A centre lost in blur: dark, light, dark, three-wide
                     // light, dark, light, dark (runs i + 1 ... i + 7 here).

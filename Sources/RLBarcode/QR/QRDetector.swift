@@ -173,7 +173,8 @@ final class QRDetector {
 
     /// The options used by the next call.
     var options = Options()
-    /// The frame's time limit and stop, checked every area, row and triple.
+    /// The frame's time limit and stop, checked every area, row, 256 runs
+    /// and triple.
     var stop = ScanStop()
     /// Diagnostics: told why a group of finder patterns was not taken for
     /// a symbol (`nil`, the default, costs nothing).
@@ -380,7 +381,9 @@ final class QRDetector {
             if n >= 5 {
                 var start = rect.x0 + Int(rp[0]) + Int(rp[1])  // start of run i = 2
                 var i = 2
-                while i + 2 < n {
+                // A row of noise at 8K holds thousands of look-alikes: the
+                // time looked at every 256 runs too.
+                while i + 2 < n && (i & 255 != 0 || !stop.now) {
                     var found = QRDetector.finderModule(rp[i - 2], rp[i - 1], rp[i], rp[i + 1], rp[i + 2]).map {
                         ($0, 0)
                     }
