@@ -211,6 +211,7 @@ public final class Scanner {
         outOfTime = false
         deadline = options.timeLimit.map { MonotonicClock.now &+ UInt64(max(0, min($0, 1e6)) * 1e9) } ?? .max
         matrix.deadline = deadline
+        detector.stop = ScanStop(deadline: deadline, cancellation: cancellation)
         defer { lastScanTimedOut = outOfTime || matrix.timedOut }
         lastScannedArea = ScannedArea()
         if cancellation.stops(deadline: .max) { outOfTime = true; return [] }

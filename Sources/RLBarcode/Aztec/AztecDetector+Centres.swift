@@ -63,7 +63,7 @@ extension AztecDetector {
         let skipRejected = options.rowStep > 1
         rejected.start(width: r.width + 4, rows: 1)
         var y = r.y0 + options.rowStep / 2
-        while y < r.y1 {
+        while y < r.y1 && !stop.now {
             var firstDark = false
             let raw = thresholds.rowRuns(image, y: y, x0: r.x0, x1: r.x1, runs: rp, firstDark: &firstDark)
             // A one-pixel run between two of four pixels or more is noise:
@@ -85,6 +85,7 @@ extension AztecDetector {
                 var total: Int32 = 0
                 for k in 1...7 { total &+= rp[k] }
                 for i in 0...(n - 9) {
+                    if i & 255 == 255 && stop.now { break }
                     if i > 0 { total = total &- rp[i] &+ rp[i &+ 7] }
                     // A centre lost in blur: dark, light, dark, three-wide
                     // light, dark, light, dark (runs i + 1 ... i + 7 here).

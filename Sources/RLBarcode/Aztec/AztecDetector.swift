@@ -56,6 +56,9 @@ final class AztecDetector {
     }
 
     var options = Options()
+    /// The frame's time limit and stop, checked every row, 256 runs and
+    /// candidate.
+    var stop = ScanStop()
     var regionFinder = MatrixRegionDetector()
     var thresholds = BlockThreshold()
     var runs = ScratchBuffer<Int32>(capacity: 4096)
@@ -118,6 +121,7 @@ final class AztecDetector {
         }
         defer { options = saved }
         for k in 0..<regions.regionCount {
+            if stop.now { return }
             detect(
                 image, in: regions.regions[k],
                 prepared: shared != nil ? prepared?.blocks(k, area: regions.regions[k]) : nil, into: &out)
@@ -143,6 +147,7 @@ final class AztecDetector {
         centres.sort { $0.collapsed != $1.collapsed ? !$0.collapsed : $0.count > $1.count }
         lastCentreCount += centres.count
         for k in 0..<min(centres.count, options.maxCentres) {
+            if stop.now { return }
             let c = centres[k]
             // Inside a symbol already read?
             var seen = false

@@ -9,6 +9,11 @@
 /// into results. Owned by ``MatrixReaders`` and reused from frame to frame.
 final class AztecReader {
     private let detector = AztecDetector()
+    /// The frame's time limit and stop (``AztecDetector/stop``).
+    var stop: ScanStop {
+        get { detector.stop }
+        set { detector.stop = newValue }
+    }
     /// The symbols of the current frame, reused.
     private var symbols: [AztecSymbol] = []
 

@@ -33,6 +33,7 @@ extension DMDetector {
         // pixels or more still meets a labelled row and stays connected.
         labelStep = options.thorough ? 1 : 2
         for y in Swift.stride(from: r.y0, to: r.y1, by: labelStep) {
+            if stop.now { break }
             var firstDark = false
             let n = thresholds.rowRuns(img, y: y, x0: r.x0, x1: r.x1, runs: rowBuffer.pointer, firstDark: &firstDark)
             let need = runCount + n
@@ -127,15 +128,21 @@ extension DMDetector {
             candidates[candidateCount] = Int32(i)
             candidateCount += 1
         }
-        // Largest first, at most maxComponents.
+        // Largest first (ties in order), at most maxComponents: an insertion
+        // sort into the kept ones only, as a page of text has 10^5 components.
         let p = candidates.pointer
-        for a in 1..<max(1, candidateCount) {
+        let keep = max(0, options.thorough ? options.maxComponents : options.maxComponents / 2)
+        var kept = 0
+        for a in 0..<candidateCount {
             let v = p[a]
-            var b = a - 1
+            if kept == keep && (kept == 0 || area[Int(p[kept - 1])] >= area[Int(v)]) { continue }
+            // When full, the last kept one is dropped (shifted over).
+            var b = (kept == keep ? kept - 1 : kept) - 1
             while b >= 0 && area[Int(p[b])] < area[Int(v)] { p[b + 1] = p[b]; b -= 1 }
             p[b + 1] = v
+            if kept < keep { kept += 1 }
         }
-        candidateCount = min(candidateCount, options.thorough ? options.maxComponents : options.maxComponents / 2)
+        candidateCount = kept
     }
 
     static func inside(_ p: Point, _ q: [Point]) -> Bool {

@@ -80,9 +80,9 @@ final class DMDetector {
     /// Diagnostics: told why a component was not taken for a symbol
     /// (`nil`, the default, costs nothing).
     var trace: ((String) -> Void)? = nil
-    /// Stops the search for finders from another thread: on a large still
-    /// picture of texture, candidates can take seconds.
-    var cancellation: ScanCancellation? = nil
+    /// The frame's time limit and stop, checked between candidates (on a
+    /// large still picture of texture, candidates can take seconds).
+    var stop = ScanStop()
     var thresholds = BlockThreshold()
     var regionFinder = MatrixRegionDetector()
     var rowBuffer = ScratchBuffer<Int32>(capacity: 4096)
@@ -183,18 +183,18 @@ final class DMDetector {
     ) {
         let r = (region ?? PixelRect(x0: 0, y0: 0, x1: img.width, y1: img.height))
             .clipped(width: img.width, height: img.height)
-        guard r.width >= 12, r.height >= 12 else { return }
+        guard r.width >= 12, r.height >= 12, !stop.now else { return }
         if region == nil { found.removeAll(keepingCapacity: true) }
         thresholds.prepare(
             img, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: options.minContrast,
             reusing: prepared)
         label(img, r)
-        for dark in [true, false] {
+        for dark in [true, false] where !stop.now {
             pickCandidates(r, dark: dark)
             for k in 0..<candidateCount {
                 // Video frames: a few components per frame, the largest of
                 // the strongest regions first; the next frames see the code again.
-                if examineBudget == 0 || cancellation.stops(deadline: .max) { return }
+                if examineBudget == 0 || stop.now { return }
                 examineBudget -= 1
                 if let c = examine(img, root: Int(candidates[k]), dark: dark) {
                     found.append(c.corners)

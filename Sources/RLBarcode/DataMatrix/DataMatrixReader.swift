@@ -10,10 +10,10 @@
 /// reused from frame to frame.
 final class DataMatrixReader {
     private let detector = DMDetector()
-    /// Stops a search in progress from another thread (``DMDetector/cancellation``).
-    var cancellation: ScanCancellation? {
-        get { detector.cancellation }
-        set { detector.cancellation = newValue }
+    /// The frame's time limit and stop (``DMDetector/stop``).
+    var stop: ScanStop {
+        get { detector.stop }
+        set { detector.stop = newValue }
     }
     /// The symbols of the current frame, reused.
     private var candidates: [DMCandidate] = []

@@ -29,6 +29,9 @@ struct RegionDetector {
     private var members = ScratchBuffer<Int32>()
     var candidates = ScratchBuffer<LinearCandidate>(capacity: 64)
     var candidateCount = 0
+    /// The frame's time limit and stop, checked while candidates are merged
+    /// (a frame of look-alikes has thousands).
+    var stop = ScanStop()
 
     /// The cells measured last, for the matrix codes' own region search
     /// (``MatrixRegionDetector``), which then needs no pass of its own over
@@ -434,7 +437,7 @@ struct RegionDetector {
     mutating func group(minEnergy: Float, minCoherence: Float, minCells: Int) {
         candidateCount = 0
         let n = cols * rows
-        guard n > 0 else { return }
+        guard n > 0, !stop.now else { return }
         // Label: -1 not a bar cell, 0 unvisited bar cell, > 0 region.
         for i in 0..<n {
             let e = sxx[i] + syy[i]
@@ -532,7 +535,7 @@ struct RegionDetector {
     /// (one code split by a gap wider than the grouping reaches).
     private mutating func mergeCollinear() {
         var i = 0
-        while i < candidateCount {
+        while i < candidateCount && !stop.now {
             var merged = false
             var j = i + 1
             while j < candidateCount {
@@ -579,15 +582,12 @@ struct RegionDetector {
     }
 
     private mutating func sortCandidates() {
-        // Insertion sort by strength x size: candidate lists are short.
-        let p = candidates.pointer
+        // By strength x size, ties in order (the standard sort is stable):
+        // a frame of look-alikes has tens of thousands.
         if candidateCount < 2 { return }
-        for i in 1..<candidateCount {
-            let c = p[i]
-            let key = c.strength * Double(c.cells)
-            var j = i - 1
-            while j >= 0 && p[j].strength * Double(p[j].cells) < key { p[j + 1] = p[j]; j -= 1 }
-            p[j + 1] = c
+        var all = UnsafeMutableBufferPointer(start: candidates.pointer, count: candidateCount)
+        all.sort {
+            $0.strength * Double($0.cells) > $1.strength * Double($1.cells)
         }
     }
 }

@@ -68,15 +68,27 @@ final class MatrixReaders {
     /// the thread that ran it.
     private let tasks = MatrixTaskTable()
     /// When the frame's analysis must stop (``MonotonicClock/now``); `.max`: never.
-    /// Checked before each symbology's search.
-    var deadline: UInt64 = .max
-    /// Stops the searches from another thread, checked with the deadline
-    /// (and between Data Matrix candidates).
-    var cancellation: ScanCancellation? = nil {
-        didSet { dataMatrixReader.cancellation = cancellation }
+    /// Checked before each symbology's search, and inside its loops.
+    var deadline: UInt64 = .max {
+        didSet { shareStop() }
     }
+    /// Stops the searches from another thread, checked with the deadline.
+    var cancellation: ScanCancellation? = nil {
+        didSet { shareStop() }
+    }
+    /// Gives every reader the deadline and the cancellation for its loops.
+    private func shareStop() {
+        let stop = ScanStop(deadline: deadline, cancellation: cancellation)
+        qrReader.detector.stop = stop
+        dataMatrixReader.stop = stop
+        aztecReader.stop = stop
+        pdf417Reader.stop = stop
+        microPDF417Reader.stop = stop
+    }
+    /// The deadline passed before the searches were prepared.
+    private var prepareTimedOut = false
     /// Whether the last read left out a search because the deadline had passed.
-    var timedOut: Bool { tasks.timedOut }
+    var timedOut: Bool { tasks.timedOut || prepareTimedOut }
     /// True (and the search's ``MatrixTaskState/timedOut`` set) once the
     /// deadline has passed.
     private func late(_ task: MatrixTaskState) -> Bool {
@@ -139,6 +151,7 @@ final class MatrixReaders {
                 image, bounds: area.box, thorough: false, across: (area.ux, area.uy),
                 lines: area.crossesPattern || firstFrame ? 24 : 8, into: &out)
             task.candidateCount += pdf417Reader.lastCandidateCount
+            if late(task) { return }
         }
     }
 
@@ -210,6 +223,7 @@ final class MatrixReaders {
         everySearch: Bool = false, cells: CellTensors?, read: [BarcodeResult] = []
     ) {
         for search in MatrixTaskTable.Search.allCases where search != .videoPDF417 { tasks[search].reset() }
+        prepareTimedOut = false
         squarePlan = nil
         let wanted = enabled.intersection(
             thorough ? [.qrCode, .dataMatrix, .aztec, .pdf417] : [.qrCode, .dataMatrix, .aztec])
@@ -221,7 +235,10 @@ final class MatrixReaders {
         qrReader.detector.options.rowStep = thorough ? 2 : min(image.width, image.height) >= 720 ? 4 : 3
         // The areas with 2D texture, once for every matrix reader.
         regionFinder.findAll(image, bounds: bounds, cells: cells)
-        if cancellation.stops(deadline: .max) { return }
+        if cancellation.stops(deadline: deadline) {
+            prepareTimedOut = true
+            return
+        }
         carved.removeAll(keepingCapacity: true)
         halfCarved.removeAll(keepingCapacity: true)
         carve(read, halfRect: nil)
@@ -376,6 +393,7 @@ final class MatrixReaders {
         pdf417Reader.read(
             MatrixSearch(image: plan.image, bounds: plan.bounds, thorough: true, cells: plan.cells), into: &out)
         task.candidateCount += pdf417Reader.lastCandidateCount
+        _ = late(task)
     }
 
     /// MicroPDF417 (``SquareTask/microPDF417``): still pictures only.
@@ -385,6 +403,7 @@ final class MatrixReaders {
         microPDF417Reader.read(
             MatrixSearch(image: plan.image, bounds: plan.bounds, thorough: true, cells: plan.cells), into: &out)
         task.candidateCount += microPDF417Reader.lastCandidateCount
+        _ = late(task)
     }
 
     /// Aztec Code (``SquareTask/aztec``).
@@ -432,6 +451,7 @@ final class MatrixReaders {
             task.candidateCount += reader.lastCandidateCount
             MatrixReaders.fromHalf(&out, from: first, rect: half.rect)
         }
+        _ = late(task)
     }
 
     /// Maps the results `out[first...]`, read in the half-size copy of
@@ -454,6 +474,7 @@ final class MatrixReaders {
             prepared: regionThresholds)
         qrReader.read(search, into: &out)
         task.candidateCount += qrReader.lastCandidateCount
+        _ = late(task)
     }
 
     /// The half-size copy of `bounds` (the whole frame when nil) where HD

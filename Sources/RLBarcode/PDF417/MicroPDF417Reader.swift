@@ -30,6 +30,9 @@
 ///   linear component), are not interpreted: the PDF417 decoder rejects
 ///   them, so such symbols give no result.
 package final class MicroPDF417Reader {
+    /// The frame's time limit and stop, checked every line, crossing
+    /// grouped and edge read.
+    var stop = ScanStop()
     private var edges = EdgeExtractor()
     private var run = ElementRun()
     private var profile = ScratchBuffer<Float>(capacity: 4096)
@@ -137,6 +140,7 @@ package final class MicroPDF417Reader {
         for k in 0..<hitCount { hits[k].parent = k }
         let cosLimit = cos(11 * Double.pi / 180)
         for a in 0..<hitCount {
+            if stop.now { return [] }
             let ha = hits[a]
             for b in (a + 1)..<hitCount {
                 let hb = hits[b]
@@ -155,7 +159,7 @@ package final class MicroPDF417Reader {
         let groups = members.values.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
         var found: [MicroPDF417Symbol] = []
         for g in groups.prefix(thorough ? 12 : 4) {
-            guard let edge = fitEdge(g) else { continue }
+            guard !stop.now, let edge = fitEdge(g) else { continue }
             if found.contains(where: { PDF417Reader.contains($0.corners, edge.centre) }) { continue }
             lastCandidateCount += 1
             if let s = readSymbol(image, edge) { found.append(s) }
@@ -258,7 +262,7 @@ package final class MicroPDF417Reader {
             let dx = cos(angle), dy = sin(angle)
             func read(_ k: Int) {
                 lineOrder = d * lineCount + k
-                guard
+                guard !stop.now,
                     let line = ScanLine.numbered(
                         k, step: Double(step), reach: reach, centre: Point(x: cx, y: cy),
                         dx: dx, dy: dy, bounds: bounds)

@@ -19,6 +19,9 @@ struct PDF417Detector {
     private var lineOrder = 0
     /// Which of a direction's lines were read (coarse to fine search).
     private var lineRead = ScratchBuffer<UInt8>(capacity: 1024)
+    /// The frame's time limit and stop, checked every line, crossing
+    /// grouped and column traced.
+    var stop = ScanStop()
 
     func free() { hits.free(); lineRead.free() }
 
@@ -67,7 +70,7 @@ struct PDF417Detector {
         for (d, (dx, dy)) in directions.enumerated() {
             func read(_ k: Int) {
                 lineOrder = d * lineCount + k
-                guard
+                guard !stop.now,
                     let line = ScanLine.numbered(
                         k, step: Double(step), reach: reach, centre: Point(x: cx, y: cy),
                         dx: dx, dy: dy, bounds: bounds, margin: 0)
@@ -183,6 +186,7 @@ struct PDF417Detector {
         let n = hitCount
         guard n >= 2 else { return [] }
         for i in 0..<n {
+            if stop.now { return [] }
             let a = hits[i]
             for j in (i + 1)..<n {
                 let b = hits[j]
@@ -205,6 +209,7 @@ struct PDF417Detector {
         for i in 0..<n { members[root(i), default: []].append(i) }
         var out: [PDF417Edge] = []
         for (_, list) in members where list.count >= 3 {
+            if stop.now { break }
             if let e = trace(image, list) { out.append(e) }
         }
         return out

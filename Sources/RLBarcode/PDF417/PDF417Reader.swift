@@ -14,6 +14,12 @@
 /// scanner and reused from frame to frame.
 final class PDF417Reader {
     private var detector = PDF417Detector()
+    /// The frame's time limit and stop (``PDF417Detector/stop``), checked
+    /// every pattern too.
+    var stop: ScanStop {
+        get { detector.stop }
+        set { detector.stop = newValue }
+    }
     private var edges = EdgeExtractor()
     private var run = ElementRun()
     private var profile = ScratchBuffer<Float>(capacity: 4096)
@@ -90,6 +96,7 @@ final class PDF417Reader {
         let stops = found.filter { !$0.isStart }
         var symbols: [PDF417Symbol] = []
         for s in starts {
+            if stop.now { break }
             let sc = Point(x: (s.top.x + s.bottom.x) / 2, y: (s.top.y + s.bottom.y) / 2)
             var best: PDF417Edge? = nil, bestAlong = Double.infinity
             for p in stops where p.inverted == s.inverted && s.ux * p.ux + s.uy * p.uy > 0.5 {

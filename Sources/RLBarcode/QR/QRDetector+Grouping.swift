@@ -50,7 +50,7 @@ extension QRDetector {
         var attempts = 0
         for a in 0..<tripleCount {
             let t = tp[a]
-            if attempts == options.maxAttempts { break }
+            if attempts == options.maxAttempts || stop.now { break }
             let tl = Int(t.topLeft), tr = Int(t.topRight), bl = Int(t.bottomLeft)
             if f[tl].used || f[tr].used || f[bl].used { continue }
             attempts += 1

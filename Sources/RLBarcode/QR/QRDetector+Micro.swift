@@ -22,6 +22,7 @@ extension QRDetector {
     /// the finder pattern of a Micro QR symbol.
     func findMicro(_ img: LumaView, into out: inout [QRCandidate]) {
         for k in 0..<finderCount where !finders[k].used {
+            if stop.now { return }
             if let c = fitMicro(img, finders[k]) {
                 finders[k].used = true
                 out.append(c)

@@ -82,6 +82,9 @@ final class QRDetector {
 
     /// The options used by the next call.
     var options = Options()
+    /// The frame's time limit and stop, checked every area, row, 256 runs
+    /// and triple.
+    var stop = ScanStop()
     /// Diagnostics: told why a group of finder patterns was not taken for
     /// a symbol (`nil`, the default, costs nothing).
     var trace: ((String) -> Void)? = nil
@@ -162,6 +165,7 @@ final class QRDetector {
         let first = out.count
         var promising: [Int] = []
         for k in 0..<regions.regionCount {
+            if stop.now { return }
             detect(
                 image, in: regions.regions[k],
                 prepared: shared != nil ? prepared?.blocks(k, area: regions.regions[k]) : nil, into: &out)
@@ -174,7 +178,7 @@ final class QRDetector {
         if !promising.isEmpty && !out[first...].contains(where: { $0.decoded != nil || $0.isMicro }) {
             let saved = options.blockSize
             options.blockSize = 4
-            for k in promising { detect(image, in: regions.regions[k], into: &out) }
+            for k in promising where !stop.now { detect(image, in: regions.regions[k], into: &out) }
             options.blockSize = saved
         }
     }
@@ -280,13 +284,15 @@ final class QRDetector {
         rejected.start(width: rect.width + 4, rows: 2)
         rejectedOpen.start(width: rect.width + 4, rows: 2)
         var y = rect.y0 + 1
-        while y < rect.y1 - 1 {
+        while y < rect.y1 - 1 && !stop.now {
             var firstDark = false
             let n = thresholds.rowRuns(img, y: y, x0: rect.x0, x1: rect.x1, runs: rp, firstDark: &firstDark)
             if n >= 5 {
                 var start = rect.x0 + Int(rp[0]) + Int(rp[1])  // start of run i = 2
                 var i = 2
-                while i + 2 < n {
+                // A row of noise at 8K holds thousands of look-alikes: the
+                // time looked at every 256 runs too.
+                while i + 2 < n && (i & 255 != 0 || !stop.now) {
                     var found = QRDetector.finderModule(rp[i - 2], rp[i - 1], rp[i], rp[i + 1], rp[i + 2]).map {
                         ($0, 0)
                     }

@@ -23,6 +23,7 @@ final class QRReader: MatrixReader {
         detector.scan(image, in: bounds, regions: search.regions, prepared: search.prepared, into: &candidates)
         lastCandidateCount = candidates.count
         for c in candidates {
+            if !c.decodeTried && detector.stop.now { continue }
             let decoded = c.decodeTried ? c.decoded : QRDetector.decodeFirst(c)
             guard let d = decoded else { continue }
             // The same symbol found twice (both polarities, two finder triples).
@@ -38,7 +39,9 @@ final class QRReader: MatrixReader {
         }
         // A still picture that is one symbol and nothing else, which the
         // finder pattern search can miss (no quiet zone, 1-pixel modules).
-        if search.thorough && out.isEmpty && bounds == nil, let c = QRPureSymbol.read(image), let d = c.decoded {
+        if search.thorough && out.isEmpty && bounds == nil, !detector.stop.now, let c = QRPureSymbol.read(image),
+            let d = c.decoded
+        {
             out.append(QRReader.result(d, c))
         }
     }
