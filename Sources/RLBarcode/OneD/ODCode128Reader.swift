@@ -175,6 +175,7 @@ final class Code128Reader: LinearReader {
         let n = run.count
         let startWidth = w[b] + w[b + 1] + w[b + 2] + w[b + 3] + w[b + 4] + w[b + 5]
         let m = startWidth / 11
+        let maxError = EdgePatterns.tolerance(maxCharError, module: m)
         // The start character: bar 2, space 1, bar 1 modules, after a space
         // that may be a quiet zone (cheap tests first).
         guard m > 0, w[b] > 1.2 * m, w[b] < 3 * m, w[b + 1] < 2 * m, w[b + 2] < 2 * m,
@@ -182,9 +183,9 @@ final class Code128Reader: LinearReader {
             min(
                 patterns.mismatch(w + b, value: Code128Reader.startA),
                 patterns.mismatch(w + b, value: Code128Reader.startB),
-                patterns.mismatch(w + b, value: Code128Reader.startC)) <= maxCharError,
+                patterns.mismatch(w + b, value: Code128Reader.startC)) <= maxError,
             Code128Reader.quiet(run, b - 1, module: m, zone: minQuietZone, leading: true),
-            let start = patterns.classify(w + b, maxError: maxCharError, margin: minMargin),
+            let start = patterns.classify(w + b, maxError: maxError, margin: minMargin),
             start.value >= Code128Reader.startA
         else { return 0 }
         values[0] = start.value
@@ -199,7 +200,7 @@ final class Code128Reader: LinearReader {
                 let ratio = stopWidth * 11 / (13 * previousWidth)
                 if ratio > 0.75, ratio < 1.33 {
                     let e = EdgePatterns.mismatch(w + j, stopPattern, elements: 7, modules: 13)
-                    if e <= maxCharError,
+                    if e <= maxError,
                         Code128Reader.quiet(run, j + 7, module: stopWidth / 13, zone: minQuietZone, leading: false)
                     {
                         errorSum += e
@@ -221,7 +222,7 @@ final class Code128Reader: LinearReader {
             // Neighbouring characters are the same width (perspective changes it slowly).
             let ratio = width / previousWidth
             guard ratio > 0.75, ratio < 1.33,
-                let c = patterns.classify(w + j, maxError: maxCharError, margin: minMargin),
+                let c = patterns.classify(w + j, maxError: maxError, margin: minMargin),
                 c.value < Code128Reader.startA
             else { return 0 }
             values[count] = c.value

@@ -35,6 +35,19 @@ final class EdgePatterns {
 
     deinit { widths.deallocate() }
 
+    /// The largest mismatch accepted for a character at `module` pixels a
+    /// module: `maxError`, raised where pixels are coarse. An edge placed to
+    /// the nearest pixel is up to half a pixel off, so each of the four
+    /// edge-to-similar-edge distances may be a pixel off, 1/`module`
+    /// modules: below 2 pixels a module that alone can exceed `maxError` for
+    /// a correctly printed character. The reference decode algorithm of
+    /// ISO/IEC 15417 rounds each distance to whole modules; the symbol check
+    /// character verifies the whole.
+    @inline(__always)
+    static func tolerance(_ maxError: Float, module: Float) -> Float {
+        max(maxError, 4 / module)
+    }
+
     /// Reads the characters that end where element `end` begins, backwards
     /// to the start of the run, each of six elements: the characters of a
     /// code whose start the frame's border cut off. Every one must be a
