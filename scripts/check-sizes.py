@@ -26,31 +26,11 @@ MAX_FILE_LINES = 800
 MAX_FUNCTION_LINES = 120
 
 # Files allowed over MAX_FILE_LINES, each with its reason.
-FILE_EXCEPTIONS = {
-    "Sources/RLBarcode/DataMatrix/DMDetector.swift": "being split into DMDetector+*.swift files",
-    "Sources/RLBarcode/Scanner.swift": "being split into the API and Pipeline stages",
-    "Sources/RLBarcode/QR/QRDetectGrid.swift": "being split into QRDetectGrid+*.swift files",
-    "Sources/RLBarcode/Aztec/AztecDetector.swift": "being split into AztecDetector+*.swift files",
-    "Sources/RLBarcode/OneD/ODDataBarExpandedReader.swift": "being split by concern",
-    "Sources/GstRLBarcode/RLBarcodeElement.swift": "the element is being split by concern",
-}
+FILE_EXCEPTIONS: dict[str, str] = {}
 
 # Functions allowed over MAX_FUNCTION_LINES, as "path:name" (every function
 # of that name in that file), each with its reason.
-FUNCTION_EXCEPTIONS = {
-    "Sources/RLBarcode/Scanner.swift:scanArea": "being split into stage functions",
-    "Sources/RLBarcode/OneD/ODITFReader.swift:decode": "being split",
-    "Sources/RLBarcode/DataMatrix/DMBitstream.swift:decode": "being split per encodation",
-    "Sources/RLBarcode/LineWorker.swift:readCandidate": "being split",
-    "Sources/RLBarcode/QR/QRDetectGrid.swift:fitSymbol": "being split",
-    "Sources/RLBarcode/Aztec/AztecBitstream.swift:decode": "being split per mode",
-    "Sources/RLBarcode/Core/Binarizer.swift:prepare": "being split",
-    "Sources/RLBarcode/QR/QRBitstream.swift:decode": "being split per mode",
-    "Sources/RLBarcode/Core/LineSampler.swift:sample": "being split per path",
-    "Sources/RLBarcode/Detect/DetectRegions.swift:measureRows": "being split",
-    "Sources/RLBarcode/DataMatrix/DMDetector.swift:fitEdge": "being split",
-    "Sources/RLBarcode/Aztec/AztecDetector.swift:measure": "being split",
-}
+FUNCTION_EXCEPTIONS: dict[str, str] = {}
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DECLARATIONS = {"func", "init", "deinit", "subscript"}
