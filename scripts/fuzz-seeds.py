@@ -274,8 +274,8 @@ def main():
         seeds["scanner-video"] += [video_seed(3840, 2160, qr, 8), video_seed(1920, 1080, qr, 4, effort=2, threads=1),
                                    video_seed(1280, 720, qr, 3, effort=0, flags=1)]
     if ean:
-        # Bars tiled over a whole 4K frame run far past the limit (docs/FUZZING.md,
-        # Overruns): a smaller frame here keeps smoke runs short.
+        # Bars tiled over a whole 4K frame are kept as replayed inputs
+        # (docs/FUZZING.md); a smaller frame here keeps smoke runs short.
         seeds["scanner-video"] += [video_seed(960, 540, [ean[0]] * 30, 4, threads=1),
                                    video_seed(640, 480, [ean[0]] * 30, 2, effort=2, flags=8)]
         # Frames: GRAY8 and NV12 with bars; props: effort, draw, n-threads,

@@ -288,12 +288,18 @@ struct MatrixRegionDetector {
     /// either way left out). The parts overlap in the region's corners: a
     /// code beside the box, which lies wholly on one side of it, lies
     /// wholly in one part, however far it reaches along that side.
+    ///
+    /// The parts overlap, so a frame full of codes read would multiply the
+    /// regions: past ``maxCarvedRegions`` a region stays whole (searched
+    /// again inside the codes, which costs time but loses nothing).
     mutating func carve(_ box: PixelRect) {
         guard box.width > 0, box.height > 0 else { return }
         var k = 0
         while k < regionCount {
             let r = regions[k]
-            guard r.x0 < box.x1, box.x0 < r.x1, r.y0 < box.y1, box.y0 < r.y1 else { k += 1; continue }
+            guard r.x0 < box.x1, box.x0 < r.x1, r.y0 < box.y1, box.y0 < r.y1,
+                regionCount + 3 <= MatrixRegionDetector.maxCarvedRegions
+            else { k += 1; continue }
             remove(at: k)
             /// Puts a part in region k's place, after the parts before it.
             func put(_ part: PixelRect) {
@@ -307,6 +313,9 @@ struct MatrixRegionDetector {
             put(PixelRect(x0: box.x1, y0: r.y0, x1: r.x1, y1: r.y1))
         }
     }
+
+    /// The most regions carving leaves (a frame's areas are a few dozen).
+    static let maxCarvedRegions = 256
 
     /// Removes region `i`, the regions after it moving up.
     private mutating func remove(at i: Int) {

@@ -362,6 +362,7 @@ final class MatrixReaders {
     /// inside a code).
     private func carve(_ codes: [BarcodeResult], frame: Bool = true, halfRect r: PixelRect?) {
         for code in codes {
+            if cancellation.stops(deadline: deadline) { return }
             guard let inside = MatrixReaders.inside(code.corners) else { continue }
             if frame {
                 regionFinder.carve(inside)

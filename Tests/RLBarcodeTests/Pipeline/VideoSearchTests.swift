@@ -235,6 +235,28 @@ final class VideoSearchTests: XCTestCase {
         XCTAssertEqual((0..<regions.regionCount).map { key(regions.regions[$0]) }, [key(apart)])
     }
 
+    /// A frame tiled with codes read: carving each out of one large area
+    /// splits it into overlapping parts, which would multiply with every
+    /// code; the count stays bounded and every region still lies inside
+    /// the area carved.
+    func testCarvingAFrameFullOfCodesStaysBounded() {
+        var regions = MatrixRegionDetector()
+        defer { regions.free() }
+        let area = PixelRect(x0: 0, y0: 0, x1: 3840, y1: 2160)
+        regions.add(area)
+        for y in stride(from: 20, to: 2100, by: 70) {
+            for x in stride(from: 20, to: 3780, by: 70) {
+                regions.carve(PixelRect(x0: x, y0: y, x1: x + 40, y1: y + 40))
+            }
+        }
+        XCTAssertGreaterThan(regions.regionCount, 16)
+        XCTAssertLessThanOrEqual(regions.regionCount, MatrixRegionDetector.maxCarvedRegions)
+        for k in 0..<regions.regionCount {
+            let r = regions.regions[k]
+            XCTAssertTrue(r.x0 >= area.x0 && r.y0 >= area.y0 && r.x1 <= area.x1 && r.y1 <= area.y1)
+        }
+    }
+
     /// A QR Code beside a PDF417 symbol in an HD video frame, one stage
     /// after another (one thread): the PDF417 symbol, read first, is taken
     /// out of the area of 2D texture that holds both, and the QR Code is
