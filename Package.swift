@@ -67,13 +67,17 @@ let package = Package(
             name: "ElementTests",
             dependencies: ["CGStreamer", "RLBarcode"]
         ),
+        .target(
+            name: "Subprocess",
+            path: "Tests/Subprocess"
+        ),
         .testTarget(
             name: "CLITests",
-            dependencies: []
+            dependencies: ["Subprocess"]
         ),
         .testTarget(
             name: "CorpusTests",
-            dependencies: []
+            dependencies: ["Subprocess"]
         )
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -229,63 +230,16 @@ struct EvalRun: Sendable {
 }
 
 /// A finished subprocess.
-struct ProcessResult: Sendable {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var timedOut: Bool
-    var seconds: Double
-}
+typealias ProcessResult = ProcessOutput
 
-/// Runs a program to its end (or `timeout` seconds), collecting its output in files
-/// so that a chatty program cannot block on a full pipe.
+/// Runs a program to its end (or `timeout` seconds) in the corpus folder.
 func runProcess(
     _ executable: URL, _ arguments: [String], environment: [String: String?] = [:],
     timeout: Double
 ) throws -> ProcessResult {
-    let fm = FileManager.default
-    let dir = fm.temporaryDirectory.appendingPathComponent("rlbarcode-corpus-tests-\(UUID().uuidString)")
-    try fm.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? fm.removeItem(at: dir) }
-    let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
-    _ = fm.createFile(atPath: outURL.path, contents: nil)
-    _ = fm.createFile(atPath: errURL.path, contents: nil)
-    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
-    process.currentDirectoryURL = Corpus.root
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    let start = Date()
-    try process.run()
-    var timedOut = false
-    while process.isRunning {
-        if Date().timeIntervalSince(start) > timeout {
-            timedOut = true
-            process.terminate()
-            Thread.sleep(forTimeInterval: 5)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            break
-        }
-        Thread.sleep(forTimeInterval: 0.1)
-    }
-    process.waitUntilExit()
-    let seconds = Date().timeIntervalSince(start)
-    try out.close()
-    try err.close()
-    let stdout = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
-    let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-    let status =
-        process.terminationReason == .uncaughtSignal
-        ? 128 + process.terminationStatus
-        : process.terminationStatus
-    return ProcessResult(status: status, stdout: stdout, stderr: stderr, timedOut: timedOut, seconds: seconds)
+    try Subprocess.run(
+        executable, arguments, environment: environment, currentDirectory: Corpus.root, timeout: timeout,
+        poll: 0.1, grace: 5)
 }
 
 /// Runs corpus_eval.py on the corpus folders of ``Corpus/folders``.

@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 import XCTest
 
 /// The Meson build of meson-wrap/: `meson dist` makes a source tarball that

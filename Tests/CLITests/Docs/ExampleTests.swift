@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 import XCTest
 
 /// Builds and runs the embedding examples in examples/ on the demo clip: the

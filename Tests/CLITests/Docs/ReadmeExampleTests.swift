@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 import XCTest
 
 /// Runs the Python examples of README.md and docs/ELEMENT.md on the demo

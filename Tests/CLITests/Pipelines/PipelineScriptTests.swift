@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 import XCTest
 
 /// Runs every example pipeline in pipelines/ and the demo-video maker.

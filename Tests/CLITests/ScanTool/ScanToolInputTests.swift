@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 import XCTest
 
 /// `rlbarcode-scan` given unlucky or hostile input: truncated pictures and

@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -108,55 +109,15 @@ enum Env {
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
         currentDirectory: URL? = nil, input: URL? = nil, timeout: Double = 120
     ) throws -> ProcessOutput {
-        let dir = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-
-        let process = makeProcess(executable, arguments, environment: environment)
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        process.standardOutput = out
-        process.standardError = err
-        let inputHandle = try input.map { try FileHandle(forReadingFrom: $0) }
-        defer { try? inputHandle?.close() }
-        process.standardInput = inputHandle ?? FileHandle.nullDevice
-        let start = Date()
-        try process.run()
-        var timedOut = false
-        while process.isRunning {
-            if Date().timeIntervalSince(start) > timeout {
-                timedOut = true
-                process.terminate()
-                Thread.sleep(forTimeInterval: 1)
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        process.waitUntilExit()
-        let seconds = Date().timeIntervalSince(start)
-        try out.close(); try err.close()
-        let stdout = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
-        let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-        let status =
-            process.terminationReason == .uncaughtSignal
-            ? 128 + process.terminationStatus
-            : process.terminationStatus
-        return ProcessOutput(status: status, stdout: stdout, stderr: stderr, timedOut: timedOut, seconds: seconds)
+        try Subprocess.run(
+            executable, arguments, environment: environment.mapValues { Optional($0) },
+            currentDirectory: currentDirectory, input: input, timeout: timeout)
     }
 
     /// A process for `executable` with `arguments`, in this process's
     /// environment with `environment` laid over it.
     static func makeProcess(_ executable: URL, _ arguments: [String], environment: [String: String]) -> Process {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        return process
+        Subprocess.makeProcess(executable, arguments, environment: environment.mapValues { Optional($0) })
     }
 
     /// Starts a program in the background (standard output to a file) and
