@@ -127,8 +127,8 @@ final class StopAndPacingTests: XCTestCase {
     /// than a frame's interval (a debug build, thorough depth), yet from
     /// 1.5 s on every frame arrives, two in three or more before they are due, none more than half
     /// a second late (before, the stream fell further behind with every
-    /// frame); frames are skipped (`frames-skipped`) and the code is still
-    /// read.
+    /// frame); frames are skipped (`frames-skipped`) unless every frame was
+    /// analysed on time, and the code is still read.
     func testLiveFramesLeaveOnTimeWithoutQoS() throws {
         let (w, h) = (320, 240)
         var canvas = Canvas(width: w, height: h)
@@ -233,7 +233,11 @@ final class StopAndPacingTests: XCTestCase {
         )
         let measured = (0..<count).filter { UInt64($0) * interval >= measuredFrom }.count
         XCTAssertEqual(late.count, measured, "every frame reaches the sink")
-        XCTAssertGreaterThan(skipped, 0, "frames skipped")
+        // Frames are skipped where analysis falls behind; a machine fast
+        // enough to analyse every frame must have kept each within a
+        // frame's interval of its time.
+        XCTAssertTrue(
+            skipped > 0 || worst < Int64(interval), "\(skipped) frames skipped, worst \(worst / 1_000_000) ms late")
         XCTAssertGreaterThan(analysed, 0, "frames analysed")
         // At most one look a second (analysis of a late frame, 100 ms, which
         // a debug build overruns by 100-200 ms), each making the frames
