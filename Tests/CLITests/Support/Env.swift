@@ -227,23 +227,24 @@ enum Env {
     }
 
     /// Runs a program to its end with its output discarded and returns its
-    /// exit status and its peak resident memory in KiB (from wait4).
+    /// exit status and its peak resident memory in KiB.
+    ///
+    /// The program is started by a small python3 that reports its child's
+    /// `ru_maxrss`: a program spawned straight from this process would count
+    /// this process's own memory, which it shares until `exec`.
     static func peakMemory(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, kib: Int) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        let python = try require("python3", "to measure a program's memory")
+        let code = """
+            import resource, subprocess, sys
+            done = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+        let result = try run(python, ["-c", code, executable.path] + arguments)
+        let words = result.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard result.status == 0, words.count == 2 else {
+            throw ServerError(message: "cannot measure \(executable.lastPathComponent): \(result.summary)")
         }
-        let words = [executable.path] + arguments
-        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, &argv, environ)
-        guard spawned == 0 else { throw ServerError(message: "cannot start \(executable.path): error \(spawned)") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        return ((status >> 8) & 0xFF, Int(usage.ru_maxrss))
+        return (Int32(words[0]), words[1])
     }
 }
