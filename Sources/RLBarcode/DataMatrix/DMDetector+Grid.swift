@@ -19,7 +19,7 @@ extension DMDetector {
                 img, bl, br, normal: normal(bl, br, towards: c0), outside: 3, depth: 20,
                 dark: dark, dashed: false, module: 3)
         else { trace?("no arm edges"); return nil }
-        var module = max(1.0, (tLeft + tBottom) / 2)
+        var module = max(1.0, DMDetector.module(tLeft, tBottom))
         trace?("arm thickness \(tLeft) \(tBottom)")
         var leftLine = left0, bottomLine = bottom0
         // Refit the solid arms with the module known. The component holds
@@ -29,19 +29,20 @@ extension DMDetector {
         func outward(_ l: DMLine, _ first: DMLine, _ a: Point, _ b: Point) -> Bool {
             max(l.distance(project(a, first)), l.distance(project(b, first))) > max(1.5, 0.25 * module)
         }
+        var refitLeft: Double?
         if let (l, t) = fitEdge(
             img, bl, tl, normal: normal(bl, tl, towards: c0), outside: 1.5 * module + 2,
             depth: 3 * module + 4, dark: dark, dashed: false, module: module),
             !outward(l, left0, bl, tl)
         {
-            leftLine = l; module = t
+            leftLine = l; module = t; refitLeft = t
         }
         if let (l, t) = fitEdge(
             img, bl, br, normal: normal(bl, br, towards: c0), outside: 1.5 * module + 2,
             depth: 3 * module + 4, dark: dark, dashed: false, module: module),
             !outward(l, bottom0, bl, br)
         {
-            bottomLine = l; module = (module + t) / 2
+            bottomLine = l; module = refitLeft.map { DMDetector.module($0, t) } ?? (module + t) / 2
         }
         module = max(1.0, module)
         guard let p = leftLine.intersection(bottomLine) else { return nil }
@@ -232,6 +233,15 @@ extension DMDetector {
         return nil
     }
 
+    /// The module size from the two arms' ink thickness: their mean, or the
+    /// thinner one's where the other is nearly half again as thick (along
+    /// most of a short arm, dark data modules beside it merge with it and
+    /// add a module; foreshortening on a curved surface narrows an arm by
+    /// less).
+    static func module(_ a: Double, _ b: Double) -> Double {
+        max(a, b) >= 1.45 * min(a, b) ? min(a, b) : (a + b) / 2
+    }
+
     /// The clock tracks, the size and the sampling, from the fitted arms.
     func finishLocate(
         _ img: LumaView, bl: Point, tl tl0: Point, br br0: Point, leftLine: DMLine,
@@ -240,6 +250,10 @@ extension DMDetector {
     ) -> DMCandidate? {
         var tl = tl0, br = br0
         var tr = Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)
+        func better(_ new: DMLine, than old: DMLine, _ a: Point, _ b: Point) -> Bool {
+            alternation(img, new, a, b, module: module, dark: dark)
+                >= alternation(img, old, a, b, module: module, dark: dark)
+        }
         // The clock tracks: fitted twice, the second time from the corners of the first.
         var topLine = DMLine(a: 0, b: 0, c: 0), rightLine = topLine
         for round in 0..<2 {
@@ -257,7 +271,12 @@ extension DMDetector {
             else {
                 trace?("no clock edges"); return nil
             }
-            topLine = t; rightLine = r
+            // The second fit, anchored near the first, can settle on the
+            // data row inside a track whose light modules lie over dark
+            // data (those points outnumber the dark modules' edges): it is
+            // kept only where the track alternates at least as well along it.
+            if round == 0 || better(t, than: topLine, tl, tr) { topLine = t }
+            if round == 0 || better(r, than: rightLine, br, tr) { rightLine = r }
             guard let ntl = leftLine.intersection(topLine), let ntr = topLine.intersection(rightLine),
                 let nbr = rightLine.intersection(bottomLine)
             else { return nil }
