@@ -11,6 +11,8 @@ import PackageDescription
 /// - `rlbarcode-bench`: micro benchmarks of the engine (run in release).
 /// - `RLBarcodeFuzzing`: narrow entry points into the engine's decoding
 ///   stages, for the fuzz targets and their regression tests.
+/// - `FuzzDriver`: the libFuzzer driver and the replay of inputs that both
+///   fuzz tools share.
 /// - `rlbarcode-fuzz`: libFuzzer targets for the engine's decoding stages,
 ///   built by `scripts/fuzz.sh` with `-sanitize=fuzzer,address`; a normal
 ///   build replays inputs through them.
@@ -51,13 +53,14 @@ let package = Package(
             name: "rlbarcode-bench",
             dependencies: ["RLBarcode"]
         ),
+        .target(name: "FuzzDriver"),
         .executableTarget(
             name: "rlbarcode-fuzz",
-            dependencies: ["RLBarcode", "RLBarcodeFuzzing"]
+            dependencies: ["RLBarcode", "RLBarcodeFuzzing", "FuzzDriver"]
         ),
         .executableTarget(
             name: "rlbarcode-fuzz-element",
-            dependencies: ["GstRLBarcode", "CGStreamer"]
+            dependencies: ["GstRLBarcode", "CGStreamer", "FuzzDriver"]
         ),
         .testTarget(
             name: "RLBarcodeTests",

@@ -1,3 +1,5 @@
+import FuzzDriver
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -15,53 +17,16 @@ let elementTarget: ElementTarget = {
 /// The element every input runs on, made on first use.
 nonisolated(unsafe) let harness = ElementHarness()
 
-#if RLBARCODE_FUZZ
-
-    /// libFuzzer's entry: one input as a program run on the element.
-    @_cdecl("LLVMFuzzerTestOneInput")
-    public func elementFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-        _ = elementTarget.run(UnsafeBufferPointer(start: data, count: size), on: harness)
-        return 0
-    }
-
-    /// libFuzzer's driver (see Sources/rlbarcode-fuzz/Fuzz.swift).
-    @_silgen_name("LLVMFuzzerRunDriver")
-    func LLVMFuzzerRunDriver(
-        _ argc: UnsafeMutablePointer<CInt>,
-        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-    ) -> CInt
-
-    /// With libFuzzer linked in (`-DRLBARCODE_FUZZ`): the element is made,
-    /// then libFuzzer's driver runs the target on every input it makes.
-    @main
-    enum ElementFuzz {
-        static func main() {
-            _ = elementTarget
-            _ = harness
-            var argc = CommandLine.argc
-            var argv = CommandLine.unsafeArgv
-            exit(LLVMFuzzerRunDriver(&argc, &argv) { elementFuzzTestOneInput($0, $1) })
+/// The tool's entry: each input a program run on the element, by
+/// libFuzzer's driver (`-DRLBARCODE_FUZZ`, the element made before the
+/// first input) or as a replay of the files given as arguments
+/// (``FuzzDriver``).
+@main
+enum ElementFuzz {
+    static func main() {
+        _ = elementTarget
+        FuzzDriver.main(prepare: { _ = harness }, cannotOpen: { fuzzFail("cannot open \($0)", status: 1) }) {
+            elementTarget.run($0, on: harness)
         }
     }
-
-#else
-
-    /// Without libFuzzer (a normal build): replays the files given as
-    /// arguments through the target, each with one line of outcome.
-    @main
-    enum ElementReplay {
-        static func main() {
-            _ = elementTarget
-            for path in CommandLine.arguments.dropFirst() {
-                guard let file = fopen(path, "rb") else { fuzzFail("cannot open \(path)", status: 1) }
-                var bytes: [UInt8] = []
-                var chunk = [UInt8](repeating: 0, count: 65536)
-                while case let n = fread(&chunk, 1, chunk.count, file), n > 0 { bytes += chunk[0..<n] }
-                fclose(file)
-                bytes.withUnsafeBufferPointer { print("\(path): \(elementTarget.run($0, on: harness))") }
-            }
-        }
-    }
-
-#endif
+}

@@ -1,4 +1,5 @@
 import CGStreamer
+import FuzzDriver
 import GstRLBarcode
 import Synchronization
 
@@ -189,8 +190,7 @@ private let harnessEvent: GstPadEventFunction = { _, _, event in
 
 /// Writes `message` to standard error and stops with `status`.
 func fuzzFail(_ message: String, status: Int32) -> Never {
-    var line = "rlbarcode-fuzz-element: \(message)\n"
-    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    FuzzDriver.printError("rlbarcode-fuzz-element: \(message)")
     if status == 3 { abort() }
     exit(status)
 }

@@ -24,7 +24,7 @@
 /// on that side; the cut bar is at least as wide as seen (the first bar of
 /// `A`-`D` is narrow, the last narrow or wide). The variants with
 /// start/stop characters `T`, `N`, `*`, `E` are not read.
-final class CodabarReader: LinearReader {
+final class CodabarReader: StartStopReader {
     var symbologies: Symbology { .codabar }
 
     /// The character set; values 16...19 are the start/stop characters.
@@ -54,8 +54,7 @@ final class CodabarReader: LinearReader {
     private let lookup = UnsafeMutablePointer<Int8>.allocate(capacity: 128)
     /// Text of the reading under way.
     private let text = UnsafeMutablePointer<UInt8>.allocate(capacity: CodabarReader.capacity)
-    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
-    private var framed = ElementRun()
+    var framed = ElementRun()
 
     init() {
         lookup.initialize(repeating: -1, count: 128)
@@ -221,27 +220,10 @@ final class CodabarReader: LinearReader {
         minMargin: Float, startStop: Bool
     ) -> Character? {
         if startStop && value < CodabarReader.firstStartStop { return nil }
-        var nb: Float = 0, ns: Float = 0, wb: Float = 0, ws: Float = 0
-        var cnb: Float = 0, cns: Float = 0, cwb: Float = 0, cws: Float = 0
-        var maxNarrow: Float = 0, minNarrow: Float = .infinity
-        for k in 0..<7 {
-            let v = w[j + k]
-            let wide = mask & (1 << (6 - k)) != 0
-            let bar = k % 2 == 0
-            if wide {
-                if bar { wb += v; cwb += 1 } else { ws += v; cws += 1 }
-            } else {
-                maxNarrow = max(maxNarrow, v); minNarrow = min(minNarrow, v)
-                if bar { nb += v; cnb += 1 } else { ns += v; cns += 1 }
-            }
-        }
         // Every character has a narrow bar and a narrow space.
-        guard cnb > 0, cns > 0, minNarrow > 0 else { return nil }
-        let meanNB = nb / cnb, meanNS = ns / cns
-        let spread = (meanNB - meanNS) / 2
-        let narrow = (meanNB + meanNS) / 2
-        guard narrow > 0 else { return nil }
-        let wide = ((wb - cwb * spread) + (ws + cws * spread)) / (cwb + cws)
+        guard let model = NarrowWideFit(w + j, count: 7, wideMask: mask) else { return nil }
+        let narrow = model.narrow, wide = model.wide, spread = model.spread
+        let maxNarrow = model.maxNarrow, minNarrow = model.minNarrow
         let ratio = wide / narrow
         // The narrow elements must agree, as measured or once the ink
         // spread is taken off (bars thinner or thicker than spaces by one
@@ -263,34 +245,14 @@ final class CodabarReader: LinearReader {
         return (value, e, narrow, wide, spread)
     }
 
-    func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
-        guard enabled.contains(.codabar) else { return }
-        // A symbol may reach the frame's border, its outer bar cut by the
-        // line's end: the run is read again with the cut bars as elements,
-        // for the readings that reach the border.
-        run.readWithCutBars(scratch: &framed) { r, borderOnly in decodeRun(r, borderOnly: borderOnly, into: &sink) }
-    }
-
-    /// Reads every symbol of `run`; with `borderOnly`, only those that
-    /// reach the frame's border.
-    private func decodeRun(_ run: borrowing ElementRun, borderOnly: Bool, into sink: inout LinearHitSink) {
-        let n = run.count
-        let w = run.widths.pointer
-        let minElements = 8 * (minDataCharacters + 2) - 1
-        var b = 1
-        while b + minElements < n {
-            let used = read(run, w, b, borderOnly: borderOnly, &sink)
-            b += used > 0 ? used : 2
-        }
-    }
+    /// Start, the fewest data characters and stop, 8 elements each but the last.
+    var shortestSymbol: Int { 8 * (minDataCharacters + 2) - 1 }
 
     /// Tries a code whose start character begins at bar `b`.
-    /// - Returns: the elements consumed, 0 when nothing was read.
-    private func read(
-        _ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int, borderOnly: Bool,
-        _ sink: inout LinearHitSink
-    ) -> Int {
+    /// - Returns: the element after its last bar, 0 when nothing was read.
+    func read(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int {
         let n = run.count
+        let w = run.widths.pointer
         // The line sees nothing past the frame's border: a bar it starts
         // inside is at least as wide as seen. `A`-`D` start with a narrow
         // bar, and one of their other bars is narrow too.
@@ -348,8 +310,7 @@ final class CodabarReader: LinearReader {
             c += 8
         }
         guard stop > 0, count - 2 >= minDataCharacters else { return 0 }
-        let leadingBorder = run.isFrameBorder(b - 1), trailingBorder = run.isFrameBorder(stop + 7)
-        guard leadingBorder || trailingBorder || !borderOnly else { return 0 }
+        if borderOnly, !run.meetsFrameBorder(first: b, last: stop + 6) { return 0 }
         guard
             run.isQuietZone(
                 stop + 7, need: 0.9 * minQuietZone * narrow, leading: false,
@@ -357,14 +318,10 @@ final class CodabarReader: LinearReader {
         else { return 0 }
         let error = errorSum / Float(count)
         guard error <= maxError else { return 0 }
-        let textOffset = sink.store(UnsafeBufferPointer(start: text, count: count))
         let last = stop + 6
-        sink.append(
-            LinearHit(
-                symbology: .codabar, textOffset: textOffset, textCount: count,
-                addOnOffset: textOffset, addOnCount: 0,
-                firstElement: b, lastElement: last,
-                start: s[b], end: s[last] + w[last], error: error))
-        return last - b + 1
+        sink.appendSymbol(
+            .codabar, text: UnsafeBufferPointer(start: text, count: count), run: run, first: b, last: last, error: error
+        )
+        return last + 1
     }
 }

@@ -52,7 +52,7 @@
 /// The text stored for a hit is the payload bytes: ASCII, GS for FNC1
 /// separators and bytes 128-255 from FNC4, which are ISO/IEC 8859-1
 /// characters (``latin1String(_:)`` decodes them).
-final class Code128Reader: LinearReader {
+final class Code128Reader: StartStopReader {
     var symbologies: Symbology { .code128 }
 
     /// The 106 characters 0-105 (values 103-105 are Start A, B and C) as
@@ -93,8 +93,7 @@ final class Code128Reader: LinearReader {
     /// Its payload bytes (a set C character gives two).
     private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * Code128Reader.maxCharacters + 2)
     private let stopPattern = UnsafeMutablePointer<Float>.allocate(capacity: 7)
-    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
-    private var framed = ElementRun()
+    var framed = ElementRun()
 
     init() {
         values.initialize(repeating: 0, count: Code128Reader.maxCharacters + 1)
@@ -112,26 +111,8 @@ final class Code128Reader: LinearReader {
         return s
     }
 
-    func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
-        guard enabled.contains(.code128) else { return }
-        // A symbol may reach the frame's border, its start or termination
-        // bar cut by the line's end: the run is read again with the cut
-        // bars as elements, for the readings that reach the border.
-        run.readWithCutBars(scratch: &framed) { r, borderOnly in decodeRun(r, borderOnly: borderOnly, into: &sink) }
-    }
-
-    /// Reads every symbol of `run`; with `borderOnly`, only those that
-    /// reach the frame's border, and no parts.
-    private func decodeRun(_ run: borrowing ElementRun, borderOnly: Bool, into sink: inout LinearHitSink) {
-        let n = run.count
-        // Start (6) + one data character (6) + check (6) + stop (7) + trailing quiet zone.
-        var b = 1
-        while b + 25 < n {
-            let last = read(run, at: b, borderOnly: borderOnly, into: &sink)
-            b = last > 0 ? last + 2 : b + 2
-        }
-        if !borderOnly, run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
-    }
+    /// Start (6) + one data character (6) + check (6) + stop (7) + trailing quiet zone.
+    var shortestSymbol: Int { 25 }
 
     /// The fewest characters a part holds: the start and three data
     /// characters, or three characters and the check character.
@@ -141,36 +122,27 @@ final class Code128Reader: LinearReader {
     /// characters reach back to the line's start, which lies on the frame's
     /// border: the end of a code that the frame cuts. Appends it as a
     /// trailing part.
-    private func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
-        let w = run.widths.pointer, s = run.starts.pointer
-        let n = run.count
-        // The last stop character on the line that reads back to its start.
-        for j in run.barsBackward(from: n - 8, through: 1 + 6 * (Code128Reader.minPartCharacters - 1)) {
+    func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
+        // Characters back to the line's start, the check character last.
+        patterns.appendTrailingPart(
+            .code128, run, minimum: Code128Reader.minPartCharacters, maxError: maxCharError, margin: minMargin,
+            most: Code128Reader.maxCharacters, isData: { $0 < Code128Reader.startA }, values: values, into: &sink
+        ) { run, j in
+            let w = run.widths.pointer
             let stopWidth = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5] + w[j + 6]
             let m = stopWidth / 13
             // Bar 2, space 3, bar 3 modules (cheap tests first).
             guard m > 0, w[j] > 1.2 * m, w[j] < 3 * m, w[j + 1] > 2 * m, w[j + 2] > 2 * m,
                 EdgePatterns.mismatch(w + j, stopPattern, elements: 7, modules: 13) <= maxCharError,
                 Code128Reader.quiet(run, j + 7, module: m, zone: minQuietZone, leading: false)
-            else { continue }
-            // Characters back to the line's start (the check character last).
-            guard
-                let (count, first) = patterns.readBackToStart(
-                    run, end: j, width: 11 * m, maxError: maxCharError,
-                    margin: minMargin, most: Code128Reader.maxCharacters,
-                    isData: { $0 < Code128Reader.startA }, into: values),
-                count >= Code128Reader.minPartCharacters
-            else { continue }
-            sink.appendPart(
-                .code128, leading: false, values: values, count: count,
-                start: s[first], end: s[j + 6] + w[j + 6], module: m)
-            return
+            else { return nil }
+            return (m, 11 * m)
         }
     }
 
     /// Reads a symbol whose start character begins at bar `b`.
-    /// - Returns: the element index of its last bar, 0 when there is none.
-    private func read(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int {
+    /// - Returns: the bar after its last bar's space, 0 when there is none.
+    func read(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int {
         let w = run.widths.pointer
         let n = run.count
         let startWidth = w[b] + w[b + 1] + w[b + 2] + w[b + 3] + w[b + 4] + w[b + 5]
@@ -210,46 +182,32 @@ final class Code128Reader: LinearReader {
             }
             guard j + 6 < n, count < Code128Reader.maxCharacters else {
                 // The line ends inside the code, on the frame's border: a leading part.
-                if !borderOnly, j + 6 >= n, run.endsAtFrameBorder, count >= Code128Reader.minPartCharacters {
-                    let s = run.starts.pointer
-                    sink.appendPart(
-                        .code128, leading: true, values: values, count: count,
-                        start: s[b], end: s[j - 1] + w[j - 1], module: m)
-                }
+                sink.appendLeadingPart(
+                    .code128, values: values, count: count, minimum: Code128Reader.minPartCharacters,
+                    run: run, first: b, last: j - 1, module: m, cut: j + 6 >= n, borderOnly: borderOnly)
                 return 0
             }
-            let width = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5]
-            // Neighbouring characters are the same width (perspective changes it slowly).
-            let ratio = width / previousWidth
-            guard ratio > 0.75, ratio < 1.33,
-                let c = patterns.classify(w + j, maxError: maxError, margin: minMargin),
+            guard let c = patterns.classify(w, at: j, near: previousWidth, maxError: maxError, margin: minMargin),
                 c.value < Code128Reader.startA
             else { return 0 }
             values[count] = c.value
             count += 1
             errorSum += c.error
-            previousWidth = width
+            previousWidth = c.width
             j += 6
         }
         // Start, at least one data character, check character.
         guard count >= 3 else { return 0 }
         let lastBar = j + 6
-        let opensAtBorder = run.isFrameBorder(b - 1), closesAtBorder = run.isFrameBorder(lastBar + 1)
-        if borderOnly && !opensAtBorder && !closesAtBorder { return 0 }
+        if borderOnly, !run.meetsFrameBorder(first: b, last: lastBar) { return 0 }
         var sum = values[0]
         for i in 1..<(count - 1) { sum += i * values[i] }
         guard sum % 103 == values[count - 1] else { return 0 }
         guard let (length, modifier) = payload(count: count - 1), length > 0 else { return 0 }
-        let textOffset = sink.store(UnsafeBufferPointer(start: bytes, count: length))
-        let s = run.starts.pointer
-        sink.append(
-            LinearHit(
-                symbology: .code128, textOffset: textOffset, textCount: length,
-                addOnOffset: textOffset, addOnCount: 0,
-                firstElement: b, lastElement: lastBar,
-                start: s[b], end: s[lastBar] + w[lastBar],
-                error: errorSum / Float(count + 1), aimModifier: modifier))
-        return lastBar
+        sink.appendSymbol(
+            .code128, text: UnsafeBufferPointer(start: bytes, count: length), run: run, first: b, last: lastBar,
+            error: errorSum / Float(count + 1), aimModifier: modifier)
+        return lastBar + 2
     }
 
     /// The payload of a whole symbol given as character values (start

@@ -55,7 +55,7 @@
 /// modifier (ISO/IEC 16388's table) goes with each reading: `]A0`, `]A1`
 /// (check character verified, transmitted), `]A4` (full ASCII applied)
 /// or `]A5` (both).
-final class Code39Reader: LinearReader {
+final class Code39Reader: StartStopReader {
     var symbologies: Symbology { .code39 }
 
     /// The character set in value order (the modulo-43 values), then `*`.
@@ -91,8 +91,7 @@ final class Code39Reader: LinearReader {
     private let values = UnsafeMutablePointer<UInt8>.allocate(capacity: Code39Reader.capacity)
     /// Text bytes: 0..<capacity decoded text, capacity..<2*capacity raw text.
     private let text = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * Code39Reader.capacity)
-    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
-    private var framed = ElementRun()
+    var framed = ElementRun()
 
     init() {
         lookup.initialize(repeating: -1, count: 512)
@@ -134,28 +133,10 @@ final class Code39Reader: LinearReader {
         let mask = (1 << (8 - i1)) | (1 << (8 - i2)) | (1 << (8 - i3))
         let value = Int(lookup[mask])
         guard value >= 0, !startStop || value == Code39Reader.startStop else { return nil }
-        // Narrow bars and spaces, wide bars and spaces: sums and counts.
-        var nb: Float = 0, ns: Float = 0, wb: Float = 0, ws: Float = 0
-        var cnb: Float = 0, cns: Float = 0, cwb: Float = 0, cws: Float = 0
-        var maxNarrow: Float = 0, minNarrow: Float = .infinity
-        for k in 0..<9 {
-            let v = w[j + k]
-            let wide = mask & (1 << (8 - k)) != 0
-            let bar = k % 2 == 0
-            if wide {
-                if bar { wb += v; cwb += 1 } else { ws += v; cws += 1 }
-            } else {
-                maxNarrow = max(maxNarrow, v); minNarrow = min(minNarrow, v)
-                if bar { nb += v; cnb += 1 } else { ns += v; cns += 1 }
-            }
-        }
-        guard minNarrow > 0 else { return nil }
         // Every character has narrow bars and at least one narrow space.
-        let meanNB = nb / cnb, meanNS = ns / cns
-        let spread = (meanNB - meanNS) / 2
-        let narrow = (meanNB + meanNS) / 2
-        guard narrow > 0 else { return nil }
-        let wide = ((wb - cwb * spread) + (ws + cws * spread)) / 3
+        guard let model = NarrowWideFit(w + j, count: 9, wideMask: mask) else { return nil }
+        let narrow = model.narrow, wide = model.wide, spread = model.spread
+        let maxNarrow = model.maxNarrow, minNarrow = model.minNarrow
         let ratio = wide / narrow
         let margin = v3 / maxNarrow
         guard margin >= minMargin, ratio >= 1.3, ratio <= 4.5, maxNarrow <= 2.6 * minNarrow else { return nil }
@@ -166,27 +147,8 @@ final class Code39Reader: LinearReader {
         return (value, e, narrow, total)
     }
 
-    func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
-        guard enabled.contains(.code39) else { return }
-        // A symbol may reach the frame's border, its outer bar cut by the
-        // line's end: the run is read again with the cut bars as elements,
-        // for the readings that reach the border.
-        run.readWithCutBars(scratch: &framed) { r, borderOnly in decodeRun(r, borderOnly: borderOnly, into: &sink) }
-    }
-
-    /// Reads every symbol of `run`; with `borderOnly`, only those that
-    /// reach the frame's border.
-    private func decodeRun(_ run: borrowing ElementRun, borderOnly: Bool, into sink: inout LinearHitSink) {
-        let n = run.count
-        let w = run.widths.pointer
-        var b = 1
-        // Start, one data character, stop: 29 elements, then the quiet zone.
-        while b + 29 < n {
-            let used = read(run, w, b, borderOnly: borderOnly, &sink)
-            b += used > 0 ? used : 2
-        }
-        if !borderOnly, run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
-    }
+    /// Start, one data character, stop: 29 elements, then the quiet zone.
+    var shortestSymbol: Int { 29 }
 
     /// The fewest characters a part holds besides `*`.
     static let minPartCharacters = 3
@@ -194,7 +156,7 @@ final class Code39Reader: LinearReader {
     /// Looks for a stop `*` with its quiet zone whose characters reach back
     /// to the line's start, which lies on the frame's border: the end of a
     /// code that the frame cuts. Appends its characters as a trailing part.
-    private func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
+    func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
         let w = run.widths.pointer, s = run.starts.pointer
         let n = run.count
         for j in run.barsBackward(from: n - 10, through: 1 + 10 * Code39Reader.minPartCharacters) {
@@ -263,12 +225,10 @@ final class Code39Reader: LinearReader {
     }
 
     /// Tries a code whose start character begins at bar `b`.
-    /// - Returns: the elements consumed, 0 when nothing was read.
-    private func read(
-        _ run: borrowing ElementRun, _ w: UnsafeMutablePointer<Float>, _ b: Int, borderOnly: Bool,
-        _ sink: inout LinearHitSink
-    ) -> Int {
+    /// - Returns: the element after its last bar, 0 when nothing was read.
+    func read(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int {
         let n = run.count
+        let w = run.widths.pointer
         // The line sees nothing past the frame's border: a bar it starts
         // inside is at least as wide as seen. The first bar of `*` is narrow
         // like its third and last, so a narrower cut bar counts as narrow.
@@ -318,16 +278,13 @@ final class Code39Reader: LinearReader {
         }
         if stop < 0 {
             // The line ends inside the code, on the frame's border: a leading part.
-            if !borderOnly, c + 9 >= n, run.endsAtFrameBorder, count >= Code39Reader.minPartCharacters {
-                sink.appendPart(
-                    .code39, leading: true, values: values, count: count,
-                    start: s[b], end: s[c - 2] + w[c - 2], module: narrow)
-            }
+            sink.appendLeadingPart(
+                .code39, values: values, count: count, minimum: Code39Reader.minPartCharacters,
+                run: run, first: b, last: c - 2, module: narrow, cut: c + 9 >= n, borderOnly: borderOnly)
             return 0
         }
         guard count >= 1 else { return 0 }
-        let leadingBorder = run.isFrameBorder(b - 1), trailingBorder = run.isFrameBorder(stop + 9)
-        guard leadingBorder || trailingBorder || !borderOnly else { return 0 }
+        if borderOnly, !run.meetsFrameBorder(first: b, last: stop + 8) { return 0 }
         guard
             run.isQuietZone(
                 stop + 9, need: 0.9 * minQuietZone * narrow, leading: false,
@@ -373,7 +330,7 @@ final class Code39Reader: LinearReader {
                 firstElement: b, lastElement: last,
                 start: s[b], end: s[last] + w[last], error: error,
                 aimModifier: UInt8(48 + (converted ? 4 : 0) + (checked ? 1 : 0))))
-        return last - b + 1
+        return last + 1
     }
 
     /// The Code 39 characters of a Code 32 symbol.

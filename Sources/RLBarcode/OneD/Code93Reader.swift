@@ -33,7 +33,7 @@
 /// part (three data characters after the start, or two data characters, C
 /// and K before the stop), joined with others across frames by
 /// ``PartialCodes`` only when C and K verify the whole.
-final class Code93Reader: LinearReader {
+final class Code93Reader: StartStopReader {
     var symbologies: Symbology { .code93 }
 
     /// The 48 characters by value (43-46 the shifts ($) (%) (/) (+), 47 the
@@ -70,31 +70,12 @@ final class Code93Reader: LinearReader {
         for (i, c) in Code93Reader.alphabet.enumerated() { alphabetBytes[i] = c }
     }
 
-    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
-    private var framed = ElementRun()
+    var framed = ElementRun()
 
     deinit { values.deallocate(); bytes.deallocate(); alphabetBytes.deallocate(); framed.free() }
 
-    func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
-        guard enabled.contains(.code93) else { return }
-        // A symbol may reach the frame's border, its first or termination
-        // bar cut by the line's end: the run is read again with the cut
-        // bars as elements, for the readings that reach the border.
-        run.readWithCutBars(scratch: &framed) { r, borderOnly in decodeRun(r, borderOnly: borderOnly, into: &sink) }
-    }
-
-    /// Reads every symbol of `run`; with `borderOnly`, only those that
-    /// reach the frame's border, and no parts.
-    private func decodeRun(_ run: borrowing ElementRun, borderOnly: Bool, into sink: inout LinearHitSink) {
-        let n = run.count
-        // Start, one data character, C, K, stop (6 each), termination bar, quiet zone.
-        var b = 1
-        while b + 31 < n {
-            let last = read(run, at: b, borderOnly: borderOnly, into: &sink)
-            b = last > 0 ? last + 2 : b + 2
-        }
-        if !borderOnly, run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
-    }
+    /// Start, one data character, C, K, stop (6 each), termination bar, quiet zone.
+    var shortestSymbol: Int { 31 }
 
     /// The fewest characters a part holds: three data characters after the
     /// start, or two data characters and C and K before the stop.
@@ -104,28 +85,21 @@ final class Code93Reader: LinearReader {
     /// whose characters reach back to the line's start, which lies on the
     /// frame's border: the end of a code that the frame cuts. Appends its
     /// characters (C and K last) as a trailing part.
-    private func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
-        let w = run.widths.pointer, s = run.starts.pointer
-        let n = run.count
-        for j in run.barsBackward(from: n - 8, through: 1 + 6 * Code93Reader.minPartCharacters) {
+    func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
+        // Two data characters at least, then C and K.
+        patterns.appendTrailingPart(
+            .code93, run, minimum: Code93Reader.minPartCharacters + 1, maxError: maxCharError, margin: minMargin,
+            most: Code93Reader.maxCharacters, isData: { $0 != Code93Reader.startStop }, values: values, into: &sink
+        ) { run, j in
+            let w = run.widths.pointer
             let width = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5]
             let m = width / 9
             guard m > 0, w[j + 4] > 2.5 * m, w[j] < 2 * m, w[j + 1] < 2 * m, w[j + 2] < 2 * m,
                 patterns.mismatch(w + j, value: Code93Reader.startStop) <= maxCharError,
                 w[j + 6] > 0.4 * m, w[j + 6] < 2.2 * m,
                 Code128Reader.quiet(run, j + 7, module: m, zone: minQuietZone, leading: false)
-            else { continue }
-            guard
-                let (count, first) = patterns.readBackToStart(
-                    run, end: j, width: width, maxError: maxCharError,
-                    margin: minMargin, most: Code93Reader.maxCharacters,
-                    isData: { $0 != Code93Reader.startStop }, into: values),
-                count >= Code93Reader.minPartCharacters + 1
-            else { continue }
-            sink.appendPart(
-                .code93, leading: false, values: values, count: count,
-                start: s[first], end: s[j + 6] + w[j + 6], module: m)
-            return
+            else { return nil }
+            return (m, width)
         }
     }
 
@@ -155,8 +129,8 @@ final class Code93Reader: LinearReader {
     }
 
     /// Reads a symbol whose start character begins at bar `b`.
-    /// - Returns: the element index of its termination bar, 0 when there is none.
-    private func read(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int {
+    /// - Returns: the bar after its termination bar's space, 0 when there is none.
+    func read(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int {
         let w = run.widths.pointer
         let n = run.count
         let startWidth = w[b] + w[b + 1] + w[b + 2] + w[b + 3] + w[b + 4] + w[b + 5]
@@ -175,24 +149,18 @@ final class Code93Reader: LinearReader {
         while true {
             guard j + 7 < n, count < Code93Reader.maxCharacters else {
                 // The line ends inside the code, on the frame's border: a leading part.
-                if !borderOnly, j + 7 >= n, run.endsAtFrameBorder, count >= Code93Reader.minPartCharacters {
-                    let s = run.starts.pointer
-                    sink.appendPart(
-                        .code93, leading: true, values: values, count: count,
-                        start: s[b], end: s[j - 1] + w[j - 1], module: m)
-                }
+                sink.appendLeadingPart(
+                    .code93, values: values, count: count, minimum: Code93Reader.minPartCharacters,
+                    run: run, first: b, last: j - 1, module: m, cut: j + 7 >= n, borderOnly: borderOnly)
                 return 0
             }
-            let width = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5]
-            let ratio = width / previousWidth
-            guard ratio > 0.75, ratio < 1.33,
-                let c = patterns.classify(w + j, maxError: maxCharError, margin: minMargin)
+            guard let c = patterns.classify(w, at: j, near: previousWidth, maxError: maxCharError, margin: minMargin)
             else { return 0 }
             errorSum += c.error
-            previousWidth = width
+            previousWidth = c.width
             if c.value == Code93Reader.startStop {
                 // The stop: a termination bar of one module, then the quiet zone.
-                let cm = width / 9
+                let cm = c.width / 9
                 let t = w[j + 6] / cm
                 guard t > 0.4, t < 2.2,
                     Code128Reader.quiet(run, j + 7, module: cm, zone: minQuietZone, leading: false)
@@ -206,19 +174,12 @@ final class Code93Reader: LinearReader {
         // At least one data character, then C and K.
         guard count >= 3, checkOK(count: count) else { return 0 }
         let lastBar = j + 6
-        let opensAtBorder = run.isFrameBorder(b - 1), closesAtBorder = run.isFrameBorder(lastBar + 1)
-        if borderOnly && !opensAtBorder && !closesAtBorder { return 0 }
+        if borderOnly, !run.meetsFrameBorder(first: b, last: lastBar) { return 0 }
         guard let length = text(count: count - 2), length > 0 else { return 0 }
-        let textOffset = sink.store(UnsafeBufferPointer(start: bytes, count: length))
-        let s = run.starts.pointer
-        sink.append(
-            LinearHit(
-                symbology: .code93, textOffset: textOffset, textCount: length,
-                addOnOffset: textOffset, addOnCount: 0,
-                firstElement: b, lastElement: lastBar,
-                start: s[b], end: s[lastBar] + w[lastBar],
-                error: errorSum / Float(count + 2), aimModifier: UInt8(ascii: "0")))
-        return lastBar
+        sink.appendSymbol(
+            .code93, text: UnsafeBufferPointer(start: bytes, count: length), run: run, first: b, last: lastBar,
+            error: errorSum / Float(count + 2))
+        return lastBar + 2
     }
 
     /// Whether `values[count - 2]` and `values[count - 1]` are the check

@@ -41,6 +41,47 @@ enum DataBar {
         return total > 0 && e3 > lo && e3 < hi && e4 > lo && e4 < hi && e1 + e2 > total * (6.7 / 15)
     }
 
+    /// The checksum weights 3^k modulo `modulus` for k from 0 to `count` - 1:
+    /// the standard's tables of check character weights, where each
+    /// element's weight is three times the one before (clause "Check
+    /// character calculation"). The caller deallocates them.
+    static func checksumWeights(count: Int, modulus: Int) -> UnsafeMutablePointer<Int> {
+        let weights = UnsafeMutablePointer<Int>.allocate(capacity: count)
+        var p = 1
+        for k in 0..<count { (weights + k).initialize(to: p); p = p * 3 % modulus }
+        return weights
+    }
+
+    /// The finder pattern among `patterns` (widths in modules, clause
+    /// "Finder patterns") that the five elements from `first` (with `step`)
+    /// match best, scaled to fifteen modules, and its error. A match needs
+    /// its last two elements each 0.4 to 1.9 modules, its first under
+    /// `maxFirst`, and a mismatch under 3.2 summed over the five widths and
+    /// the first two edge-to-similar-edge distances.
+    @inline(__always)
+    static func finder(
+        _ w: UnsafePointer<Float>, _ first: Int, step: Int, patterns: [(Float, Float, Float, Float, Float)],
+        maxFirst: Float = .infinity
+    ) -> (value: Int, error: Float)? {
+        let e0 = w[first], e1 = w[first + step], e2 = w[first + 2 * step]
+        let e3 = w[first + 3 * step], e4 = w[first + 4 * step]
+        let total = e0 + e1 + e2 + e3 + e4
+        guard total > 0 else { return nil }
+        let k = 15 / total
+        let n0 = e0 * k, n1 = e1 * k, n2 = e2 * k, n3 = e3 * k, n4 = e4 * k
+        guard n3 > 0.4, n3 < 1.9, n4 > 0.4, n4 < 1.9, n0 < maxFirst else { return nil }
+        var best: Float = .infinity, bestValue = -1
+        for v in 0..<patterns.count {
+            let p = patterns[v]
+            let e =
+                abs(n0 - p.0) + abs(n1 - p.1) + abs(n2 - p.2) + abs(n3 - p.3) + abs(n4 - p.4)
+                + abs(n0 + n1 - p.0 - p.1) + abs(n1 + n2 - p.1 - p.2)
+            if e < best { best = e; bestValue = v }
+        }
+        guard best < 3.2 else { return nil }
+        return (bestValue, best / 7)
+    }
+
     /// The value of `count` element widths (in modules) whose widest element
     /// is at most `maxWidth`. With `narrowRequired` only the patterns holding
     /// a one-module element are counted, as the standard's width algorithm

@@ -71,7 +71,7 @@ final class DataBarExpandedReader: StackedLinearReader {
     let finderValues = UnsafeMutablePointer<Int>.allocate(capacity: 12)
     let bits = UnsafeMutablePointer<UInt8>.allocate(capacity: 24 * 12)
     /// 3^k modulo 211 for the 23 weight rows of 8 elements.
-    let weights211 = UnsafeMutablePointer<Int>.allocate(capacity: 23 * 8)
+    let weights211 = DataBar.checksumWeights(count: 23 * 8, modulus: 211)
     /// The values of a row's fragment.
     let rowValues = UnsafeMutablePointer<Int32>.allocate(capacity: 3 + 5 * 11)
     let out = UnsafeMutablePointer<UInt8>.allocate(capacity: 512)
@@ -93,8 +93,6 @@ final class DataBarExpandedReader: StackedLinearReader {
         bits.initialize(repeating: 0, count: 24 * 12)
         out.initialize(repeating: 0, count: 512)
         rowValues.initialize(repeating: 0, count: 3 + 5 * 11)
-        var p = 1
-        for k in 0..<(23 * 8) { weights211[k] = p; p = p * 3 % 211 }
     }
 
     deinit {
@@ -208,23 +206,7 @@ final class DataBarExpandedReader: StackedLinearReader {
     /// The finder value of five elements from `first` read with `step`, and its error.
     @inline(__always)
     func finder(_ w: UnsafePointer<Float>, _ first: Int, step: Int) -> (value: Int, error: Float)? {
-        let e0 = w[first], e1 = w[first + step], e2 = w[first + 2 * step]
-        let e3 = w[first + 3 * step], e4 = w[first + 4 * step]
-        let total = e0 + e1 + e2 + e3 + e4
-        guard total > 0 else { return nil }
-        let k = 15 / total
-        let n0 = e0 * k, n1 = e1 * k, n2 = e2 * k, n3 = e3 * k, n4 = e4 * k
-        guard n3 > 0.4, n3 < 1.9, n4 > 0.4, n4 < 1.9 else { return nil }
-        var best: Float = .infinity, bestValue = -1
-        for v in 0..<6 {
-            let p = DataBarExpandedReader.finders[v]
-            let e =
-                abs(n0 - p.0) + abs(n1 - p.1) + abs(n2 - p.2) + abs(n3 - p.3) + abs(n4 - p.4)
-                + abs(n0 + n1 - p.0 - p.1) + abs(n1 + n2 - p.1 - p.2)
-            if e < best { best = e; bestValue = v }
-        }
-        guard best < 3.2 else { return nil }
-        return (bestValue, best / 7)
+        DataBar.finder(w, first, step: step, patterns: DataBarExpandedReader.finders)
     }
 
     /// Reads the character of 8 elements from `first` (with `step`) into

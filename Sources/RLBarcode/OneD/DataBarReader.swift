@@ -99,8 +99,8 @@ final class DataBarReader: StackedLinearReader {
     private let modules = UnsafeMutablePointer<Int>.allocate(capacity: 4 * 16)
     private let scaled = UnsafeMutablePointer<Float>.allocate(capacity: 16)
     /// 3^k modulo 79 and modulo 89.
-    private let weights79 = UnsafeMutablePointer<Int>.allocate(capacity: 32)
-    private let weights89 = UnsafeMutablePointer<Int>.allocate(capacity: 28)
+    private let weights79 = DataBar.checksumWeights(count: 32, modulus: 79)
+    private let weights89 = DataBar.checksumWeights(count: 28, modulus: 89)
     private let digits = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
     private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 40)
     /// The values of a half's fragment.
@@ -119,10 +119,6 @@ final class DataBarReader: StackedLinearReader {
         bytes.initialize(repeating: 0, count: 40)
         halfValues.initialize(repeating: 0, count: 5)
         fullReads.initialize(repeating: 0, count: 8)
-        var p = 1
-        for k in 0..<32 { weights79[k] = p; p = p * 3 % 79 }
-        p = 1
-        for k in 0..<28 { weights89[k] = p; p = p * 3 % 89 }
     }
 
     deinit {
@@ -338,24 +334,8 @@ final class DataBarReader: StackedLinearReader {
     /// The finder value of the five elements from `w[first]` read with `step`, and its error.
     @inline(__always)
     private func finder(_ w: UnsafePointer<Float>, _ first: Int, step: Int) -> (value: Int, error: Float)? {
-        let e0 = w[first], e1 = w[first + step], e2 = w[first + 2 * step]
-        let e3 = w[first + 3 * step], e4 = w[first + 4 * step]
-        let total = e0 + e1 + e2 + e3 + e4
-        guard total > 0 else { return nil }
-        let k = 15 / total
-        let n0 = e0 * k, n1 = e1 * k, n2 = e2 * k, n3 = e3 * k, n4 = e4 * k
-        // The two narrow elements next to the inside character.
-        guard n3 > 0.4, n3 < 1.9, n4 > 0.4, n4 < 1.9, n0 < 4.2 else { return nil }
-        var best: Float = .infinity, bestValue = -1
-        for v in 0..<9 {
-            let p = DataBarReader.finders[v]
-            let e =
-                abs(n0 - p.0) + abs(n1 - p.1) + abs(n2 - p.2) + abs(n3 - p.3) + abs(n4 - p.4)
-                + abs(n0 + n1 - p.0 - p.1) + abs(n1 + n2 - p.1 - p.2)
-            if e < best { best = e; bestValue = v }
-        }
-        guard best < 3.2 else { return nil }
-        return (bestValue, best / 7)
+        // The two narrow elements (last) are next to the inside character.
+        DataBar.finder(w, first, step: step, patterns: DataBarReader.finders, maxFirst: 4.2)
     }
 
     /// Whether the `count` elements from `first` span `modules` modules of

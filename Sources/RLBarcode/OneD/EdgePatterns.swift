@@ -65,20 +65,45 @@ final class EdgePatterns {
         var previousWidth = width
         var k = end - 6
         while k >= 1 {
-            let cw = w[k] + w[k + 1] + w[k + 2] + w[k + 3] + w[k + 4] + w[k + 5]
-            let ratio = cw / previousWidth
-            guard count < most, ratio > 0.75, ratio < 1.33,
-                let c = classify(w + k, maxError: maxError, margin: margin), isData(c.value)
+            guard count < most,
+                let c = classify(w, at: k, near: previousWidth, maxError: maxError, margin: margin), isData(c.value)
             else { return nil }
             values[count] = c.value
             count += 1
-            previousWidth = cw
+            previousWidth = c.width
             k -= 6
         }
         // Read backwards: into reading order.
         var reading = UnsafeMutableBufferPointer(start: values, count: count)
         reading.reverse()
         return (count, k + 6)
+    }
+
+    /// Appends the end of a code that the frame cuts as a trailing part:
+    /// the last stop pattern on the line (`stop` gives its module and the
+    /// width to compare the character before it with, for the bar `j` it
+    /// begins at, when the elements from there are one, with the trailing
+    /// quiet zone) whose characters read back to the line's start
+    /// (``readBackToStart(_:end:width:maxError:margin:most:isData:into:)``),
+    /// `minimum` of them at least; the part ends with element `j + 6`.
+    func appendTrailingPart(
+        _ symbology: Symbology, _ run: borrowing ElementRun, minimum: Int, maxError: Float, margin: Float,
+        most: Int, isData: (Int) -> Bool, values: UnsafeMutablePointer<Int>, into sink: inout LinearHitSink,
+        stop: (borrowing ElementRun, _ j: Int) -> (module: Float, width: Float)?
+    ) {
+        let w = run.widths.pointer, s = run.starts.pointer
+        for j in run.barsBackward(from: run.count - 8, through: 1 + 6 * (minimum - 1)) {
+            guard let (m, width) = stop(run, j),
+                let (count, first) = readBackToStart(
+                    run, end: j, width: width, maxError: maxError, margin: margin, most: most, isData: isData,
+                    into: values),
+                count >= minimum
+            else { continue }
+            sink.appendPart(
+                symbology, leading: false, values: values, count: count,
+                start: s[first], end: s[j + 6] + w[j + 6], module: m)
+            return
+        }
     }
 
     /// The mismatch between `elements` measured widths and a pattern of
@@ -117,6 +142,24 @@ final class EdgePatterns {
     @inline(__always)
     func mismatch(_ w: UnsafePointer<Float>, value: Int) -> Float {
         EdgePatterns.mismatch(w, widths + value * elements, elements: elements, modules: modules)
+    }
+
+    /// The pattern that the six widths from `w[j]` match best
+    /// (``classify(_:maxError:margin:)``) when their total lies within 0.75
+    /// to 1.33 times `width`, that of the character next to them:
+    /// neighbouring characters are the same width, which perspective
+    /// changes slowly.
+    /// - Returns: its index, its mismatch and the character's width.
+    @inline(__always)
+    func classify(_ w: UnsafePointer<Float>, at j: Int, near width: Float, maxError: Float, margin: Float)
+        -> (value: Int, error: Float, width: Float)?
+    {
+        let total = w[j] + w[j + 1] + w[j + 2] + w[j + 3] + w[j + 4] + w[j + 5]
+        let ratio = total / width
+        guard ratio > 0.75, ratio < 1.33, let c = classify(w + j, maxError: maxError, margin: margin) else {
+            return nil
+        }
+        return (c.value, c.error, total)
     }
 
     /// The pattern that six widths from `w` match best (both users have

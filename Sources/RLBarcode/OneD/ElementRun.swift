@@ -80,6 +80,14 @@ package struct ElementRun {
         return false
     }
 
+    /// Whether the symbol from bar `first` to bar `last` opens or closes at
+    /// the frame's border (``isFrameBorder(_:)``), as only a reading of the
+    /// run with its cut bars as elements finds.
+    @inline(__always)
+    func meetsFrameBorder(first: Int, last: Int) -> Bool {
+        isFrameBorder(first - 1) || isFrameBorder(last + 1)
+    }
+
     /// Whether the profile between run positions `from` and `to` stays on the
     /// space side of `level` (lighter, or darker for an inverted run).
     /// Without a profile, nothing is known: false.

@@ -66,7 +66,7 @@
 /// two widest of its five bars and the two widest of its five spaces are
 /// wide. How far the widths are from two clean classes (narrow spread, wide
 /// spread, ratio outside 2.0-3.0) is the reading's error.
-final class ITFReader: LinearReader {
+final class ITFReader: StartStopReader {
     var symbologies: Symbology { .itf }
 
     /// The fewest digits accepted (the standard allows two; short ITF reads
@@ -146,8 +146,7 @@ final class ITFReader: LinearReader {
         for i in 0..<32 { table[i] = ITFReader.digitByPattern[i] }
     }
 
-    /// The line's run with the bars cut by its ends as elements (``ElementRun/framed(into:)``).
-    private var framed = ElementRun()
+    var framed = ElementRun()
 
     deinit {
         digits.deallocate()
@@ -280,27 +279,8 @@ final class ITFReader: LinearReader {
         return run.isClear(from: from, to: to, level: level)
     }
 
-    func decode(_ run: borrowing ElementRun, enabled: Symbology, into sink: inout LinearHitSink) {
-        guard enabled.contains(.itf) else { return }
-        // A symbol may reach the frame's border, its outer bar cut by the
-        // line's end: the run is read again with the cut bars as elements,
-        // for the readings that reach the border.
-        run.readWithCutBars(scratch: &framed) { r, borderOnly in decodeRun(r, borderOnly: borderOnly, into: &sink) }
-    }
-
-    /// Reads every symbol of `run`; with `borderOnly`, only those that
-    /// reach the frame's border, and no parts.
-    private func decodeRun(_ run: borrowing ElementRun, borderOnly: Bool, into sink: inout LinearHitSink) {
-        let n = run.count
-        // Start (4) + the fewest digits / 2 pairs (10 each) + stop (3) + trailing space.
-        let shortest = 4 + 5 * min(minDigits, minDigitsFillingFrame) + 3
-        var b = 1
-        while b + shortest < n {
-            let end = decode(run, at: b, borderOnly: borderOnly, into: &sink)
-            b = end > 0 ? end + 2 : b + 2
-        }
-        if !borderOnly, run.startsAtFrameBorder { readTrailingPart(run, into: &sink) }
-    }
+    /// Start (4) + the fewest digits / 2 pairs (10 each) + stop (3) + trailing space.
+    var shortestSymbol: Int { 4 + 5 * min(minDigits, minDigitsFillingFrame) + 3 }
 
     /// The fewest digits a part holds.
     static let minPartDigits = 6
@@ -308,7 +288,7 @@ final class ITFReader: LinearReader {
     /// Looks for a stop pattern with its quiet zone whose pairs reach back
     /// to the line's start, which lies on the frame's border: the end of a
     /// code that the frame cuts. Appends its digits as a trailing part.
-    private func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
+    func readTrailingPart(_ run: borrowing ElementRun, into sink: inout LinearHitSink) {
         let w = UnsafePointer(run.widths.pointer), s = run.starts.pointer
         let n = run.count
         for stop in run.barsBackward(from: n - 4, through: 1 + 5 * ITFReader.minPartDigits) {
@@ -374,9 +354,8 @@ final class ITFReader: LinearReader {
     }
 
     /// Reads a symbol whose start pattern begins at bar `b`.
-    /// - Returns: the element index of its stop pattern's last bar, 0 when none.
-    private func decode(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int
-    {
+    /// - Returns: the bar after its stop pattern, 0 when none.
+    func read(_ run: borrowing ElementRun, at b: Int, borderOnly: Bool, into sink: inout LinearHitSink) -> Int {
         let n = run.count
         let w = UnsafePointer(run.widths.pointer)
         // Start pattern: four narrow elements of one width, and a space before
@@ -522,7 +501,7 @@ final class ITFReader: LinearReader {
     /// The checks of a symbol read from bar `b` to its stop pattern at
     /// `stopAt` (digit count, ratio spread, quiet zones, square ends,
     /// check digits) and its hit in `sink`.
-    /// - Returns: the element index of its stop pattern's last bar, 0 when rejected.
+    /// - Returns: the bar after its stop pattern, 0 when rejected.
     @inline(__always)
     private func accept(
         _ run: borrowing ElementRun, at b: Int, stopAt: Int, count: Int, stats: PairStats, fromBorder: Bool,
@@ -594,15 +573,10 @@ final class ITFReader: LinearReader {
         let error = mean + 0.5 * (errorMax - mean) + 0.3 * edgeError / 7
 
         for k in 0..<count { text[k] = digits[k] &+ 48 }
-        let textOffset = sink.store(UnsafeBufferPointer(start: text, count: count))
-        sink.append(
-            LinearHit(
-                symbology: .itf, textOffset: textOffset, textCount: count,
-                addOnOffset: textOffset, addOnCount: 0,
-                firstElement: b, lastElement: last,
-                start: s[b], end: s[last] + w[last], error: error,
-                aimModifier: count == 14 ? 49 : 48))
-        return last
+        sink.appendSymbol(
+            .itf, text: UnsafeBufferPointer(start: text, count: count), run: run, first: b, last: last, error: error,
+            aimModifier: count == 14 ? 49 : 48)
+        return last + 2
     }
 
     /// The steepest grey-level step of the profile within one sample of

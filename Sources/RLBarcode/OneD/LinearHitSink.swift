@@ -76,6 +76,40 @@ package struct LinearHitSink {
         hitCount += 1
     }
 
+    /// Appends a hit of the whole symbol from bar `first` to bar `last` of
+    /// `run`, its payload `text` stored in the arena.
+    @inline(__always)
+    mutating func appendSymbol(
+        _ symbology: Symbology, text: UnsafeBufferPointer<UInt8>, run: borrowing ElementRun,
+        first: Int, last: Int, error: Float, aimModifier: UInt8 = UInt8(ascii: "0")
+    ) {
+        let textOffset = store(text)
+        let w = run.widths.pointer, s = run.starts.pointer
+        append(
+            LinearHit(
+                symbology: symbology, textOffset: textOffset, textCount: text.count,
+                addOnOffset: textOffset, addOnCount: 0,
+                firstElement: first, lastElement: last,
+                start: s[first], end: s[last] + w[last],
+                error: error, aimModifier: aimModifier))
+    }
+
+    /// Appends the `count` characters `values` read from bar `first` up to
+    /// element `last` of `run` as a leading part when the line ends inside
+    /// the symbol (`cut`) on the frame's border and `count` is `minimum` at
+    /// least; never for a reading of the cut bars (`borderOnly`).
+    @inline(__always)
+    mutating func appendLeadingPart<Value: BinaryInteger>(
+        _ symbology: Symbology, values: UnsafePointer<Value>, count: Int, minimum: Int,
+        run: borrowing ElementRun, first: Int, last: Int, module: Float, cut: Bool, borderOnly: Bool
+    ) {
+        guard !borderOnly, cut, run.endsAtFrameBorder, count >= minimum else { return }
+        let w = run.widths.pointer, s = run.starts.pointer
+        appendPart(
+            symbology, leading: true, values: values, count: count,
+            start: s[first], end: s[last] + w[last], module: module)
+    }
+
     package func text(of hit: LinearHit) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: arena.pointer + hit.textOffset, count: hit.textCount)
     }
