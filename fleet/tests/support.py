@@ -67,21 +67,22 @@ def code_texts(n, prefix="RL"):
     return [f"{prefix}{i:06d}" for i in range(n)]
 
 
-def write_code_video(path, texts):
-    """A raw GRAY8 video, FRAME_W x FRAME_H, one Code 128 symbol per frame (zint), one frame per text."""
+def write_code_video(path, texts, size=(FRAME_W, FRAME_H), scale=1):
+    """A raw GRAY8 video of `size` (FRAME_W x FRAME_H), one Code 128 symbol per frame (zint, `scale`
+    pixels a module), one frame per text."""
     from PIL import Image
     with tempfile.TemporaryDirectory() as tmp:
         listing = os.path.join(tmp, "texts.txt")
         with open(listing, "w") as f:
             f.write("\n".join(texts) + "\n")
-        subprocess.run(["zint", "-b", "20", "--batch", "--filetype=PNG", "--scale=1", "--height=20",
+        subprocess.run(["zint", "-b", "20", "--batch", "--filetype=PNG", f"--scale={scale}", "--height=20",
                         "-o", os.path.join(tmp, "c~~~~~~.png"), "-i", listing],
                        check=True, capture_output=True)
         with open(path, "wb") as out:
             for i in range(len(texts)):
                 code = Image.open(os.path.join(tmp, f"c{i + 1:06d}.png")).convert("L")
-                frame = Image.new("L", (FRAME_W, FRAME_H), 255)
-                frame.paste(code, ((FRAME_W - code.width) // 2, (FRAME_H - code.height) // 2))
+                frame = Image.new("L", size, 255)
+                frame.paste(code, ((size[0] - code.width) // 2, (size[1] - code.height) // 2))
                 out.write(frame.tobytes())
     return path
 
@@ -214,10 +215,10 @@ if __name__ == "__main__":
     write_code_video(sys.argv[1], code_texts(int(sys.argv[2])))
 
 
-def write_mjpeg_avi(raw_path, avi_path, framerate="30/1"):
+def write_mjpeg_avi(raw_path, avi_path, framerate="30/1", size=(FRAME_W, FRAME_H)):
     """The frames of a write_code_video file as a Motion JPEG AVI (a small real video file)."""
     subprocess.run(["gst-launch-1.0", "-q", "filesrc", f"location={raw_path}", "!", "rawvideoparse",
-                    f"width={FRAME_W}", f"height={FRAME_H}", "format=gray8", f"framerate={framerate}", "!",
+                    f"width={size[0]}", f"height={size[1]}", "format=gray8", f"framerate={framerate}", "!",
                     "videoconvert", "!", "jpegenc", "quality=90", "!", "avimux", "!", "filesink",
                     f"location={avi_path}"], check=True, capture_output=True)
     return avi_path
@@ -250,16 +251,17 @@ def archive_texts(i, per_file=2):
     return [f"AR{i * 10 + j:06d}" for j in range(per_file)]
 
 
-def write_archive_files(folder, count, frames_per_code=15):
-    """`count` Motion JPEG AVI files in `folder` (nested a level), each showing its archive_texts."""
+def write_archive_files(folder, count, frames_per_code=15, size=(FRAME_W, FRAME_H), scale=1):
+    """`count` Motion JPEG AVI files of `size` in `folder` (nested a level), each showing its
+    archive_texts for `frames_per_code` frames each (Code 128, `scale` pixels a module)."""
     folder = pathlib.Path(folder)
     paths = []
     for i in range(count):
         sub = folder / f"day{i % 3}"
         sub.mkdir(parents=True, exist_ok=True)
         raw = sub / f"clip{i:04d}.gray"
-        write_code_video(raw, [t for t in archive_texts(i) for _ in range(frames_per_code)])
-        paths.append(write_mjpeg_avi(raw, sub / f"clip{i:04d}.avi"))
+        write_code_video(raw, [t for t in archive_texts(i) for _ in range(frames_per_code)], size, scale)
+        paths.append(write_mjpeg_avi(raw, sub / f"clip{i:04d}.avi", size=size))
         raw.unlink()
     return paths
 

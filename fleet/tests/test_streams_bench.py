@@ -31,5 +31,8 @@ def test_scene_codes_are_shown_and_read(scene, frames, shown):
     read, total = (int(v) for v in row["codes"].split("/"))
     assert total == shown, row
     assert read == total, row
-    assert row["with-code"] <= row["pushed"] and row["late"] == 0, row
+    assert row["with-code"] <= row["pushed"], row
+    # One stream paces itself within the sink's 20 ms: a late frame is rare
+    # (a busy machine), a stream that does not pace has most frames late.
+    assert row["late"] <= 3, row
     assert "largest-real-time-N" in last

@@ -2,8 +2,10 @@
 
 Recorded scenes go `appsrc ! ELEMENT ! fakesink` with timestamps 1/fps
 apart, as fast as the element takes them (every frame analysed). Live
-scenes go `appsrc is-live=true do-timestamp=true` paced at the frame rate,
-leaky like a camera, into `fakesink sync=true qos=true` like a display.
+scenes go from `appsrc is-live=true` paced at the frame rate, leaky and
+stamped like a camera (v4l2src): each frame with the running time at which
+it began, one frame interval before it is pushed, and one interval of
+latency declared; into `fakesink sync=true qos=true` like a display.
 """
 from __future__ import annotations
 
@@ -200,7 +202,7 @@ def _drain(bus, result: RunResult, frame_ns: float, deadline: float) -> None:
 def run_live(scene: Scene, frames: list[bytes], desc: str, seconds: float) -> RunResult:
     """`frames` cycled from a live source at the scene's rate for `seconds`."""
     pipe = Gst.parse_launch(
-        f"appsrc name=src format=time is-live=true do-timestamp=true block=false "
+        f"appsrc name=src format=time is-live=true block=false min-latency={int(Gst.SECOND / scene.fps)} "
         f"max-buffers=2 leaky-type=downstream caps={_caps(scene)} "
         f"! {desc} name=under ! fakesink name=sink sync=true qos=true signal-handoffs=true")
     src, bus, result = pipe.get_by_name("src"), pipe.get_bus(), RunResult()
@@ -216,6 +218,7 @@ def run_live(scene: Scene, frames: list[bytes], desc: str, seconds: float) -> Ru
     frame_ns = Gst.SECOND / scene.fps
     pipe.set_state(Gst.State.PLAYING)
     pipe.get_state(5 * Gst.SECOND)
+    clock, base = pipe.get_clock(), pipe.get_base_time()
     buffers = [Gst.Buffer.new_wrapped(d) for d in frames]
     start = time.monotonic()
     n = int(seconds * scene.fps)
@@ -224,6 +227,7 @@ def run_live(scene: Scene, frames: list[bytes], desc: str, seconds: float) -> Ru
         if wait > 0:
             time.sleep(wait)
         buf = buffers[i % len(buffers)].copy()
+        buf.pts = max(0, clock.get_time() - base - int(frame_ns))  # the time its frame began
         buf.duration = int(frame_ns)
         src.emit("push-buffer", buf)
         while (msg := bus.pop()) is not None:
