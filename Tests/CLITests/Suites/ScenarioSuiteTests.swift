@@ -48,7 +48,7 @@ final class ScenarioSuiteTests: XCTestCase {
         }
         levels["multi-2d/qr-code+data-matrix 720p"] = .all(10)
         levels["multi-2d/qr-code+data-matrix 1080p"] = .all(10)
-        levels["multi-2d/data-matrix+aztec 720p"] = .atLeast(read: 9, of: 10)
+        levels["multi-2d/data-matrix+aztec 720p"] = .all(10)
         levels["multi-2d/data-matrix+pdf417 720p"] = .all(10)
         levels["multi-2d/qr-code+aztec 720p"] = .all(10)
         levels["multi-2d/qr-code+pdf417 720p"] = .atLeast(read: 9, of: 10)
