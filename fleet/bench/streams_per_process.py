@@ -3,7 +3,7 @@
 
 Usage: fleet/bench/streams_per_process.py [--elements rlbarcode,zbar,zxing] [--max 8 | --streams 1,2,4,8]
                                 [--seconds 10] [--size 1920x1080] [--frames 30] [--props "analysis-threads=2"]
-                                [--scene code-128 | demo | clutter]
+                                [--scene code-128 | demo | clutter | photos]
 For N = 1, 2, ... streams (or the N of --streams) it builds one pipeline of N branches
     appsrc is-live=true min-latency=1/30 s (I420, 30/1) ! ELEMENT !
         fakesink sync=true qos=true max-lateness=0
@@ -23,7 +23,15 @@ stricter than a display's 5 to 20 ms). The frames (--scene):
   view (pipelines/media/demo-codes.txt);
 - `clutter`: the worst case, dense print-like clutter over the whole frame
   (the scenario suite's live texture) with a QR Code and a Code 128, shifted
-  a few pixels from frame to frame, every symbology on.
+  a few pixels from frame to frame, every symbology on;
+- `photos`: a different scene in every frame, the other worst case: the
+  frames of ../shared/tools/element_bench.py's clip (corpus photos
+  letterboxed into --size, a tenth of them without a code), every symbology
+  on, each reading judged by corpus_eval.py's rules. A photo counts as read
+  when one of its readings is right; since some photos are read by no
+  analysis, each element's codes are held against what it reads in the same
+  frames when nothing waits for them (a stream that is not live, every
+  frame analysed): the figure is what real time costs.
 Per N it prints (JSON lines)
 the frames pushed, those showing a code, the frames with a reading, the codes read of those
 shown (each code is shown once a second per stream), the latency from push to
@@ -89,9 +97,11 @@ class Frames:
     code is mapped to it through `aliases`); a code counts as shown to a
     stream once it was shown `needed` frames that show it."""
 
-    def __init__(self, buffers, codes, needed=1, aliases=None):
+    def __init__(self, buffers, codes, needed=1, aliases=None, judges=None):
         self.buffers, self.codes, self.needed = buffers, codes, needed
         self.aliases = aliases or {}
+        # photos: frame i's label is read when judges[i] finds a reading right
+        self.judges = judges
 
     def __len__(self):
         return len(self.buffers)
@@ -157,7 +167,32 @@ def clutter_frames(width, height, count):
     return Frames(buffers, [{qr.text, c128.text} for _ in range(count)])
 
 
-SCENES = {"code-128": code128_frames, "demo": demo_frames, "clutter": clutter_frames}
+def photo_frames(width, height, count):
+    """element_bench.py's clip of corpus photos (`count` frames; 0: its default of 120)."""
+    tools = os.path.join(ROOT, "..", "shared", "tools")
+    corpus = os.path.join(ROOT, "..", "shared", "corpus")
+    if not os.path.isdir(corpus) or not os.path.exists(os.path.join(tools, "element_bench.py")):
+        raise SystemExit(f"--scene photos needs {corpus} and {tools}/element_bench.py")
+    sys.path.insert(0, tools)
+    import corpus_eval
+    import element_bench
+    cache = os.path.join(tempfile.gettempdir(), "rlbarcode-streams-clips")
+    folder, _, _ = element_bench.build_clip(corpus, cache, width, height, count or 120, True)
+    listing = element_bench.load_frames(folder)
+    size = width * height * 3 // 2
+    buffers, codes, judges = [], [], []
+    with open(os.path.join(folder, "clip.i420"), "rb") as clip:
+        for k, fr in enumerate(listing):
+            buffers.append(Gst.Buffer.new_wrapped(clip.read(size)))
+            codes.append(set() if fr["negative"] else {f"photo{k}"})
+            judges.append(corpus_eval.Expectation(fr["symbology"], fr["exp_text"], fr["exp_bytes"],
+                                                  fr["negative"], False))
+    frames = Frames(buffers, codes, judges=judges)
+    frames.read_message = lambda s: corpus_eval.read_barcode_message(Gst, s)
+    return frames
+
+
+SCENES = {"code-128": code128_frames, "demo": demo_frames, "clutter": clutter_frames, "photos": photo_frames}
 
 
 def make_frames(width, height, count):
@@ -185,7 +220,7 @@ def make_frames(width, height, count):
 class Run:
     """N branches fed from `frames`; collects latencies, reads and late frames per branch."""
 
-    def __init__(self, element, n, frames, width, height, props=""):
+    def __init__(self, element, n, frames, width, height, props="", readable=None):
         self.element, self.n, self.frames = element, n, frames
         self.seen = [collections.Counter() for _ in range(n)]
         self.period = Gst.SECOND // 30
@@ -198,6 +233,8 @@ class Run:
         self.pipeline = Gst.parse_launch(branches)
         self.read, self.late, self.pushed = set(), 0, 0
         self.codes, self.shown, self.coded = set(), set(), 0
+        self.index_of = {}  # (branch, pts) -> frame index
+        self.readable = readable  # photos: the labels the element reads with no clock
         self.lock = threading.Lock()
         self.warm_until = Gst.CLOCK_TIME_NONE
         self.trace_from = os.path.getsize(TRACE)
@@ -212,9 +249,14 @@ class Run:
         elif msg.type == Gst.MessageType.ELEMENT:
             s = msg.get_structure()
             if s.get_name() == "barcode" and s.has_field("timestamp"):
-                self.read.add((msg.src.get_name(), s.get_value("timestamp")))
-                text = s.get_value("symbol")
-                self.codes.add((msg.src.get_name(), self.frames.aliases.get(text, text)))
+                name, ts = msg.src.get_name(), s.get_value("timestamp")
+                self.read.add((name, ts))
+                if self.frames.judges is None:
+                    text = s.get_value("symbol")
+                    self.codes.add((name, self.frames.aliases.get(text, text)))
+                elif (k := self.index_of.get((name, ts))) is not None and self.frames.codes[k] \
+                        and self.frames.judges[k].verdict([self.frames.read_message(s)]) == "ok":
+                    self.codes.add((name, f"photo{k}"))
         elif msg.type == Gst.MessageType.ERROR:
             raise RuntimeError(msg.parse_error()[0].message)
 
@@ -240,6 +282,7 @@ class Run:
                 buf = self.frames.buffers[index].copy()
                 # Stamped with the time its frame began, a period ago.
                 buf.pts, buf.duration = max(0, clock.get_time() - base - self.period), self.period
+                self.index_of[(f"el{i}", buf.pts)] = index
                 src.emit("push-buffer", buf)
                 self.pushed += 1
             while (msg := bus.pop()) is not None:
@@ -247,7 +290,8 @@ class Run:
             threads = max(threads, len(os.listdir("/proc/self/task")))
         pushing = time.monotonic() - push0
         self.shown = {(f"el{i}", text) for i, seen in enumerate(self.seen)
-                      for text, frames in seen.items() if frames >= self.frames.needed}
+                      for text, frames in seen.items() if frames >= self.frames.needed
+                      and (self.readable is None or text in self.readable)}
         time.sleep(0.5)
         while (msg := bus.pop()) is not None:
             self._on_message(msg)
@@ -270,6 +314,31 @@ class Run:
                 "threads": threads, "fps-per-core": round(analysed / pushing / os.cpu_count(), 1),
                 "frames-per-cpu-s": round(analysed / cpu) if cpu > 0 else None,
                 "load": round(os.getloadavg()[0], 1), "_all-codes": len(self.codes & self.shown) == len(self.shown)}
+
+
+def offline_reads(element, frames, width, height, props):
+    """Photos: the labels `element` reads when every frame is analysed and nothing waits for it
+    (appsrc not live, timestamps 1/30 s apart, fakesink sync=false)."""
+    caps = f"video/x-raw,format=I420,width={width},height={height},framerate=30/1"
+    pipeline = Gst.parse_launch(
+        f"appsrc name=src format=time caps={caps} block=true max-buffers=4 ! "
+        f"{element} name=el0 {(PROPS.get(element, '') + ' ' + (props if element == 'rlbarcode' else '')).strip()} ! "
+        "fakesink sync=false")
+    run = Run.__new__(Run)
+    run.frames, run.index_of, run.codes, run.read, run.late = frames, {}, set(), set(), 0
+    run.warm_until = 0
+    bus, src = pipeline.get_bus(), pipeline.get_by_name("src")
+    pipeline.set_state(Gst.State.PLAYING)
+    for k, buffer in enumerate(frames.buffers):
+        buf = buffer.copy()
+        buf.pts, buf.duration = k * Gst.SECOND // 30, Gst.SECOND // 30
+        run.index_of[("el0", buf.pts)] = k
+        src.emit("push-buffer", buf)
+    src.emit("end-of-stream")
+    while (msg := bus.timed_pop(60 * Gst.SECOND)) is not None and msg.type != Gst.MessageType.EOS:
+        run._on_message(msg)
+    pipeline.set_state(Gst.State.NULL)
+    return {label for _, label in run.codes}
 
 
 def main():
@@ -295,10 +364,13 @@ def main():
         if Gst.ElementFactory.find(element) is None:
             print(json.dumps({"element": element, "skipped": "not installed"}), flush=True)
             continue
+        readable = offline_reads(element, frames, width, height, props) if frames.judges else None
         best, misses = 0, 0
         sizes = [int(v) for v in args.streams.split(",")] if args.streams else range(1, args.max + 1)
         for n in sizes:
-            fig = Run(element, n, frames, width, height, props).run(args.seconds)
+            fig = Run(element, n, frames, width, height, props, readable).run(args.seconds)
+            if readable is not None:
+                fig["read-with-no-clock"] = f"{len(readable)}/{sum(1 for c in frames.codes if c)}"
             all_codes = fig.pop("_all-codes")
             holds = fig["late"] == 0 and all_codes
             print(json.dumps({"element": element, "scene": args.scene, **fig, "real-time": holds,

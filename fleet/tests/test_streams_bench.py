@@ -36,3 +36,16 @@ def test_scene_codes_are_shown_and_read(scene, frames, shown):
     # (a busy machine), a stream that does not pace has most frames late.
     assert row["late"] <= 3, row
     assert "largest-real-time-N" in last
+
+
+def test_photos_are_judged_against_what_the_element_reads_with_no_clock():
+    """Each frame another corpus photo: a photo counts when a reading of it is right, and the
+    live stream is held to what the element reads in the same frames when nothing waits."""
+    if not os.path.isdir(os.path.join(support.REPO, "..", "shared", "corpus")):
+        pytest.skip("../shared/corpus is absent: the photos scene letterboxes its pictures")
+    row, _ = _rows("--seconds", "2", "--scene", "photos", "--frames", "12")
+    readable, labelled = (int(v) for v in row["read-with-no-clock"].split("/"))
+    assert 0 < readable <= labelled <= 12, row
+    read, total = (int(v) for v in row["codes"].split("/"))
+    assert total == readable and read == total, row
+

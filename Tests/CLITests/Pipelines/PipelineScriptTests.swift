@@ -7,7 +7,7 @@ final class PipelineScriptTests: XCTestCase {
     /// The example scripts, by name.
     static let scripts = [
         "demo.sh", "webcam-preview.sh", "scan-file.sh", "record-annotated.sh",
-        "scan-stream.sh", "scan-region.sh", "overlay-labels.sh"
+        "scan-stream.sh", "scan-region.sh", "overlay-labels.sh", "streams-bench.sh"
     ]
     /// The Python helpers in pipelines/, by name.
     static let pythonScripts = ["bench.py", "rtsp-serve.py"]
@@ -134,6 +134,27 @@ final class PipelineScriptTests: XCTestCase {
         for peer in ["zbar", "zxing"] {
             XCTAssertTrue(rows.contains { $0.first == peer }, "no \(peer) row: \(result.summary)")
         }
+    }
+
+    /// streams-bench.sh runs live streams through the element and prints a
+    /// JSON row per stream count with the codes read of those shown.
+    func testStreamsBenchScript() throws {
+        let env = try scriptEnvironment()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("/usr/bin/python3 is missing")
+        }
+        let result = try runScript(
+            "streams-bench.sh",
+            ["--elements", "rlbarcode", "--streams", "1", "--seconds", "2", "--size", "1280x720", "--frames", "2"],
+            env: env, timeout: 300)
+        XCTAssertEqual(result.status, 0, result.summary)
+        let rows = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let row = try XCTUnwrap(rows.first { $0["streams"] as? Int == 1 }, result.summary)
+        XCTAssertEqual(row["pushed"] as? Int, 60, "\(row)")
+        XCTAssertEqual(row["codes"] as? String, "2/2", "both codes shown and read: \(row)")
+        XCTAssertTrue(rows.contains { $0["largest-real-time-N"] != nil }, result.summary)
     }
 
     /// make-demo-video.py makes a short clip deterministically and lists its codes.
