@@ -4,7 +4,11 @@ extension Scanner {
     /// a video frame's, with every search of a first frame (linear codes
     /// dark on light only); only when that reads nothing, the still-picture depth
     /// (`plan`). Most pictures are read by the first look at a fraction of
-    /// the cost; the pictures it reads nothing in pay for both. With
+    /// the cost; the pictures it reads nothing in pay for both. When it reads
+    /// codes, the places it left unread that still call for the full depth
+    /// get it there alone: an add-on's place beside an EAN/UPC code, and
+    /// regions of bars whose lines crossed a PDF417 start or stop pattern
+    /// (a small PDF417 beside a code read). With
     /// ``ScanOptions/exhaustive``, the still-picture depth alone.
     func scanStill(
         _ image: LumaView, bounds: PixelRect, wholeFrame: Bool, enabled: Symbology,
@@ -19,25 +23,17 @@ extension Scanner {
         look.partials = false
         let first = scanArea(image, bounds: bounds, wholeFrame: wholeFrame, enabled: enabled, plan: look)
         if outOfTime || matrix.timedOut { return first }
-        // Done unless nothing was read, or an EAN/UPC code was read
-        // without an add-on where bars follow it as an add-on would.
+        // Codes read: the full depth only where the first look left an
+        // add-on or a PDF417 unread.
         if !first.isEmpty {
-            guard !enabled.isDisjoint(with: [.ean2, .ean5]), let cells = detector.tensors else { return first }
-            // Codes read without an add-on where bars follow them: their
-            // surroundings at the full depth, EAN/UPC alone.
             // (Every box found before any is scanned: a scan measures the
-            // cells again, over its box.)
-            let frame = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
-            let boxes = first.map { Scanner.addOnBox($0, cells: cells, frame: frame, plan: look) }
-            var out = first
-            for k in first.indices {
-                guard let box = boxes[k] else { continue }
+            // cells and candidates again, over its box.)
+            let stacked = stackedBoxes(image, within: bounds, enabled: enabled, outside: first)
+            var out = withAddOns(first, image, enabled: enabled, look: look, plan: plan)
+            for box in stacked {
                 let again = scanArea(
-                    image, bounds: box, wholeFrame: false, enabled: enabled.intersection(.eanUPC),
-                    plan: plan)
-                if let better = again.first(where: { !$0.addOn.isEmpty && $0.text == first[k].text }) {
-                    out[k] = better
-                }
+                    image, bounds: box, wholeFrame: false, enabled: enabled.intersection(.pdf417), plan: plan)
+                for code in again where !out.contains(where: { $0.isSameCode(as: code) }) { out.append(code) }
             }
             return out
         }
@@ -47,6 +43,61 @@ extension Scanner {
         // What the first look read and the full depth did not (rare: its
         // lines differ), kept.
         for f in first where !out.contains(where: { $0.isSameCode(as: f) }) { out.append(f) }
+        return out
+    }
+
+    /// The boxes of the first look's regions of bars that read no code,
+    /// whose lines crossed a PDF417 start or stop pattern and whose centre
+    /// lies outside every code `read`, within `bounds` (none when PDF417 is
+    /// not enabled).
+    private func stackedBoxes(
+        _ image: LumaView, within bounds: PixelRect, enabled: Symbology, outside read: [BarcodeResult]
+    ) -> [PixelRect] {
+        guard enabled.contains(.pdf417) else { return [] }
+        collectBarAreas(image, centredIn: nil)
+        let taken = read.compactMap { code -> PixelRect? in
+            guard let x0 = code.corners.map(\.x).min(), let x1 = code.corners.map(\.x).max(),
+                let y0 = code.corners.map(\.y).min(), let y1 = code.corners.map(\.y).max()
+            else { return nil }
+            return PixelRect(x0: Int(x0), y0: Int(y0), x1: Int(x1.rounded(.up)), y1: Int(y1.rounded(.up)))
+        }
+        let unread = barAreas.filter { area in
+            let cx = Double(area.box.x0 + area.box.x1) / 2, cy = Double(area.box.y0 + area.box.y1) / 2
+            return area.crossesPattern && !taken.contains { $0.contains(cx, cy) }
+        }
+        // A region may be a few of the symbol's columns: its size again on
+        // every side, and as far as the picture goes along its rows (the
+        // region's reading direction).
+        let reach = Double(max(image.width, image.height))
+        return unread.map {
+            let b = $0.box
+            let dx = b.width + Int(reach * abs($0.ux)), dy = b.height + Int(reach * abs($0.uy))
+            return PixelRect(
+                x0: max(bounds.x0, b.x0 - dx), y0: max(bounds.y0, b.y0 - dy),
+                x1: min(bounds.x1, b.x1 + dx), y1: min(bounds.y1, b.y1 + dy))
+        }.filter { $0.width > 0 && $0.height > 0 }
+    }
+
+    /// `first`, with the add-on of each EAN/UPC code read without one
+    /// where bars follow it as an add-on would, read at the full depth.
+    private func withAddOns(
+        _ first: [BarcodeResult], _ image: LumaView, enabled: Symbology, look: Plan, plan: Plan
+    ) -> [BarcodeResult] {
+        guard !enabled.isDisjoint(with: [.ean2, .ean5]), let cells = detector.tensors else { return first }
+        // Their surroundings at the full depth, EAN/UPC alone (every box
+        // found before any is scanned).
+        let frame = PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
+        let boxes = first.map { Scanner.addOnBox($0, cells: cells, frame: frame, plan: look) }
+        var out = first
+        for k in first.indices {
+            guard let box = boxes[k] else { continue }
+            let again = scanArea(
+                image, bounds: box, wholeFrame: false, enabled: enabled.intersection(.eanUPC),
+                plan: plan)
+            if let better = again.first(where: { !$0.addOn.isEmpty && $0.text == first[k].text }) {
+                out[k] = better
+            }
+        }
         return out
     }
 

@@ -48,6 +48,32 @@ final class StillPictureTests: XCTestCase {
         XCTAssertEqual(p.picture.scan(ScanOptions(effort: .thorough)).map(\.text), ["alone"])
     }
 
+    /// A QR Code and a small PDF417 of 2-pixel modules (7 rows of 5
+    /// columns) in a 1280x720 picture: the first look reads the QR Code and
+    /// not the PDF417, whose region of bars crossed its start pattern; that
+    /// region gets the full depth, and the PDF417 is read as the whole
+    /// picture's full depth reads it.
+    func testPDF417LeftByTheFirstLookGetsTheFullDepth() throws {
+        guard let pdf = try ZintPDF417.make("PDF 0bXP23UD37", arguments: ["--cols=5", "--rows=7"]),
+            let qr = try ZintMatrix.make(.qrCode, "QR 0aO3ZYNCUW2E")
+        else { return }
+        var p = QRPicture(width: 1280, height: 720)
+        p.draw(matrix: qr, QRPicture.Placement(cx: 1075, cy: 220, module: 5, angle: 2, quietZone: 4))
+        p.draw(matrix: pdf.matrix(), QRPicture.Placement(cx: 703, cy: 431, module: 2, angle: 0, quietZone: 2))
+        let balanced = p.picture.scan(ScanOptions(effort: .balanced))
+        XCTAssertEqual(balanced.map(\.text), ["QR 0aO3ZYNCUW2E"], "video depth reads the QR Code alone")
+        let still = p.picture.scan(ScanOptions(effort: .thorough))
+        XCTAssertEqual(Set(still.map(\.text)), ["QR 0aO3ZYNCUW2E", "PDF 0bXP23UD37"])
+        // The corners the whole picture's full depth gives: the region's box
+        // cuts nothing off.
+        let read = try XCTUnwrap(still.first { $0.symbology == .pdf417 })
+        let whole = p.picture.scan(ScanOptions(effort: .thorough, exhaustive: true))
+        let reference = try XCTUnwrap(whole.first { $0.symbology == .pdf417 })
+        for (a, b) in zip(read.corners, reference.corners) {
+            XCTAssertEqual(a.distance(to: b), 0, accuracy: 3, "\(read.corners) against \(reference.corners)")
+        }
+    }
+
     /// The cells of `picture`, 16 pixels square.
     private func withCells(_ picture: TestPicture, _ body: (CellTensors) -> Void) {
         picture.pixels.withUnsafeBufferPointer {
