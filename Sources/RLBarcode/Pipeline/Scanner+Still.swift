@@ -65,17 +65,8 @@ extension Scanner {
             let cx = Double(area.box.x0 + area.box.x1) / 2, cy = Double(area.box.y0 + area.box.y1) / 2
             return area.crossesPattern && !taken.contains { $0.contains(cx, cy) }
         }
-        // A region may be a few of the symbol's columns: its size again on
-        // every side, and as far as the picture goes along its rows (the
-        // region's reading direction).
         let reach = Double(max(image.width, image.height))
-        return unread.map {
-            let b = $0.box
-            let dx = b.width + Int(reach * abs($0.ux)), dy = b.height + Int(reach * abs($0.uy))
-            return PixelRect(
-                x0: max(bounds.x0, b.x0 - dx), y0: max(bounds.y0, b.y0 - dy),
-                x1: min(bounds.x1, b.x1 + dx), y1: min(bounds.y1, b.y1 + dy))
-        }.filter { $0.width > 0 && $0.height > 0 }
+        return unread.compactMap { $0.symbolBox(reach: reach, within: bounds) }
     }
 
     /// `first`, with the add-on of each EAN/UPC code read without one
