@@ -3,8 +3,9 @@
 
 Usage: fleet/bench/archive_workers.py [--files 200] [--size 640x360] [--frames-per-code 45]
 Each file is a Motion JPEG AVI of --size showing two Code 128 symbols (2 px modules), each
-for --frames-per-code frames (by default 3 s of video a file). Prints the seconds of each run, whether the merged results are identical, and whether the
-run with a killed worker has every code of every file once (JSON). Timings are wall-clock.
+for --frames-per-code frames (by default 3 s of video a file). Prints the seconds of each
+run, whether the merged results are identical, and whether the run with a killed worker
+has every code of every file once (JSON). Timings are wall-clock.
 """
 import argparse
 import collections

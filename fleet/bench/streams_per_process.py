@@ -60,7 +60,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 import gi
@@ -100,7 +99,7 @@ class Frames:
     def __init__(self, buffers, codes, needed=1, aliases=None, judges=None):
         self.buffers, self.codes, self.needed = buffers, codes, needed
         self.aliases = aliases or {}
-        # photos: frame i's label is read when judges[i] finds a reading right
+        # photos: frame i's label is read when judges[i](structure) says a reading is right
         self.judges = judges
 
     def __len__(self):
@@ -185,11 +184,9 @@ def photo_frames(width, height, count):
         for k, fr in enumerate(listing):
             buffers.append(Gst.Buffer.new_wrapped(clip.read(size)))
             codes.append(set() if fr["negative"] else {f"photo{k}"})
-            judges.append(corpus_eval.Expectation(fr["symbology"], fr["exp_text"], fr["exp_bytes"],
-                                                  fr["negative"], False))
-    frames = Frames(buffers, codes, judges=judges)
-    frames.read_message = lambda s: corpus_eval.read_barcode_message(Gst, s)
-    return frames
+            expected = corpus_eval.Expectation(fr["symbology"], fr["exp_text"], fr["exp_bytes"], fr["negative"], False)
+            judges.append(lambda s, e=expected: e.verdict([corpus_eval.read_barcode_message(Gst, s)]) == "ok")
+    return Frames(buffers, codes, judges=judges)
 
 
 SCENES = {"code-128": code128_frames, "demo": demo_frames, "clutter": clutter_frames, "photos": photo_frames}
@@ -217,29 +214,27 @@ def make_frames(width, height, count):
     return buffers
 
 
-class Run:
-    """N branches fed from `frames`; collects latencies, reads and late frames per branch."""
+def caps_of(width, height):
+    """The caps every branch's source has."""
+    return f"video/x-raw,format=I420,width={width},height={height},framerate=30/1"
 
-    def __init__(self, element, n, frames, width, height, props="", readable=None):
-        self.element, self.n, self.frames = element, n, frames
-        self.seen = [collections.Counter() for _ in range(n)]
-        self.period = Gst.SECOND // 30
-        caps = f"video/x-raw,format=I420,width={width},height={height},framerate=30/1"
-        props = PROPS.get(element, "") + (" " + props if element == "rlbarcode" and props else "")
-        branches = " ".join(
-            f"appsrc name=src{i} is-live=true format=time min-latency={self.period} caps={caps} max-bytes=0 ! "
-            f"{element} name=el{i} {props} ! fakesink name=sink{i} sync=true qos=true max-lateness=0"
-            for i in range(n))
-        self.pipeline = Gst.parse_launch(branches)
-        self.read, self.late, self.pushed = set(), 0, 0
-        self.codes, self.shown, self.coded = set(), set(), 0
-        self.index_of = {}  # (branch, pts) -> frame index
-        self.readable = readable  # photos: the labels the element reads with no clock
-        self.lock = threading.Lock()
+
+def element_props(element, props):
+    """`element`'s properties in the bench: its PROPS, and `props` for rlbarcode."""
+    return " ".join(filter(None, [PROPS.get(element, ""), props if element == "rlbarcode" else ""]))
+
+
+class Readings:
+    """What the bus says of branches fed from `frames`: late frames, frames read and codes read.
+
+    `index_of` maps (branch, pts) to the frame pushed with that pts, for the photos' judges."""
+
+    def __init__(self, frames):
+        self.frames, self.index_of = frames, {}
+        self.read, self.codes, self.late = set(), set(), 0
         self.warm_until = Gst.CLOCK_TIME_NONE
-        self.trace_from = os.path.getsize(TRACE)
 
-    def _on_message(self, msg):
+    def on_message(self, msg):
         if msg.type == Gst.MessageType.QOS:
             # A frame the sink found late, or one the element dropped (zbar
             # and zxing drop frames on QoS events); the first second, while
@@ -255,10 +250,29 @@ class Run:
                     text = s.get_value("symbol")
                     self.codes.add((name, self.frames.aliases.get(text, text)))
                 elif (k := self.index_of.get((name, ts))) is not None and self.frames.codes[k] \
-                        and self.frames.judges[k].verdict([self.frames.read_message(s)]) == "ok":
+                        and self.frames.judges[k](s):
                     self.codes.add((name, f"photo{k}"))
         elif msg.type == Gst.MessageType.ERROR:
             raise RuntimeError(msg.parse_error()[0].message)
+
+
+class Run:
+    """N branches fed from `frames`; collects latencies, reads and late frames per branch."""
+
+    def __init__(self, element, n, frames, width, height, props="", readable=None):
+        self.element, self.n, self.frames = element, n, frames
+        self.seen = [collections.Counter() for _ in range(n)]
+        self.period = Gst.SECOND // 30
+        caps, props = caps_of(width, height), element_props(element, props)
+        branches = " ".join(
+            f"appsrc name=src{i} is-live=true format=time min-latency={self.period} caps={caps} max-bytes=0 ! "
+            f"{element} name=el{i} {props} ! fakesink name=sink{i} sync=true qos=true max-lateness=0"
+            for i in range(n))
+        self.pipeline = Gst.parse_launch(branches)
+        self.pushed, self.shown, self.coded = 0, set(), 0
+        self.readings = Readings(frames)
+        self.readable = readable  # photos: the labels the element reads with no clock
+        self.trace_from = os.path.getsize(TRACE)
 
     def run(self, seconds):
         cpu0, wall0, threads = sum(os.times()[:2]), time.monotonic(), 0
@@ -268,7 +282,8 @@ class Run:
         srcs = [self.pipeline.get_by_name(f"src{i}") for i in range(self.n)]
         bus = self.pipeline.get_bus()
         k0 = (clock.get_time() - base) // self.period + 1
-        self.warm_until = (k0 + 30) * self.period
+        readings = self.readings
+        readings.warm_until = (k0 + 30) * self.period
         total = int(seconds * 30)
         push0 = time.monotonic()
         for k in range(total):
@@ -282,11 +297,11 @@ class Run:
                 buf = self.frames.buffers[index].copy()
                 # Stamped with the time its frame began, a period ago.
                 buf.pts, buf.duration = max(0, clock.get_time() - base - self.period), self.period
-                self.index_of[(f"el{i}", buf.pts)] = index
+                readings.index_of[(f"el{i}", buf.pts)] = index
                 src.emit("push-buffer", buf)
                 self.pushed += 1
             while (msg := bus.pop()) is not None:
-                self._on_message(msg)
+                readings.on_message(msg)
             threads = max(threads, len(os.listdir("/proc/self/task")))
         pushing = time.monotonic() - push0
         self.shown = {(f"el{i}", text) for i, seen in enumerate(self.seen)
@@ -294,7 +309,7 @@ class Run:
                       and (self.readable is None or text in self.readable)}
         time.sleep(0.5)
         while (msg := bus.pop()) is not None:
-            self._on_message(msg)
+            readings.on_message(msg)
         wall, cpu = time.monotonic() - wall0, sum(os.times()[:2]) - cpu0
         elements = [self.pipeline.get_by_name(f"el{i}") for i in range(self.n)]
         times = element_times(self.trace_from)
@@ -307,38 +322,34 @@ class Run:
         lat = sorted(v for t in times.values() for v in t[30:])  # each stream's first second left out
         pick = lambda q: round(lat[min(len(lat) - 1, int(q * len(lat)))] / 1e6, 1) if lat else None
         return {"streams": self.n, "pushed": self.pushed, "with-code": self.coded, "timed": len(lat),
-                "read": len(self.read),
-                "codes": f"{len(self.codes & self.shown)}/{len(self.shown)}",
-                "p50-ms": pick(0.50), "p99-ms": pick(0.99), "late": self.late,
+                "read": len(readings.read),
+                "codes": f"{len(readings.codes & self.shown)}/{len(self.shown)}",
+                "p50-ms": pick(0.50), "p99-ms": pick(0.99), "late": readings.late,
                 "analysed": analysed, "skipped": skipped, "cpu-per-s": round(cpu / wall, 2),
                 "threads": threads, "fps-per-core": round(analysed / pushing / os.cpu_count(), 1),
                 "frames-per-cpu-s": round(analysed / cpu) if cpu > 0 else None,
-                "load": round(os.getloadavg()[0], 1), "_all-codes": len(self.codes & self.shown) == len(self.shown)}
+                "load": round(os.getloadavg()[0], 1), "_all-codes": len(readings.codes & self.shown) == len(self.shown)}
 
 
 def offline_reads(element, frames, width, height, props):
     """Photos: the labels `element` reads when every frame is analysed and nothing waits for it
     (appsrc not live, timestamps 1/30 s apart, fakesink sync=false)."""
-    caps = f"video/x-raw,format=I420,width={width},height={height},framerate=30/1"
     pipeline = Gst.parse_launch(
-        f"appsrc name=src format=time caps={caps} block=true max-buffers=4 ! "
-        f"{element} name=el0 {(PROPS.get(element, '') + ' ' + (props if element == 'rlbarcode' else '')).strip()} ! "
-        "fakesink sync=false")
-    run = Run.__new__(Run)
-    run.frames, run.index_of, run.codes, run.read, run.late = frames, {}, set(), set(), 0
-    run.warm_until = 0
+        f"appsrc name=src format=time caps={caps_of(width, height)} block=true max-buffers=4 ! "
+        f"{element} name=el0 {element_props(element, props)} ! fakesink sync=false")
+    readings = Readings(frames)
     bus, src = pipeline.get_bus(), pipeline.get_by_name("src")
     pipeline.set_state(Gst.State.PLAYING)
     for k, buffer in enumerate(frames.buffers):
         buf = buffer.copy()
         buf.pts, buf.duration = k * Gst.SECOND // 30, Gst.SECOND // 30
-        run.index_of[("el0", buf.pts)] = k
+        readings.index_of[("el0", buf.pts)] = k
         src.emit("push-buffer", buf)
     src.emit("end-of-stream")
     while (msg := bus.timed_pop(60 * Gst.SECOND)) is not None and msg.type != Gst.MessageType.EOS:
-        run._on_message(msg)
+        readings.on_message(msg)
     pipeline.set_state(Gst.State.NULL)
-    return {label for _, label in run.codes}
+    return {label for _, label in readings.codes}
 
 
 def main():

@@ -48,4 +48,3 @@ def test_photos_are_judged_against_what_the_element_reads_with_no_clock():
     assert 0 < readable <= labelled <= 12, row
     read, total = (int(v) for v in row["codes"].split("/"))
     assert total == readable and read == total, row
-

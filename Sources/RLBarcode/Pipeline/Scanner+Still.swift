@@ -56,10 +56,8 @@ extension Scanner {
         guard enabled.contains(.pdf417) else { return [] }
         collectBarAreas(image, centredIn: nil)
         let taken = read.compactMap { code -> PixelRect? in
-            guard let x0 = code.corners.map(\.x).min(), let x1 = code.corners.map(\.x).max(),
-                let y0 = code.corners.map(\.y).min(), let y1 = code.corners.map(\.y).max()
-            else { return nil }
-            return PixelRect(x0: Int(x0), y0: Int(y0), x1: Int(x1.rounded(.up)), y1: Int(y1.rounded(.up)))
+            guard let b = code.boundingBox(clippedTo: image.width, image.height) else { return nil }
+            return PixelRect(x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height)
         }
         let unread = barAreas.filter { area in
             let cx = Double(area.box.x0 + area.box.x1) / 2, cy = Double(area.box.y0 + area.box.y1) / 2
