@@ -88,23 +88,31 @@ extension DMDetector {
         nextRun.reserve(n); area.reserve(n); minX.reserve(n); maxX.reserve(n)
         minY.reserve(n); maxY.reserve(n); head.reserve(n)
         let want: UInt8 = dark ? 1 : 0
-        for i in 0..<n where rdark[i] == want {
+        candidateCount = 0
+        // A frame of noise has runs by the ten million: the time limit is
+        // looked at every 2^16 runs of each pass.
+        for i in 0..<n {
+            if i & 0xFFFF == 0 && stop.now { return }
+            guard rdark[i] == want else { continue }
             let root = Int(find(Int32(i)))
             parent[i] = Int32(root)
             if root == i {
                 area[i] = 0; minX[i] = Int32.max; maxX[i] = Int32.min; minY[i] = ry[i]; maxY[i] = ry[i]; head[i] = -1
             }
         }
-        for i in 0..<n where rdark[i] == want {
+        for i in 0..<n {
+            if i & 0xFFFF == 0 && stop.now { return }
+            guard rdark[i] == want else { continue }
             let root = Int(parent[i])
             area[root] &+= (rx1[i] - rx0[i]) &* Int32(labelStep)
             minX[root] = min(minX[root], rx0[i]); maxX[root] = max(maxX[root], rx1[i])
             minY[root] = min(minY[root], ry[i]); maxY[root] = max(maxY[root], ry[i] + Int32(labelStep))
             nextRun[i] = head[root]; head[root] = Int32(i)
         }
-        candidateCount = 0
         let minArm = Int32(options.minArm)
-        for i in 0..<n where rdark[i] == want && parent[i] == Int32(i) {
+        for i in 0..<n {
+            if i & 0xFFFF == 0 && stop.now { candidateCount = 0; return }
+            guard rdark[i] == want && parent[i] == Int32(i) else { continue }
             let w = maxX[i] - minX[i], h = maxY[i] - minY[i]
             guard max(w, h) >= minArm, area[i] >= 2 * minArm else { continue }
             // The background of the region (a symbol without quiet zone that

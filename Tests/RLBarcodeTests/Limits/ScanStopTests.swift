@@ -97,4 +97,25 @@ final class ScanStopTests: XCTestCase {
             reader.read(view, bounds: nil, thorough: true, into: &out)
         }
     }
+    /// The Data Matrix search's component pass (millions of runs in a
+    /// frame of noise at 8K) looks at the stop inside its loops: given one
+    /// that has passed after the labelling, it picks nothing.
+    func testDataMatrixComponentsStopInsideTheirPass() throws {
+        guard let m = try ZintMatrix.make(.dataMatrix, "Data Matrix components") else { return }
+        let p = picture(m)
+        let detector = DMDetector()
+        detector.options.thorough = true
+        withView(p) { view in
+            let r = PixelRect(x0: 0, y0: 0, x1: view.width, y1: view.height)
+            detector.thresholds.prepare(
+                view, rect: r, blockSize: AreaThresholds.blockSize(r), minContrast: detector.options.minContrast,
+                reusing: nil)
+            detector.label(view, r)
+            detector.pickCandidates(r, dark: true)
+            XCTAssertGreaterThan(detector.candidateCount, 0)
+            detector.stop = passed
+            detector.pickCandidates(r, dark: true)
+            XCTAssertEqual(detector.candidateCount, 0)
+        }
+    }
 }
