@@ -66,6 +66,9 @@ for t in "${tests[@]}"; do
     if [ $rc -ne 0 ] || [ "$reports" -ne 0 ] || [ -z "$executed" ]; then
         failed=1
         echo "$t: FAILED (exit $rc, $reports ThreadSanitizer reports; log $log)"
+        # The log stays on the machine: the reports' first lines go to the output.
+        grep -A40 "WARNING: ThreadSanitizer" "$log" | head -200 || true
+        grep "SUMMARY: ThreadSanitizer" "$log" || true
     else
         echo "$t: ok ($executed, no ThreadSanitizer report)"
     fi

@@ -76,6 +76,11 @@ final class RLBarcodeElement {
     /// Creates the Swift side of a new GObject instance.
     init(instance: UnsafeMutableRawPointer) {
         self.instance = instance
+        // The process's pool is made here, on the thread that makes the
+        // element, before its streaming and application threads use it:
+        // their first uses then find it made (ThreadSanitizer does not see
+        // the ordering of a lazy global's first use, which the runtime gives).
+        _ = AnalysisPool.shared
     }
 
     /// The instance as a `GstElement`.
