@@ -50,10 +50,48 @@ extension RLBarcodeElement {
         var scanned = ScannedArea()
     }
 
-    /// `transform_frame_ip`: scans the mapped frame, tracks the codes and
-    /// draws; metadata and messages follow in ``finishFrame(buffer:flow:)``
-    /// once the frame is unmapped. When frames are analysed ahead on the
-    /// analysis threads (``FramePipeline``), it only prepares the frame.
+    /// `transform_ip`: maps the frame for reading only, so that a frame
+    /// whose memory is shared (a `tee`, an application keeping the buffer)
+    /// is scanned where it is rather than copied; ``transformFrame(_:)``
+    /// maps it for writing only to draw on it. A buffer that cannot be
+    /// mapped passes on unread, counted as rejected.
+    func transformBuffer(_ buffer: UnsafeMutablePointer<GstBuffer>) -> GstFlowReturn {
+        let filter = instance.assumingMemoryBound(to: GstVideoFilter.self)
+        guard filter.pointee.negotiated != 0 else {
+            log(GST_LEVEL_WARNING, instance, "buffer before the caps were set")
+            return GST_FLOW_NOT_NEGOTIATED
+        }
+        var frame = GstVideoFrame()
+        guard gst_video_frame_map(&frame, &filter.pointee.in_info, buffer, GST_MAP_READ) != 0 else {
+            reject("the buffer cannot be mapped as a frame of the caps")
+            return GST_FLOW_OK
+        }
+        defer { if frame.buffer != nil { gst_video_frame_unmap(&frame) } }
+        return transformFrame(&frame)
+    }
+
+    /// Maps `frame`, mapped for reading, for writing as well, to draw on it:
+    /// only then is a frame whose memory is shared copied. False when the
+    /// buffer cannot be written (it stays mapped for reading; if even that
+    /// fails, `frame` is left unmapped and zeroed).
+    private func remapForDrawing(_ frame: UnsafeMutablePointer<GstVideoFrame>) -> Bool {
+        guard let buffer = frame.pointee.buffer else { return false }
+        var info = frame.pointee.info
+        gst_video_frame_unmap(frame)
+        let readWrite = GstMapFlags(rawValue: GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)
+        if gst_mini_object_is_writable(UnsafePointer(OpaquePointer(buffer))) != 0
+            && gst_video_frame_map(frame, &info, buffer, readWrite) != 0
+        {
+            return true
+        }
+        if gst_video_frame_map(frame, &info, buffer, GST_MAP_READ) == 0 { frame.pointee = GstVideoFrame() }
+        return false
+    }
+
+    /// Scans the mapped frame, tracks the codes and draws; metadata and
+    /// messages follow in ``finishFrame(buffer:flow:)`` once the frame is
+    /// unmapped. When frames are analysed ahead on the analysis threads
+    /// (``FramePipeline``), it only prepares the frame.
     func transformFrame(_ frame: UnsafeMutablePointer<GstVideoFrame>) -> GstFlowReturn {
         guard let state else { return GST_FLOW_OK }
         state.pending.removeAll(keepingCapacity: true)
@@ -70,7 +108,8 @@ extension RLBarcodeElement {
         if state.isLive, let limit = prep.options.timeLimit {
             state.stream.pacing.finished(elapsed: Int64(g_get_monotonic_time() - started) * 1000, limit: limit)
         }
-        conclude(prep, scan, frame: frame, drawable: true)
+        let drawable = !scan.results.isEmpty && prep.settings.draw && remapForDrawing(frame)
+        conclude(prep, scan, frame: frame.pointee.buffer != nil ? frame : nil, drawable: drawable)
         return GST_FLOW_OK
     }
 

@@ -44,16 +44,21 @@ extension RLBarcodeElement {
         let filter = instance.assumingMemoryBound(to: GstVideoFilter.self)
         let problem = withUnsafePointer(to: &filter.pointee.in_info) { PlaneCheck.problem(buffer, info: $0) }
         guard let problem else { return true }
+        reject(problem)
+        return false
+    }
+
+    /// Counts a buffer passed on unread for `problem`; the first one of a
+    /// stream posts a warning on the bus (every one when no caps are set yet).
+    func reject(_ problem: String) {
         let count = counters.bump(.rejected)
         log(GST_LEVEL_DEBUG, instance, "buffer passed on unread (\(count) so far): \(problem)")
-        // Once a stream (every time when no caps are set yet).
         if state?.stream.warnedRejected != true {
             state?.stream.warnedRejected = true
             postWarning(
                 "Buffer layout does not fit its memory: frames passed on unanalysed",
                 debug: "\(problem) (warned once per stream; the property frames-rejected counts them)")
         }
-        return false
     }
 
     /// Posts a `GST_ELEMENT_WARNING` (stream domain, format code).

@@ -18,11 +18,6 @@ let rlbarcodeElementType: GType = g_type_register_static_simple(
 /// Byte offset of the slot holding the Swift object in each instance.
 private let swiftSlotOffset = MemoryLayout<GstVideoFilter>.stride
 
-/// `GstVideoFilter`'s `transform_ip`, which maps the frame and calls
-/// `transform_frame_ip`; ours wraps it (set once in class_init).
-nonisolated(unsafe) private var parentTransformIP:
-    (@convention(c) (UnsafeMutablePointer<GstBaseTransform>?, UnsafeMutablePointer<GstBuffer>?) -> GstFlowReturn)?
-
 /// The base class's `generate_output` (the buffer made writable, then
 /// `transform_ip`), which ours wraps to analyse frames ahead.
 nonisolated(unsafe) private var parentGenerateOutput:
@@ -185,7 +180,6 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
     }
 
     let transformClass = klass.assumingMemoryBound(to: GstBaseTransformClass.self)
-    parentTransformIP = transformClass.pointee.transform_ip
     transformClass.pointee.start = { trans in
         guard let trans else { return 0 }
         return swiftElement(UnsafeMutableRawPointer(trans)).start() ? 1 : 0
@@ -199,7 +193,9 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
         let element = swiftElement(UnsafeMutableRawPointer(trans))
         // Planes outside their memory: passed on untouched, never mapped.
         guard element.acceptsPlanes(buffer) else { return GST_FLOW_OK }
-        let result = parentTransformIP?(trans, buffer) ?? GST_FLOW_OK
+        // Ours rather than GstVideoFilter's, which maps every frame for
+        // writing: a frame whose memory is shared would be copied whole.
+        let result = element.transformBuffer(buffer)
         // The frame is unmapped again here, so the buffer is writable for metadata.
         element.finishFrame(buffer: buffer, flow: result)
         return result
@@ -234,10 +230,6 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
     filterClass.pointee.set_info = { filter, incaps, inInfo, _, _ in
         guard let filter, let incaps, let inInfo else { return 0 }
         return swiftElement(UnsafeMutableRawPointer(filter)).setInfo(caps: incaps, info: inInfo) ? 1 : 0
-    }
-    filterClass.pointee.transform_frame_ip = { filter, frame in
-        guard let filter, let frame else { return GST_FLOW_ERROR }
-        return swiftElement(UnsafeMutableRawPointer(filter)).transformFrame(frame)
     }
 
     installSignals(rlbarcodeType: G_TYPE_FROM_CLASS_(klass))
