@@ -72,13 +72,8 @@ extension DMDetector {
 
     func grow(_ need: Int) {
         let n = max(need, rx0.capacity * 2)
-        func grown<T>(_ b: inout ScratchBuffer<T>) {
-            let nb = ScratchBuffer<T>(capacity: n)
-            nb.pointer.update(from: b.pointer, count: runCount)
-            b.free()
-            b = nb
-        }
-        grown(&rx0); grown(&rx1); grown(&ry); grown(&rdark); grown(&parent)
+        rx0.reserveKeeping(n); rx1.reserveKeeping(n); ry.reserveKeeping(n)
+        rdark.reserveKeeping(n); parent.reserveKeeping(n)
     }
 
     /// Gathers the components of one colour worth a look: large enough,

@@ -37,6 +37,9 @@ struct MatrixRegionDetector {
     private(set) var regionCount = 0
     /// How many 2D cells the last ``find`` marked.
     private(set) var markedCells = 0
+    /// The frame's time limit and stop, checked once a row of cells of the
+    /// pass over the pixels (cells left unmeasured count as flat).
+    var stop = ScanStop()
 
     func free() { mark.free(); stack.free(); regions.free() }
 
@@ -136,6 +139,10 @@ struct MatrixRegionDetector {
     ) {
         let vreach = reach &* stride
         for cy in 0..<rows {
+            if stop.now {
+                for i in (cy * cols)..<(rows * cols) { mp[i] = 0 }
+                return
+            }
             let ys = y0 + cy * cellSize, ye = min(y1, ys + cellSize)
             for cx in 0..<cols {
                 let xs = x0 + cx * cellSize, xe = min(x1, xs + cellSize)

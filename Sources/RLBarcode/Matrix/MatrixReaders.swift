@@ -80,6 +80,7 @@ final class MatrixReaders {
     private func shareStop() {
         let stop = ScanStop(deadline: deadline, cancellation: cancellation)
         qrReader.detector.stop = stop
+        regionFinder.stop = stop
         dataMatrixReader.stop = stop
         aztecReader.stop = stop
         pdf417Reader.stop = stop

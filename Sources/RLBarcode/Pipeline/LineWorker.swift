@@ -417,6 +417,13 @@ final class LineWorker {
         let first = line.point(at: 0), last = line.point(at: Double(n - 1))
         let startsAtBorder = pass.isOnFrameBorder(first), endsAtBorder = pass.isOnFrameBorder(last)
         for polarity in 0..<2 {
+            // The time limit again for each polarity of each way of reading
+            // the edges: a line across thousands of bars holds milliseconds
+            // of decoding.
+            if outOfTime || pass.cancellation.stops(deadline: pass.deadline) {
+                outOfTime = true
+                return total
+            }
             let inverted = polarity == 1
             if inverted && (!plan.lightOnDark || (!plan.bothPolaritiesEveryFrame && pass.frameNumber % 2 == 0)) {
                 continue

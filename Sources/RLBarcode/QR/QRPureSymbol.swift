@@ -15,26 +15,30 @@
 /// found nothing: it costs a histogram and two passes over the picture.
 enum QRPureSymbol {
     /// The symbol filling `img`, decoded, with its corners and module size;
-    /// nil when the picture is not one upright symbol that decodes.
-    static func read(_ img: LumaView) -> QRCandidate? {
+    /// nil when the picture is not one upright symbol that decodes, or when
+    /// `stop` (checked every row of each pass over the picture) ends it.
+    static func read(_ img: LumaView, stop: ScanStop = ScanStop()) -> QRCandidate? {
         let w = img.width, h = img.height
-        guard w >= 21, h >= 21, w <= 4096, h <= 4096 else { return nil }
-        let (otsu, lightPeak) = thresholds(img)
+        guard w >= 21, h >= 21, w <= 4096, h <= 4096, let (otsu, lightPeak) = thresholds(img, stop: stop)
+        else { return nil }
         for inverted in [false, true] {
-            if let c = read(img, threshold: otsu, inverted: inverted) { return c }
+            if let c = read(img, threshold: otsu, inverted: inverted, stop: stop) { return c }
         }
         // Dark modules printed with a picture in them (some of it light):
         // everything short of the paper's white is dark.
-        if lightPeak - 24 > otsu, let c = read(img, threshold: lightPeak - 24, inverted: false) { return c }
+        if lightPeak - 24 > otsu, let c = read(img, threshold: lightPeak - 24, inverted: false, stop: stop) {
+            return c
+        }
         return nil
     }
 
     /// The grey level that best splits the picture's histogram into two
     /// classes (the largest between-class variance), and the most common
-    /// grey level above it (the light background's).
-    static func thresholds(_ img: LumaView) -> (otsu: Int, lightPeak: Int) {
+    /// grey level above it (the light background's); nil when `stop` ends it.
+    static func thresholds(_ img: LumaView, stop: ScanStop = ScanStop()) -> (otsu: Int, lightPeak: Int)? {
         var hist = [Int](repeating: 0, count: 256)
         for y in 0..<img.height {
+            if stop.now { return nil }
             let row = img.base + y * img.stride
             for x in 0..<img.width { hist[Int(row[x])] += 1 }
         }
@@ -58,7 +62,7 @@ enum QRPureSymbol {
         return (threshold, peak)
     }
 
-    private static func read(_ img: LumaView, threshold t: Int, inverted: Bool) -> QRCandidate? {
+    private static func read(_ img: LumaView, threshold t: Int, inverted: Bool, stop: ScanStop) -> QRCandidate? {
         let w = img.width, h = img.height
         @inline(__always) func dark(_ x: Int, _ y: Int) -> Bool {
             (Int(img.base[y * img.stride + x]) < t) != inverted
@@ -68,6 +72,7 @@ enum QRPureSymbol {
         let minRow = max(1, w / 100), minCol = max(1, h / 100)
         var rowDark = [Int](repeating: 0, count: h), colDark = [Int](repeating: 0, count: w)
         for y in 0..<h {
+            if stop.now { return nil }
             for x in 0..<w where dark(x, y) { rowDark[y] += 1; colDark[x] += 1 }
         }
         guard let y0 = rowDark.firstIndex(where: { $0 >= minRow }), let y1 = rowDark.lastIndex(where: { $0 >= minRow }),

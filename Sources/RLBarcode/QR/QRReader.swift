@@ -39,7 +39,8 @@ final class QRReader: MatrixReader {
         }
         // A still picture that is one symbol and nothing else, which the
         // finder pattern search can miss (no quiet zone, 1-pixel modules).
-        if search.thorough && out.isEmpty && bounds == nil, !detector.stop.now, let c = QRPureSymbol.read(image),
+        if search.thorough && out.isEmpty && bounds == nil, !detector.stop.now,
+            let c = QRPureSymbol.read(image, stop: detector.stop),
             let d = c.decoded
         {
             out.append(QRReader.result(d, c))
