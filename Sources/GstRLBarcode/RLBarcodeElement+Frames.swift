@@ -157,13 +157,8 @@ extension RLBarcodeElement {
         let buffer = frame.pointee.buffer
         prep.pts = buffer?.pointee.pts ?? clockTimeNone
         prep.duration = buffer?.pointee.duration ?? clockTimeNone
-        var runningTime = clockTimeNone
-        if prep.pts != clockTimeNone {
-            var segment = transform.pointee.segment
-            if segment.format == GST_FORMAT_TIME {
-                runningTime = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, prep.pts)
-            }
-        }
+        var segment = transform.pointee.segment
+        let runningTime = segmentRunningTime(prep.pts, in: &segment)
         if runningTime != clockTimeNone {
             prep.now = UInt64(runningTime)
         } else {

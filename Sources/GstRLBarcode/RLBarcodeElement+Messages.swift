@@ -45,7 +45,7 @@ extension RLBarcodeElement {
         var streamTime = clockTimeNone, runningTime = clockTimeNone
         if pts != clockTimeNone && segment.format == GST_FORMAT_TIME {
             streamTime = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, pts)
-            runningTime = gst_segment_to_running_time(&segment, GST_FORMAT_TIME, pts)
+            runningTime = segmentRunningTime(pts, in: &segment)
         }
         let r = code.result
         st.set("timestamp", uint64: UInt64(pts))

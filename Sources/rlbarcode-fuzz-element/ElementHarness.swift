@@ -10,6 +10,16 @@ import Synchronization
 /// Buffers that came out of the element's source pad.
 let receivedBuffers = Atomic<Int>(0)
 
+/// GLib criticals logged (a failed `g_return_if_fail` in GStreamer: an
+/// argument GStreamer refuses), each one a finding.
+let criticals = Atomic<Int>(0)
+
+/// The default log handler: counts criticals, then logs as GLib does.
+private let countingLogHandler: GLogFunc = { domain, level, message, data in
+    if level.rawValue & G_LOG_LEVEL_CRITICAL.rawValue != 0 { criticals.add(1, ordering: .relaxed) }
+    g_log_default_handler(domain, level, message, data)
+}
+
 /// One `rlbarcode` element, registered statically in this process, between
 /// a source pad and a sink pad of the harness: a buffer pushed on the
 /// source pad goes through the element's transform on the calling thread.
@@ -49,6 +59,7 @@ final class ElementHarness {
         unsetenv("GST_PLUGIN_PATH")
         setenv("GST_REGISTRY", "/tmp/rlbarcode-fuzz-element-\(getuid()).registry", 0)
         gst_init(nil, nil)
+        _ = g_log_set_default_handler(countingLogHandler, nil)
         if let existing = gst_element_factory_find("rlbarcode") {
             gst_object_unref(UnsafeMutableRawPointer(existing))
             fuzzFail("an rlbarcode plugin is already registered; the harness needs its own", status: 2)
@@ -160,11 +171,14 @@ final class ElementHarness {
     }
 
     /// Lets every held frame leave (a drain query), then checks that no
-    /// buffer was lost or made up: every buffer the element took is pushed on.
+    /// GLib critical was logged and no buffer lost or made up: every buffer
+    /// the element took is pushed on.
     func checkBuffersPassed() {
         let query = gst_query_new_drain()!
         _ = gst_pad_peer_query(src, query)
         gst_query_unref(query)
+        let logged = criticals.exchange(0, ordering: .relaxed)
+        if logged > 0 { fuzzFail("\(logged) GLib critical(s) logged during the input", status: 3) }
         let received = receivedBuffers.load(ordering: .relaxed)
         if received > pushedOK || (!mayDrop && received != pushedOK) {
             fuzzFail(
