@@ -48,6 +48,14 @@ final class LineWorker {
     var spottingFor = -1
     /// Set once this frame's time limit has passed.
     var outOfTime = false
+
+    /// Whether the frame's time limit has passed or its scan was cancelled
+    /// (and ``outOfTime`` is then set).
+    @inline(__always)
+    private func late(_ pass: LinePass) -> Bool {
+        if !outOfTime && pass.cancellation.stops(deadline: pass.deadline) { outOfTime = true }
+        return outOfTime
+    }
     /// How many candidates this worker read in the frame.
     private(set) var candidatesRead = 0
     /// This worker's own readers (a reader keeps scratch memory).
@@ -328,10 +336,7 @@ final class LineWorker {
         lineSerial &+= 1
         // The time limit and a cancellation, every line (a line of an 8K
         // frame's bars, with its retries, holds milliseconds of work).
-        if outOfTime || pass.cancellation.stops(deadline: pass.deadline) {
-            outOfTime = true
-            return 0
-        }
+        if late(pass) { return 0 }
         profile.reserve(n)
         image.sample(line, thickness: thickness ?? plan.thickness, into: profile.pointer)
         edges.extract(profile.pointer, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
@@ -391,12 +396,7 @@ final class LineWorker {
         if plan.smooth && hits == 0 {
             // Nothing read: try again on a smoothed profile, for sensor noise.
             let p = profile.pointer
-            var previous = p[0]
-            for i in 1..<(n - 1) {
-                let current = p[i]
-                p[i] = (previous + 2 * current + p[i + 1]) * 0.25
-                previous = current
-            }
+            EdgeExtractor.smooth(p, count: n)
             edges.extract(p, count: n, relative: plan.relativeEdge, floor: plan.floorEdge)
             if edges.edgeCount < Scanner.minLineEdges { return 0 }
             edges.prune(p, count: n, fraction: plan.prune)
@@ -420,10 +420,7 @@ final class LineWorker {
             // The time limit again for each polarity of each way of reading
             // the edges: a line across thousands of bars holds milliseconds
             // of decoding.
-            if outOfTime || pass.cancellation.stops(deadline: pass.deadline) {
-                outOfTime = true
-                return total
-            }
+            if late(pass) { return total }
             let inverted = polarity == 1
             if inverted && (!plan.lightOnDark || (!plan.bothPolaritiesEveryFrame && pass.frameNumber % 2 == 0)) {
                 continue
