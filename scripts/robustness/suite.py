@@ -38,7 +38,7 @@ import textchecks  # noqa: E402
 
 # The CI sweep: a few axes over the symbologies that stand for each family.
 CI_SYMBOLOGIES = ('EAN-13', 'Code 128', 'QR', 'Data Matrix', 'PDF417', 'Aztec')
-CI_AXES = ('module', 'quiet', 'blur')
+CI_AXES = ('module', 'quiet', 'blur', 'noise')
 EXPECTATIONS = os.path.join(HERE, 'expectations.json')
 REGENERATE = ('/usr/bin/python3 scripts/robustness/suite.py --ci --readers rlbarcode '
               '--rlbarcode .build/release/rlbarcode-scan --write-expectations scripts/robustness/expectations.json')

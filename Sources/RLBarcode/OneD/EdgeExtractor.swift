@@ -123,6 +123,18 @@ package struct EdgeExtractor {
         edgeCount = count
     }
 
+    /// Smooths `p[0 ..< n]` in place with the weights 1 2 1 (its two end
+    /// samples kept), for sensor noise.
+    package static func smooth(_ p: UnsafeMutablePointer<Float>, count n: Int) {
+        guard n >= 3 else { return }
+        var previous = p[0]
+        for i in 1..<(n - 1) {
+            let current = p[i]
+            p[i] = (previous + 2 * current + p[i + 1]) * 0.25
+            previous = current
+        }
+    }
+
     /// Removes weak bumps: an element whose grey level differs from both its
     /// neighbours' by less than `fraction` of the local contrast (the range
     /// of the element extremes four elements either side) is merged into

@@ -131,9 +131,26 @@ package final class MicroPDF417Reader {
         // 18 directions (10 degrees apart: a row address pattern's bars
         // still line up along a line 5 degrees off).
         let step = thorough || across == nil ? max(3, min(frame.width, frame.height) / 160) : 4
-        findHits(
-            image, bounds: frame, step: step, directions: across == nil ? 18 : 3,
-            across: across, cells: cells)
+        var found: [MicroPDF417Symbol] = []
+        // Still pictures that show none: again along lines three pixels
+        // thick without the weak bumps, for noise (rows of a pixel or two
+        // are read first, from lines one pixel thick).
+        for thickness in thorough ? [1, 3] : [1] where found.isEmpty && !stop.now {
+            searchThickness = thickness
+            findHits(
+                image, bounds: frame, step: step, directions: across == nil ? 18 : 3,
+                across: across, cells: cells)
+            found = group(image, step: step, thorough: thorough)
+        }
+        return found
+    }
+
+    /// The pixels averaged across each search line.
+    private var searchThickness = 1
+
+    /// Groups the crossings of the last search into edges and reads the
+    /// symbols they start.
+    private func group(_ image: LumaView, step: Int, thorough: Bool) -> [MicroPDF417Symbol] {
         guard hitCount >= 3 else { return [] }
         // Group the crossings of one edge: same polarity, about the same
         // direction and module, near one another.
@@ -285,7 +302,9 @@ package final class MicroPDF417Reader {
     /// left edge of a row.
     private func scan(_ image: LumaView, _ line: ScanLine) {
         guard line.length >= 30, hitCount < MicroPDF417Reader.maxHits else { return }
-        lineScanner.scan(image, line, thickness: 1, minEdges: 14, contrast: 20) { run, padded, inverted, reversed in
+        lineScanner.scan(
+            image, line, thickness: searchThickness, minEdges: 14, contrast: 20, prune: searchThickness > 1 ? 0.25 : 0
+        ) { run, padded, inverted, reversed in
             findLeftEdges(run, padded, inverted: inverted, reversed: reversed)
         }
     }
@@ -518,18 +537,43 @@ package final class MicroPDF417Reader {
         profile.reserve(n + 2 * pad)
         let q = profile.pointer
         let line = ScanLine(origin: start, dx: e.ux * sp, dy: e.uy * sp, length: n)
-        image.sample(line, thickness: 1, into: q + pad)
+        // A third of a module either side (rows are two modules tall or more).
+        image.sample(line, thickness: min(5, 1 + 2 * Int(m * 0.4)), into: q + pad)
         var lo = q[pad], hi = q[pad]
         for i in pad..<(pad + n) { lo = min(lo, q[i]); hi = max(hi, q[i]) }
         for i in 0..<pad { q[i] = e.inverted ? lo : hi; q[pad + n + i] = e.inverted ? lo : hi }
-        edges.extract(q, count: n + 2 * pad, relative: 0.1, floor: 2)
+        let total = n + 2 * pad
+        edges.extract(q, count: total, relative: 0.1, floor: 2)
         guard edges.edgeCount >= 20 else { return nil }
-        run.fill(from: edges, lineLength: n + 2 * pad, inverted: e.inverted)
+        let expected = Float(Double(pad) + (before - t0) / sp)
+        if let r = parseRow(total, expected: expected, module: Float(m / sp), step: sp, inverted: e.inverted) {
+            return r
+        }
+        // Again without the bumps noise leaves inside wide elements, then
+        // on a smoothed profile (sensor noise, JPEG).
+        edges.prune(q, count: total, fraction: 0.25)
+        if edges.edgeCount >= 20,
+            let r = parseRow(total, expected: expected, module: Float(m / sp), step: sp, inverted: e.inverted)
+        {
+            return r
+        }
+        EdgeExtractor.smooth(q, count: total)
+        edges.extract(q, count: total, relative: 0.1, floor: 2)
+        edges.prune(q, count: total, fraction: 0.25)
+        guard edges.edgeCount >= 20 else { return nil }
+        return parseRow(total, expected: expected, module: Float(m / sp), step: sp, inverted: e.inverted)
+    }
+
+    /// Parses the current edges of a line of `total` samples as a row of
+    /// 4, 3, 2 or 1 columns from the bar nearest `expected` (the left
+    /// edge's place, in samples, `module` samples a module).
+    private func parseRow(
+        _ total: Int, expected: Float, module mk: Float, step sp: Double, inverted: Bool
+    ) -> LineRead? {
+        run.fill(from: edges, lineLength: total, inverted: inverted)
         let count = run.count
         let w = run.widths.pointer, s = run.starts.pointer
         // The bar nearest where the edge lies.
-        let expected = Float(Double(pad) + (before - t0) / sp)
-        let mk = Float(m / sp)
         var i = 1
         while i + 2 < count && abs(s[i + 2] - expected) <= abs(s[i] - expected) { i += 2 }
         guard abs(s[i] - expected) <= 2.5 * mk else { return nil }

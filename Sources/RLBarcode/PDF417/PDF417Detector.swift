@@ -22,6 +22,9 @@ struct PDF417Detector {
     /// The frame's time limit and stop, checked every line, crossing
     /// grouped and column traced.
     var stop = ScanStop()
+    /// The share of the local contrast under which bumps inside wide
+    /// elements are dropped from the search lines (0: none; for noise).
+    var prune: Float = 0
 
     func free() { hits.free(); lineRead.free() }
 
@@ -96,7 +99,7 @@ struct PDF417Detector {
     /// thick: along the pattern's bars, which run the symbol's whole
     /// height, whatever its angle).
     private mutating func scan(_ image: LumaView, _ line: ScanLine) {
-        lineScanner.scan(image, line, thickness: 3, minEdges: 8) { run, padded, inverted, reversed in
+        lineScanner.scan(image, line, thickness: 3, minEdges: 8, prune: prune) { run, padded, inverted, reversed in
             findPatterns(run, padded, inverted: inverted, reversed: reversed)
         }
     }

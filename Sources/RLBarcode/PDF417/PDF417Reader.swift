@@ -31,6 +31,8 @@ final class PDF417Reader {
     /// rather than by rounding its widths (bit 15; the cluster index is in
     /// bits 12 ... 13, the value in bits 0 ... 9).
     static let softRead: Int32 = 1 << 15
+    /// The flag of a codeword read only by ``readLine``'s retries (bit 14).
+    static let retriedRead: Int32 = 1 << 14
 
     /// Where the codewords of a line start, in frame pixels.
     private var positions = ScratchBuffer<Point>(capacity: 32)
@@ -91,7 +93,25 @@ final class PDF417Reader {
             let height = abs(uy) * Double(frame.width) + abs(ux) * Double(frame.height)
             step = max(step, Int(height / Double(max(1, lines))))
         }
-        let found = detector.find(image, bounds: frame, step: step, across: across, cells: cells)
+        detector.prune = 0
+        var symbols = decode(
+            image, detector.find(image, bounds: frame, step: step, across: across, cells: cells),
+            thorough: thorough, across: across)
+        if thorough && symbols.isEmpty && !stop.now {
+            // Still pictures that show none: again without the weak bumps
+            // inside wide elements (noise).
+            detector.prune = 0.25
+            symbols = decode(
+                image, detector.find(image, bounds: frame, step: step, across: across, cells: cells),
+                thorough: thorough, across: across)
+        }
+        return symbols
+    }
+
+    /// Pairs the start and stop patterns found and decodes the symbols between them.
+    private func decode(
+        _ image: LumaView, _ found: [PDF417Edge], thorough: Bool, across: (Double, Double)?
+    ) -> [PDF417Symbol] {
         let starts = found.filter(\.isStart).sorted { $0.hits > $1.hits }
         let stops = found.filter { !$0.isStart }
         var symbols: [PDF417Symbol] = []
@@ -203,9 +223,11 @@ final class PDF417Reader {
                     image, h, t: t, width: width, count: perLine, inverted: s.inverted, into: lineWords.pointer,
                     positions: positions.pointer)
                 guard lineWords[0] >= 0 else { continue }
-                let cluster = lineWords[0] >> 12
+                let cluster = lineWords[0] >> 12 & 3
                 var last = 0
-                for k in 1..<perLine where lineWords[k] >= 0 && lineWords[k] >> 12 == cluster { count += 1; last = k }
+                for k in 1..<perLine where lineWords[k] >= 0 && lineWords[k] >> 12 & 3 == cluster {
+                    count += 1; last = k
+                }
                 if last > farthest {
                     farthest = last
                     module = positions[0].distance(to: positions[last]) / Double(17 * last)
@@ -268,24 +290,53 @@ final class PDF417Reader {
         let perLine = columns + (compact ? 1 : 2)
         lineWords.reserve(lineCount * perLine)
         lineT.reserve(lineCount)
-        for l in 0..<lineCount {
-            let t = (Double(l) + 0.5) / Double(lineCount)
-            lineT[l] = t
-            // Only the row indicators count here: in symbols of rows of
-            // several pixels, only the ends of the line are read (in
-            // smaller ones, whose rows the indicators place less surely,
-            // the whole line, so that each indicator's place follows the
-            // codewords before it).
-            readLine(
-                image, h, t: t, width: width, count: perLine, inverted: inverted,
-                into: lineWords.pointer + l * perLine, indicatorsOnly: height >= 80, rightIndicator: !compact)
+        // The indicators from the edges as found, then, unless the rows
+        // they place decode, with the retries for noise (``readLine``'s
+        // `retry`), whose readings count less surely, then fully.
+        var tried: Layout? = nil, named: Int? = nil
+        for (retry, lenient) in [(false, false), (true, false), (true, true)] {
+            for l in 0..<lineCount where !lenient {
+                let t = (Double(l) + 0.5) / Double(lineCount)
+                lineT[l] = t
+                // Only the row indicators count here: in symbols of rows of
+                // several pixels, only the ends of the line are read (in
+                // smaller ones, whose rows the indicators place less surely,
+                // the whole line, so that each indicator's place follows the
+                // codewords before it).
+                readLine(
+                    image, h, t: t, width: width, count: perLine, inverted: inverted,
+                    into: lineWords.pointer + l * perLine, indicatorsOnly: height >= 80, rightIndicator: !compact,
+                    retry: retry)
+            }
+            switch indicators(lineCount: lineCount, columns: columns, compact: compact, lenient: lenient) {
+            case .layout(let layout):
+                if let t = tried, t.rows == layout.rows, t.ecLevel == layout.ecLevel,
+                    abs(t.a - layout.a) < 0.25, abs(t.b - layout.b) < 0.25
+                {
+                    continue
+                }
+                tried = layout
+                if let symbol = readRows(
+                    image, h, layout, columns: columns, width: width, height: height, inverted: inverted,
+                    compact: compact)
+                {
+                    return .symbol(symbol)
+                }
+            case .columns(let k): named = named ?? k
+            case .failed: continue
+            }
         }
-        let layout: Layout
-        switch indicators(lineCount: lineCount, columns: columns, compact: compact) {
-        case .layout(let l): layout = l
-        case .columns(let k): return .columns(k)
-        case .failed: return .failed
-        }
+        if let k = named { return .columns(k) }
+        return .failed
+    }
+
+    /// Reads the codewords of every row that `layout` places, from lines
+    /// through each row's middle and either side of it, and decodes them.
+    private func readRows(
+        _ image: LumaView, _ h: PerspectiveTransform, _ layout: Layout, columns: Int, width: Double, height: Double,
+        inverted: Bool, compact: Bool
+    ) -> PDF417Symbol? {
+        let perLine = columns + (compact ? 1 : 2)
         // Lines through every row: the row's middle and either side of it.
         let rows = layout.rows
         let rowPixels = height / Double(rows)
@@ -310,8 +361,11 @@ final class PDF417Reader {
                     // Rows beyond the traced pattern (a start pattern cut short) too.
                     guard t > -0.5, t < 1.5 else { continue }
                     let words = lineWords.pointer + (r * offsets.count + o) * perLine
+                    // Averaged across the row as far as the line stays inside it.
+                    let across = 1 + 2 * max(0, Int((0.4 - abs(offset)) * rowPixels))
                     readLine(
-                        image, h, t: t, width: width, count: perLine, inverted: inverted, into: words, cluster: r % 3)
+                        image, h, t: t, width: width, count: perLine, inverted: inverted, into: words, cluster: r % 3,
+                        thickness: min(across, videoSteps ? 3 : 7), retry: true)
                     let cluster = r % 3
                     // A row indicator that names another row: the line is not in this one.
                     var elsewhere = false
@@ -358,17 +412,16 @@ final class PDF417Reader {
                 decoded = PDF417Decoder.decode(words, ecLevel: layout.ecLevel)
             }
         }
-        guard let decoded else { return .failed }
+        guard let decoded else { return nil }
         // The corners where the rows end, as the layout places them.
         // (beyond the traced patterns when the rows reach further).
         var t0 = (-0.5 - layout.a) / layout.b, t1 = (Double(rows) - 0.5 - layout.a) / layout.b
         if layout.mirrored { t0 = max(t0, 1); t1 = min(t1, 0) } else { t0 = min(t0, 0); t1 = max(t1, 1) }
         let q = [h.map(0, t0), h.map(1, t0), h.map(1, t1), h.map(0, t1)]
         let corners = q
-        return .symbol(
-            PDF417Symbol(
-                corners: corners, decoded: decoded, rows: rows, columns: columns,
-                inverted: inverted, mirrored: layout.mirrored))
+        return PDF417Symbol(
+            corners: corners, decoded: decoded, rows: rows, columns: columns,
+            inverted: inverted, mirrored: layout.mirrored)
     }
 
     /// Counts one reading of `value` in `cell`: up to four candidate values
@@ -395,12 +448,15 @@ final class PDF417Reader {
     /// With `indicatorsOnly`, only the two ends of the line are sampled and
     /// read: the left row indicator, and the right one unless
     /// `rightIndicator` is false (compact PDF417 has none); the other
-    /// codewords stay unread.
+    /// codewords stay unread. `thickness`: pixels averaged across the line.
+    /// With `retry`, codewords unread or read only as their cluster's
+    /// nearest are read again from pruned edges, then from a smoothed
+    /// profile.
     private func readLine(
         _ image: LumaView, _ h: PerspectiveTransform, t: Double, width: Double, count perLine: Int,
         inverted: Bool, into words: UnsafeMutablePointer<Int32>,
         positions: UnsafeMutablePointer<Point>? = nil, cluster: Int = -1,
-        indicatorsOnly: Bool = false, rightIndicator: Bool = true
+        indicatorsOnly: Bool = false, rightIndicator: Bool = true, thickness: Int = 1, retry: Bool = false
     ) {
         for k in 0..<perLine { words[k] = -1 }
         let p0 = h.map(0, t), p1 = h.map(1, t)
@@ -424,25 +480,51 @@ final class PDF417Reader {
             guard n >= 20 else { return }
             let line = ScanLine(origin: origin, dx: ux * step, dy: uy * step, length: n)
             profile.reserve(n)
-            image.sample(line, thickness: 1, into: profile.pointer)
+            image.sample(line, thickness: thickness, into: profile.pointer)
             edges.extract(profile.pointer, count: n, relative: 0.1, floor: 2)
-            guard edges.edgeCount >= (last > first ? 16 : 8) else { return }
-            run.fill(from: edges, lineLength: n, inverted: inverted)
+            let least = last > first ? 16 : 8
+            guard edges.edgeCount >= least else { return }
+            var unsure = decodeWords(line, origin, first, last, retry: false)
+            retried = PDF417Reader.retriedRead
+            // Codewords unread or read only as their cluster's nearest:
+            // again without the bumps that noise leaves inside wide
+            // elements, then on a smoothed profile (sensor noise, JPEG).
+            if unsure > 0 && retry {
+                edges.prune(profile.pointer, count: n, fraction: 0.25)
+                if edges.edgeCount >= least { unsure = decodeWords(line, origin, first, last, retry: true) }
+            }
+            if unsure > 0 && retry {
+                let p = profile.pointer
+                EdgeExtractor.smooth(p, count: n)
+                edges.extract(p, count: n, relative: 0.1, floor: 2)
+                edges.prune(p, count: n, fraction: 0.25)
+                if edges.edgeCount >= least { _ = decodeWords(line, origin, first, last, retry: true) }
+            }
+        }
+        // Decodes codewords `first ... last` from the current edges (with
+        // `retry`, only those unread or read as the nearest of their
+        // cluster) and returns how many are still so.
+        var retried: Int32 = 0
+        func decodeWords(_ line: ScanLine, _ origin: Point, _ first: Int, _ last: Int, retry: Bool) -> Int {
+            run.fill(from: edges, lineLength: line.length, inverted: inverted)
             let count = run.count
             let w = run.widths.pointer, s = run.starts.pointer
             var i = 1
             var drift: Float = 0
+            var unsure = 0
             for k in first...last {
                 let x0 = Double(17 + 17 * k) / width, x1 = Double(34 + 17 * k) / width
                 let e0 = h.map(x0, t), e1 = h.map(x1, t)
                 let pe = Float(((e0.x - origin.x) * ux + (e0.y - origin.y) * uy) / step) + drift
                 let mk = Float(e0.distance(to: e1) / 17 / step)
+                let known = retry && words[k] >= 0 && words[k] & PDF417Reader.softRead == 0
                 // The bar edge nearest the expected place.
                 while i + 2 < count && abs(s[i + 2] - pe) <= abs(s[i] - pe) { i += 2 }
-                guard i + 8 <= count, abs(s[i] - pe) <= 2 * mk else { continue }
+                if known { continue }
+                guard i + 8 <= count, abs(s[i] - pe) <= 2 * mk else { unsure += 1; continue }
                 var sum: Float = 0
                 for j in 0..<8 { sum += w[i + j] }
-                guard sum > 14 * mk, sum < 20 * mk else { continue }
+                guard sum > 14 * mk, sum < 20 * mk else { unsure += 1; continue }
                 var read = PDF417Codewords.decode(w + i)
                 var soft: Int32 = 0
                 if cluster >= 0, read?.cluster != cluster, let v = PDF417Codewords.nearest(w + i, cluster: cluster) {
@@ -450,11 +532,17 @@ final class PDF417Reader {
                     soft = PDF417Reader.softRead
                 }
                 if let d = read {
-                    words[k] = Int32(d.cluster << 12 | d.value) | soft
+                    if soft != 0 { unsure += 1 }
+                    if soft == 0 || words[k] < 0 {
+                        words[k] = Int32(d.cluster << 12 | d.value) | soft | retried
+                        positions?[k] = line.point(at: Double(s[i]))
+                    }
                     drift = s[i] - (pe - drift)
-                    positions?[k] = line.point(at: Double(s[i]))
+                } else {
+                    unsure += 1
                 }
             }
+            return unsure
         }
         if indicatorsOnly && perLine > 2 {
             // The left row indicator with the start pattern before it, half
@@ -490,7 +578,7 @@ final class PDF417Reader {
     /// 15438:2015, 5.3.4: the left and right row indicators give the row
     /// number, the number of rows and columns and the error correction
     /// level) and fits the row number against the lines' height.
-    private func indicators(lineCount: Int, columns: Int, compact: Bool) -> IndicatorReading {
+    private func indicators(lineCount: Int, columns: Int, compact: Bool, lenient: Bool) -> IndicatorReading {
         let perLine = columns + (compact ? 1 : 2)
         var rowsDiv3 = [Int](repeating: 0, count: 30), info = [Int](repeating: 0, count: 30)
         var cols = [Int](repeating: 0, count: 30)
@@ -498,22 +586,35 @@ final class PDF417Reader {
         var rowOfLine = [Int](repeating: -1, count: lineCount)
         for l in 0..<lineCount {
             let words = lineWords.pointer + l * perLine
-            var row = -1
+            var row = -1, sides = 0, retriedSides = 0
+            var fields: [(slot: Int, x: Int)] = []
             for (k, left) in compact ? [(0, true)] : [(0, true), (perLine - 1, false)] {
                 let v = words[k]
                 guard v >= 0 else { continue }
-                let cluster = Int(v >> 12), value = Int(v & 0xFFF)
+                let cluster = Int(v >> 12 & 3), value = Int(v & 0xFFF)
+                if v & PDF417Reader.retriedRead != 0 { retriedSides += 1 }
                 guard value < 900 else { continue }
-                let r = 3 * (value / 30) + cluster, x = value % 30
+                let r = 3 * (value / 30) + cluster
                 // Left: (rows - 1) / 3, level and rows, columns; right: columns, (rows - 1) / 3, level and rows.
-                switch (cluster + (left ? 0 : 2)) % 3 {
-                case 0: rowsDiv3[x] += 1
-                case 1: info[x] += 1
-                default: cols[x] += 1
-                }
+                fields.append(((cluster + (left ? 0 : 2)) % 3, value % 30))
+                sides += 1
                 if row == -1 { row = r } else if row != r { row = -2 }
             }
-            if row >= 0 {
+            // A line whose two indicators name different rows votes for
+            // nothing; one whose two agree counts twice; one read only by
+            // the retries for noise counts when the other agrees (or when
+            // `lenient`, the last resort).
+            let trusted = row >= 0 && (sides == 2 || retriedSides == 0 || lenient)
+            if trusted {
+                for f in fields {
+                    switch f.slot {
+                    case 0: rowsDiv3[f.x] += sides
+                    case 1: info[f.x] += sides
+                    default: cols[f.x] += sides
+                    }
+                }
+            }
+            if trusted {
                 rowOfLine[l] = row
                 let t = lineT[l]
                 sumT += t; sumR += Double(row); sumTT += t * t; sumTR += t * Double(row); known += 1

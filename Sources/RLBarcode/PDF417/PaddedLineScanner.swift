@@ -24,8 +24,10 @@ final class PaddedLineScanner {
     /// reaching the frame's border still has an outer edge and a quiet
     /// zone. `body` gets every run of `minEdges` edges or more, with the
     /// padded line, the polarity and whether the run reads it backwards.
+    /// With `prune` (a share of the local contrast), bumps weaker than
+    /// that inside wide elements are dropped first (noise).
     func scan(
-        _ image: LumaView, _ line: ScanLine, thickness: Int, minEdges: Int, contrast: Float = 0,
+        _ image: LumaView, _ line: ScanLine, thickness: Int, minEdges: Int, contrast: Float = 0, prune: Float = 0,
         _ body: (ElementRun, ScanLine, Bool, Bool) -> Void
     ) {
         let n = line.length
@@ -41,6 +43,7 @@ final class PaddedLineScanner {
             let inverted = polarity == 1
             for i in 0..<pad { p[i] = inverted ? lo : hi; p[pad + n + i] = inverted ? lo : hi }
             edges.extract(p, count: n + 2 * pad, relative: 0.15, floor: 4)
+            if prune > 0 { edges.prune(p, count: n + 2 * pad, fraction: prune) }
             guard edges.edgeCount >= minEdges else { continue }
             run.fill(from: edges, lineLength: n + 2 * pad, inverted: inverted)
             for direction in 0..<2 {

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// The robustness suite's small sweep (`scripts/robustness/suite.py --ci`):
-/// generated pictures of six symbologies along three degradations, read by the
+/// generated pictures of six symbologies along four degradations, read by the
 /// release `rlbarcode-scan`. Each breaking point must stay at least where the
 /// checked-in expectations (`scripts/robustness/expectations.json`, today's
 /// main) put it, and nothing may be read as another text.

@@ -166,6 +166,18 @@ final class MicroPDF417Tests: XCTestCase {
         XCTAssertEqual(read(z, module: 2.5, rowHeight: 2).map(\.text), ["Low rows 2X"])
     }
 
+    /// Sensor noise (uniform, about 20 grey levels of standard deviation):
+    /// rows read again without the bumps, the search again along thicker
+    /// lines, at several seeds.
+    func testStrongNoise() throws {
+        guard let z = try make("Noisy micro", columns: 2) else { return }
+        for seed: UInt64 in [1, 2, 3] {
+            var p = picture(z, module: 3)
+            p.picture.addNoise(amplitude: 35, seed: seed)
+            XCTAssertEqual(symbols(p).map { MicroPDF417Reader.result($0).text }, ["Noisy micro"], "seed \(seed)")
+        }
+    }
+
     /// Noise and text clutter: nothing.
     func testNoiseAndTextGiveNothing() {
         var p = QRPicture(width: 240, height: 240)

@@ -106,6 +106,23 @@ final class PDF417ReaderTests: XCTestCase {
         XCTAssertEqual(read(z, module: 1.5, angle: 0).map(\.text), ["Perspective 42"])
     }
 
+    /// Sensor noise that breaks bars into bumps (uniform, about 29 grey
+    /// levels of standard deviation on a contrast of 255): rows averaged
+    /// across, codewords read again without the bumps, at several seeds.
+    func testStrongNoise() throws {
+        guard let z = try ZintPDF417.make("Noisy row 123", arguments: ["--cols=3", "--secure=2"]) else { return }
+        let m = z.matrix(rowHeight: 3)
+        for seed: UInt64 in [1, 2, 3] {
+            let size = Int(Double(m.width) * 3 * 1.2 + 60)
+            var p = QRPicture(width: size, height: size)
+            p.draw(
+                matrix: m,
+                QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2, module: 3, angle: 2, quietZone: 2))
+            p.picture.addNoise(amplitude: 50, seed: seed)
+            XCTAssertEqual(p.scanPDF417().map(\.text), ["Noisy row 123"], "seed \(seed)")
+        }
+    }
+
     /// Several symbols in one picture.
     func testSeveralInOnePicture() throws {
         var p = QRPicture(width: 900, height: 700)
