@@ -112,7 +112,12 @@ extension QRDetector {
     /// it passes, so a symbol seen at an angle, whose modules shrink along
     /// the row, is followed too. Each boundary, module position and frame
     /// position, is added to the detector's point pairs (``addPair(_:_:)``).
-    func microTiming(_ img: LumaView, _ grid: PerspectiveTransform, column: Bool, inverted: Bool) -> Int? {
+    ///
+    /// With an `expected` size, the walk ends at that size's last module
+    /// when a light module follows it: the quiet zone may be narrower.
+    func microTiming(
+        _ img: LumaView, _ grid: PerspectiveTransform, column: Bool, inverted: Bool, expected: Int? = nil
+    ) -> Int? {
         let step = 0.1
         let sign: Double = inverted ? -1 : 1
         func level(_ t: Double) -> Double? {
@@ -140,6 +145,10 @@ extension QRDetector {
                 let k = Double(7 + boundaries)
                 addPair(
                     column ? Point(x: 0.5, y: k) : Point(x: k, y: 0.5), column ? grid.map(0.5, at) : grid.map(at, 0.5))
+                if let e = expected, boundaries == e - 7 {
+                    guard next > 0, let after = level(at + 0.5 * length), after > 0 else { return fail() }
+                    return e
+                }
             } else if next > 0 && t + step - lastBoundary > 1.6 * length {
                 // The quiet zone.
                 previous = next
@@ -164,18 +173,8 @@ extension QRDetector {
         guard f.count >= 2, let (c0, c1, c2, c3) = f.quadMeasured ? f.quad : finderCorners(img, f) else { return nil }
         func corner(_ k: Int) -> Point { k & 3 == 0 ? c0 : k & 3 == 1 ? c1 : k & 3 == 2 ? c2 : c3 }
         for j in 0..<4 {
-            let p0 = corner(j), p1 = corner(j + 1), p2 = corner(j + 2), p3 = corner(j + 3)
-            // An affine grid from the finder pattern: stable when extended
-            // beyond it, where a projective fit to its four corners is not.
-            let ux = ((p1.x - p0.x) + (p2.x - p3.x)) / 14, uy = ((p1.y - p0.y) + (p2.y - p3.y)) / 14
-            let vx = ((p3.x - p0.x) + (p2.x - p1.x)) / 14, vy = ((p3.y - p0.y) + (p2.y - p1.y)) / 14
-            let ox = (p0.x + p1.x + p2.x + p3.x) / 4 - 3.5 * (ux + vx)
-            let oy = (p0.y + p1.y + p2.y + p3.y) / 4 - 3.5 * (uy + vy)
-            let affine = PerspectiveTransform(
-                a11: ux, a12: uy, a13: 0, a21: vx, a22: vy, a23: 0, a31: ox, a32: oy, a33: 1)
-            pairCount = 0
-            addPair(Point(x: 0, y: 0), p0); addPair(Point(x: 7, y: 0), p1)
-            addPair(Point(x: 7, y: 7), p2); addPair(Point(x: 0, y: 7), p3)
+            let p0 = corner(j), p1 = corner(j + 1), p3 = corner(j + 3)
+            let affine = startGrid(corner, j)
             guard let across = microTiming(img, affine, column: false, inverted: f.inverted),
                 let down = microTiming(img, affine, column: true, inverted: f.inverted),
                 across == down
@@ -192,6 +191,64 @@ extension QRDetector {
                 bottomRight: grid.map(s, s), bottomLeft: grid.map(0, s),
                 moduleSize: module, isInverted: f.inverted, isMicro: true,
                 sizeConfirmed: true, alternatives: [])
+        }
+        return fitMicroBySize(img, f, corner)
+    }
+
+    /// The affine grid (module to frame coordinates) of the finder pattern
+    /// whose corners, clockwise from the symbol's top-left, are `corner(j)`
+    /// onwards: stable when extended beyond it, where a projective fit to
+    /// its four corners is not. The corners become the detector's first
+    /// point pairs.
+    private func startGrid(_ corner: (Int) -> Point, _ j: Int) -> PerspectiveTransform {
+        let p0 = corner(j), p1 = corner(j + 1), p2 = corner(j + 2), p3 = corner(j + 3)
+        let ux = ((p1.x - p0.x) + (p2.x - p3.x)) / 14, uy = ((p1.y - p0.y) + (p2.y - p3.y)) / 14
+        let vx = ((p3.x - p0.x) + (p2.x - p1.x)) / 14, vy = ((p3.y - p0.y) + (p2.y - p1.y)) / 14
+        let ox = (p0.x + p1.x + p2.x + p3.x) / 4 - 3.5 * (ux + vx)
+        let oy = (p0.y + p1.y + p2.y + p3.y) / 4 - 3.5 * (uy + vy)
+        pairCount = 0
+        addPair(Point(x: 0, y: 0), p0); addPair(Point(x: 7, y: 0), p1)
+        addPair(Point(x: 7, y: 7), p2); addPair(Point(x: 0, y: 7), p3)
+        return PerspectiveTransform(a11: ux, a12: uy, a13: 0, a21: vx, a22: vy, a23: 0, a31: ox, a32: oy, a33: 1)
+    }
+
+    /// A Micro QR symbol whose timing patterns could not be followed
+    /// to a quiet zone (a narrow margin; JPEG, blur or noise at one or two
+    /// pixels a module): every rotation and every size sampled on the
+    /// finder pattern's grid, those whose finder, separator and timing
+    /// modules read nine in ten tried, the best first, and the first whose
+    /// format information and Reed-Solomon check pass (ISO/IEC
+    /// 18004:2015, 7.9.2 and 7.5.2) taken.
+    private func fitMicroBySize(_ img: LumaView, _ f: QRFinder, _ corner: (Int) -> Point) -> QRCandidate? {
+        var tries: [(agreement: Double, matrix: BitMatrix, grid: PerspectiveTransform)] = []
+        for j in 0..<4 {
+            for size in QRDetector.microSizes {
+                if stop.now { return nil }
+                // The timing patterns followed to this size's end where
+                // they can be (the grid then fitted to their boundaries).
+                let affine = startGrid(corner, j)
+                var grid = affine
+                if microTiming(img, affine, column: false, inverted: f.inverted, expected: size) != nil,
+                    microTiming(img, affine, column: true, inverted: f.inverted, expected: size) != nil,
+                    let fitted = PerspectiveTransform.fitting(
+                        from: (0..<pairCount).map { pairFrom[$0] }, to: (0..<pairCount).map { pairTo[$0] })
+                {
+                    grid = fitted
+                }
+                guard let m = sampleGrid(img, grid, width: size, height: size, inverted: f.inverted) else { continue }
+                let a = QRDetector.microAgreement(m)
+                if a >= 0.9 { tries.append((a, m, grid)) }
+            }
+        }
+        for t in tries.sorted(by: { $0.agreement > $1.agreement }) {
+            guard let d = QRDecoder.decode(t.matrix) else { continue }
+            let s = Double(t.matrix.width), g = t.grid
+            return QRCandidate(
+                matrix: t.matrix, topLeft: g.map(0, 0), topRight: g.map(s, 0), bottomRight: g.map(s, s),
+                bottomLeft: g.map(0, s),
+                moduleSize: (corner(0).distance(to: corner(1)) + corner(0).distance(to: corner(3))) / 14,
+                isInverted: f.inverted, isMicro: true, sizeConfirmed: true, alternatives: [], decoded: d,
+                decodeTried: true)
         }
         return nil
     }

@@ -435,6 +435,25 @@ final class QRDetectorTests: XCTestCase {
         check(tilted, [e3], cornerTolerance: 3, label: "M3 tilted")
     }
 
+    /// A label on a dark surface with one module of margin, two and three
+    /// pixels a module: the timing patterns end in no quiet zone, so the
+    /// size comes from sampling every size on the finder pattern's grid
+    /// and taking the one whose format information and Reed-Solomon check
+    /// pass.
+    func testMicroQROnDarkSurfaceWithOneModuleMargin() throws {
+        for (version, module) in [(2, 2.0), (3, 2), (2, 3), (3, 3), (4, 3)] {
+            let text = String("M\(version) ON DARK".prefix(version + 3))
+            let symbol = try QRTestSymbol.micro(text, version: version)
+            var picture = QRPicture(width: 100, height: 100)
+            for k in picture.picture.pixels.indices { picture.picture.pixels[k] = 70 }
+            var p = QRPicture.Placement(cx: 50, cy: 50)
+            p.module = module; p.quietZone = 1
+            _ = picture.draw(symbol, p)
+            let texts = picture.detect().compactMap { $0.decoded ?? QRDetector.decodeFirst($0) }.map(\.text)
+            XCTAssertEqual(texts, [text], "M\(version), \(module) px a module")
+        }
+    }
+
     // MARK: - Pictures without symbols
 
     func testNothingInPicturesWithoutSymbols() {
