@@ -134,9 +134,12 @@ package final class MicroPDF417Reader {
         var found: [MicroPDF417Symbol] = []
         // Still pictures that show none: again along lines three pixels
         // thick without the weak bumps, for noise (rows of a pixel or two
-        // are read first, from lines one pixel thick).
-        for thickness in thorough ? [1, 3] : [1] where found.isEmpty && !stop.now {
-            searchThickness = thickness
+        // are read first, from lines one pixel thick); then with a quiet
+        // zone of one module before the rows.
+        let passes: [(thickness: Int, light: Float)] = thorough ? [(1, 1.8), (3, 1.8), (1, 0.8)] : [(1, 1.8)]
+        for pass in passes where found.isEmpty && !stop.now {
+            searchThickness = pass.thickness
+            lightBefore = pass.light
             findHits(
                 image, bounds: frame, step: step, directions: across == nil ? 18 : 3,
                 across: across, cells: cells)
@@ -147,6 +150,11 @@ package final class MicroPDF417Reader {
 
     /// The pixels averaged across each search line.
     private var searchThickness = 1
+    /// The light a row's left edge needs before it, in modules (the
+    /// quiet zone is one module, 5.8 of ISO/IEC 24728:2006; the first
+    /// search asks for more, which only left edges have), and a one-column
+    /// row's stop bar after it (at most 1.5).
+    private var lightBefore: Float = 1.8
 
     /// Groups the crossings of the last search into edges and reads the
     /// symbols they start.
@@ -323,7 +331,7 @@ package final class MicroPDF417Reader {
             var rapSum: Float = 0
             for k in 0..<6 { rapSum += w[i + k] }
             let m = rapSum / 10
-            guard m >= 0.6, w[i - 1] >= 1.8 * m, w[i] >= 1.4 * m else { continue }
+            guard m >= 0.6, w[i - 1] >= lightBefore * m, w[i] >= 1.4 * m else { continue }
             let r = MicroPDF417.rap(w + i)
             guard r >= 1, r <= 52 else { continue }
             var cw: Float = 0
@@ -340,7 +348,9 @@ package final class MicroPDF417Reader {
                 var six: Float = 0
                 for k in 0..<6 { six += w[j + k] }
                 let rap = six > 8 * m && six < 12 * m ? MicroPDF417.rap(w + j) : 0
-                follows = rap > 64 || (rap >= 1 && w[j + 6] > 0.4 * m && w[j + 6] < 2 * m && w[j + 7] >= 1.5 * m)
+                follows =
+                    rap > 64
+                    || (rap >= 1 && w[j + 6] > 0.4 * m && w[j + 6] < 2 * m && w[j + 7] >= min(1.5, lightBefore) * m)
             }
             guard follows else { continue }
             guard hitCount < MicroPDF417Reader.maxHits else { return }

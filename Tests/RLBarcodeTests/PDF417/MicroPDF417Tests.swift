@@ -178,6 +178,25 @@ final class MicroPDF417Tests: XCTestCase {
         }
     }
 
+    /// A label on a dark surface with the quiet zone the standard asks
+    /// for, one module: still pictures look for rows with that little
+    /// light before them once the first searches find none.
+    func testOneModuleQuietZoneOnDarkSurface() throws {
+        for columns in [1, 2, 3] {
+            guard let z = try make("Tight label \(columns)", columns: columns) else { return }
+            let m = z.matrix(rowHeight: 2)
+            let size = Int(Double(max(m.width, m.height)) * 4 + 40)
+            var p = QRPicture(width: size, height: size)
+            for k in p.picture.pixels.indices { p.picture.pixels[k] = 70 }
+            p.draw(
+                matrix: m,
+                QRPicture.Placement(cx: Double(size) / 2, cy: Double(size) / 2, module: 4, angle: 3, quietZone: 1))
+            XCTAssertEqual(
+                symbols(p).map { MicroPDF417Reader.result($0).text }, ["Tight label \(columns)"], "\(columns) columns")
+            XCTAssertEqual(symbols(p, thorough: false).count, 0, "video frames keep the wider margin")
+        }
+    }
+
     /// Noise and text clutter: nothing.
     func testNoiseAndTextGiveNothing() {
         var p = QRPicture(width: 240, height: 240)
