@@ -316,11 +316,15 @@ final class PDF417Reader {
                     continue
                 }
                 tried = layout
-                if let symbol = readRows(
-                    image, h, layout, columns: columns, width: width, height: height, inverted: inverted,
-                    compact: compact)
-                {
-                    return .symbol(symbol)
+                // The rows as read plainly, then, unless they decode, with
+                // the retries for noise.
+                for retryRows in [false, true] {
+                    if let symbol = readRows(
+                        image, h, layout, columns: columns, width: width, height: height, inverted: inverted,
+                        compact: compact, retry: retryRows)
+                    {
+                        return .symbol(symbol)
+                    }
                 }
             case .columns(let k): named = named ?? k
             case .failed: continue
@@ -332,9 +336,11 @@ final class PDF417Reader {
 
     /// Reads the codewords of every row that `layout` places, from lines
     /// through each row's middle and either side of it, and decodes them.
+    /// With `retry` (noise), the lines average the pixels across the row
+    /// and read their unsure codewords again (``readLine``'s `retry`).
     private func readRows(
         _ image: LumaView, _ h: PerspectiveTransform, _ layout: Layout, columns: Int, width: Double, height: Double,
-        inverted: Bool, compact: Bool
+        inverted: Bool, compact: Bool, retry: Bool
     ) -> PDF417Symbol? {
         let perLine = columns + (compact ? 1 : 2)
         // Lines through every row: the row's middle and either side of it.
@@ -362,10 +368,10 @@ final class PDF417Reader {
                     guard t > -0.5, t < 1.5 else { continue }
                     let words = lineWords.pointer + (r * offsets.count + o) * perLine
                     // Averaged across the row as far as the line stays inside it.
-                    let across = 1 + 2 * max(0, Int((0.4 - abs(offset)) * rowPixels))
+                    let across = retry ? 1 + 2 * max(0, Int((0.4 - abs(offset)) * rowPixels)) : 1
                     readLine(
                         image, h, t: t, width: width, count: perLine, inverted: inverted, into: words, cluster: r % 3,
-                        thickness: min(across, videoSteps ? 3 : 7), retry: true)
+                        thickness: min(across, videoSteps ? 3 : 7), retry: retry)
                     let cluster = r % 3
                     // A row indicator that names another row: the line is not in this one.
                     var elsewhere = false

@@ -222,6 +222,12 @@ extension QRDetector {
     private func fitMicroBySize(_ img: LumaView, _ f: QRFinder, _ corner: (Int) -> Point) -> QRCandidate? {
         var tries: [(agreement: Double, matrix: BitMatrix, grid: PerspectiveTransform)] = []
         for j in 0..<4 {
+            // A turn whose finder pattern and separator read poorly on the
+            // smallest size's grid is no symbol's (texture full of finder
+            // look-alikes stays cheap).
+            guard let smallest = sampleGrid(img, startGrid(corner, j), width: 11, height: 11, inverted: f.inverted),
+                QRDetector.microAgreement(smallest) >= 0.9
+            else { continue }
             for size in QRDetector.microSizes {
                 if stop.now { return nil }
                 // The timing patterns followed to this size's end where
