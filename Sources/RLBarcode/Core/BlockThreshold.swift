@@ -242,6 +242,45 @@ struct BlockThreshold {
         }
     }
 
+    /// Writes the runs of column `x` between `y0` and `y1` (inside the
+    /// prepared rectangle) as ``rowRuns(_:y:x0:x1:runs:firstDark:)`` does
+    /// for a row, a pixel at a time.
+    ///
+    /// - Precondition: `runs` holds at least `y1 - y0 + 2` entries.
+    func columnRuns(
+        _ img: LumaView, x: Int, y0: Int, y1: Int, runs: UnsafeMutablePointer<Int32>,
+        firstDark: inout Bool
+    ) -> Int {
+        guard y0 < y1, cols > 0, rows > 0 else { return 0 }
+        var bx = (x >> shift) &- bx0
+        if bx < 0 { bx = 0 } else if bx >= cols { bx = cols &- 1 }
+        let column = thresholds.pointer + bx
+        let stride = img.stride
+        var p = img.base + (y0 &* stride &+ x)
+        var dark = p.pointee < threshold(x: x, y: y0)
+        firstDark = dark
+        runs[0] = Int32(y0)
+        var count = 0
+        var y = y0
+        while y < y1 {
+            var by = (y >> shift) &- by0
+            if by < 0 { by = 0 } else if by >= rows { by = rows &- 1 }
+            let t = column[by &* cols]
+            let end = min(y1, ((y >> shift) &+ 1) << shift)
+            while y < end {
+                let d = p.pointee < t
+                runs[count &+ 1] = Int32(truncatingIfNeeded: y)
+                count &+= d != dark ? 1 : 0
+                dark = d
+                y &+= 1
+                p += stride
+            }
+        }
+        runs[count &+ 1] = Int32(truncatingIfNeeded: y1)
+        for i in 0...count { runs[i] = runs[i &+ 1] &- runs[i] }
+        return count &+ 1
+    }
+
     /// Records the colour changes among 8 pixels from `x` whose comparison
     /// mask is `word` (byte `k` all ones where pixel `x + k` is dark), after
     /// a run of colour `dark`: each change starts run `count + 1` there.

@@ -73,8 +73,9 @@ extension QRDetector {
 
     /// Whether finders `i`, `j`, `k` can be the corners of one symbol, and
     /// in which roles. `relaxed` (still pictures) admits stronger
-    /// perspective: module sizes up to 2.2 times apart, legs up to twice as
-    /// long as each other, corners further from square; the decoder's
+    /// perspective: module sizes up to 2.2 times apart, legs up to three
+    /// times as long as each other (a view tilted by 70 degrees squashes
+    /// one), corners further from square; the decoder's
     /// Reed-Solomon check rejects the wrong triples this lets through.
     /// With `secondLongest`, the side second in length is taken for the
     /// diagonal, when it is within a tenth of the longest.
@@ -112,7 +113,7 @@ extension QRDetector {
         let la = (ax * ax + ay * ay).squareRoot(), lb = (bx * bx + by * by).squareRoot()
         guard la > 0, lb > 0 else { return nil }
         let legRatio = max(la, lb) / min(la, lb)
-        guard legRatio < (relaxed ? 2.0 : 1.6) else { return nil }
+        guard legRatio < (relaxed ? 3.0 : 1.6) else { return nil }
         let cosine = (ax * bx + ay * by) / (la * lb)
         guard abs(cosine) < (relaxed ? 0.5 : 0.35) else { return nil }
         let m = (f[i].module + f[j].module + f[k].module) / 3

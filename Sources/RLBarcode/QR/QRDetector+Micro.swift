@@ -34,40 +34,83 @@ extension QRDetector {
     /// 7x7 ring), clockwise as seen in the frame.
     ///
     /// Rays from the centre in 32 directions find the ring's outer edge.
-    /// The edge is farthest from the centre at the corners, so the phase of
-    /// the fourth harmonic of the edge distance gives the corners'
-    /// directions; a line fitted to the edge points between two corners
-    /// gives each side, and neighbouring sides meet at the corners.
+    /// The edge points are first whitened by their second moments, which
+    /// turns an affine image of the square (a pattern squashed by a tilted
+    /// view) back into a square; an elongated pattern is cast again with
+    /// the rays evenly spread over that square, so that its short sides
+    /// meet as many as its long ones. The edge is farthest from the centre at
+    /// the corners, so the phase of the fourth harmonic of the whitened
+    /// edge distance gives the corners' directions; a line fitted to the
+    /// edge points between two corners gives each side, and neighbouring
+    /// sides meet at the corners.
     func finderCorners(_ img: LumaView, _ f: QRFinder) -> (Point, Point, Point, Point)? {
         let centre = Point(x: f.x, y: f.y)
         let rays = 32
         // Edge points (x, y) per ray; NaN where a ray found no edge.
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * rays) {
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * rays) {
             buf -> (Point, Point, Point, Point)? in
-            let px = buf.baseAddress!, py = px + rays
-            var c4 = 0.0, s4 = 0.0, found = 0
-            for k in 0..<rays {
-                let a = Double(k) * 2 * Double.pi / Double(rays)
-                let dx = cos(a), dy = sin(a)
+            let px = buf.baseAddress!, py = px + rays, phase = py + rays
+            /// Casts ray `k` along (`dx`, `dy`); adds its edge point's moments.
+            func cast(_ k: Int, _ dx: Double, _ dy: Double, _ m: inout (Double, Double, Double)) -> Bool {
                 px[k] = .nan; py[k] = .nan
                 guard
                     let r = finderEdge(
                         img, from: centre, ux: dx, uy: dy, inverted: f.inverted,
                         maxDistance: 6 * f.module)
-                else { continue }
+                else { return false }
                 px[k] = centre.x + r * dx; py[k] = centre.y + r * dy
-                c4 += r * cos(4 * a); s4 += r * sin(4 * a)
-                found += 1
+                m.0 += r * r * dx * dx; m.1 += r * r * dy * dy; m.2 += r * r * dx * dy
+                return true
+            }
+            /// The principal axis of the moments and their two eigenvalues.
+            func principal(_ m: (Double, Double, Double)) -> (axis: Double, l1: Double, l2: Double) {
+                let mean = (m.0 + m.1) / 2, spread = (((m.0 - m.1) / 2) * ((m.0 - m.1) / 2) + m.2 * m.2).squareRoot()
+                return (0.5 * atan2(2 * m.2, m.0 - m.1), mean + spread, mean - spread)
+            }
+            var moments = (0.0, 0.0, 0.0)
+            var found = 0
+            for k in 0..<rays {
+                let a = Double(k) * 2 * Double.pi / Double(rays)
+                if cast(k, cos(a), sin(a), &moments) { found += 1 }
             }
             guard found >= 24 else { return nil }
+            var (axis, l1, l2) = principal(moments)
+            guard l2 > 1e-9 else { return nil }
+            if l1 > 2 * l2 {
+                // An elongated pattern: its short sides met by few rays. The
+                // rays again, evenly spread over the whitened square.
+                let e1x = cos(axis), e1y = sin(axis), s1 = l1.squareRoot(), s2 = l2.squareRoot()
+                moments = (0, 0, 0)
+                found = 0
+                for k in 0..<rays {
+                    let a = Double(k) * 2 * Double.pi / Double(rays)
+                    let u = cos(a) * s1, v = sin(a) * s2
+                    let dx = u * e1x - v * e1y, dy = u * e1y + v * e1x, n = (dx * dx + dy * dy).squareRoot()
+                    if cast(k, dx / n, dy / n, &moments) { found += 1 }
+                }
+                guard found >= 24 else { return nil }
+                (axis, l1, l2) = principal(moments)
+                guard l2 > 1e-9 else { return nil }
+            }
+            // The inverse square root of the moments (eigenvectors e1, e2):
+            // W = e1 e1' / sqrt(l1) + e2 e2' / sqrt(l2).
+            let e1x = cos(axis), e1y = sin(axis)
+            let w1 = 1 / l1.squareRoot(), w2 = 1 / l2.squareRoot()
+            var c4 = 0.0, s4 = 0.0
+            for k in 0..<rays where !px[k].isNaN {
+                let x = px[k] - centre.x, y = py[k] - centre.y
+                let a1 = (x * e1x + y * e1y) * w1, a2 = (-x * e1y + y * e1x) * w2
+                let phi = atan2(a2, a1), r = (a1 * a1 + a2 * a2).squareRoot()
+                phase[k] = phi
+                c4 += r * cos(4 * phi); s4 += r * sin(4 * phi)
+            }
             let cornerAngle = atan2(s4, c4) / 4
             /// A line fitted to the edge points between corner `side` and the next.
             func sideLine(_ side: Int) -> (cx: Double, cy: Double, dx: Double, dy: Double)? {
                 let a0 = cornerAngle + Double(side) * Double.pi / 2
                 var sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0, n = 0.0
                 for k in 0..<rays where !px[k].isNaN {
-                    var d = (Double(k) * 2 * Double.pi / Double(rays) - a0).truncatingRemainder(
-                        dividingBy: 2 * Double.pi)
+                    var d = (phase[k] - a0).truncatingRemainder(dividingBy: 2 * Double.pi)
                     if d < 0 { d += 2 * Double.pi }
                     // Away from the corners, where the rays graze two sides.
                     guard d > 0.2, d < Double.pi / 2 - 0.2 else { continue }

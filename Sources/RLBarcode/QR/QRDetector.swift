@@ -18,7 +18,9 @@
 ///    five runs in the ratio 1:1:3:1:1, with a light run on either side, are
 ///    a finder pattern candidate (6.3.3), confirmed by the same ratio
 ///    vertically and diagonally through its centre, which holds at any
-///    rotation. Both polarities are found in the same pass.
+///    rotation. Both polarities are found in the same pass. Still
+///    pictures in which no symbol decoded are searched again down the
+///    columns too, for patterns squashed by a steep view.
 /// 3. Finder patterns are grouped in threes: similar module sizes, a near
 ///    right angle at the corner pattern, legs of similar length. The sign of
 ///    the cross product tells the top-right pattern from the bottom-left.
@@ -78,6 +80,10 @@ final class QRDetector {
         /// Block side for the thresholds; 0 chooses 8, or 16 for areas 720
         /// pixels or more on their short side.
         var blockSize = 0
+        /// Whether finder patterns squashed by a steep view are looked for
+        /// further: columns are scanned as well as rows, and a pattern's
+        /// cross sections may be as short as 7 pixels (1 a module), not 9.
+        var squashedFinders = false
     }
 
     /// The options used by the next call.
@@ -173,13 +179,15 @@ final class QRDetector {
         }
         // Still pictures: where finder patterns were seen but no symbol
         // decoded, once more with blocks of 4 pixels, whose thresholds
-        // follow faded or unevenly lit patterns more closely.
+        // follow faded or unevenly lit patterns more closely, and for
+        // patterns squashed by a steep view.
         // (Micro QR candidates are decoded by the caller: they count as found.)
         if !promising.isEmpty && !out[first...].contains(where: { $0.decoded != nil || $0.isMicro }) {
-            let saved = options.blockSize
+            let saved = options
             options.blockSize = 4
+            options.squashedFinders = true
             for k in promising where !stop.now { detect(image, in: regions.regions[k], into: &out) }
-            options.blockSize = saved
+            options = saved
         }
     }
 
@@ -213,9 +221,11 @@ final class QRDetector {
     /// within 2.5 times that of three (ISO/IEC 18004:2015, 6.3.3). Integer
     /// arithmetic only, as it runs on every run of every scanned row.
     @inline(__always)
-    static func finderModule(_ a: Int32, _ b: Int32, _ c: Int32, _ d: Int32, _ e: Int32) -> Double? {
+    static func finderModule(
+        _ a: Int32, _ b: Int32, _ c: Int32, _ d: Int32, _ e: Int32, least: Int = 9
+    ) -> Double? {
         let t = Int(a) &+ Int(b) &+ Int(c) &+ Int(d) &+ Int(e)
-        if t < 9 { return nil }
+        if t < least { return nil }
         // |7r - t| < 0.6 t + 3.5, times 10; |7c - 3t| < 2.5 (0.6 t + 3.5), times 4.
         let limit = 6 &* t &+ 35
         if 10 &* abs(7 &* Int(a) &- t) >= limit || 10 &* abs(7 &* Int(b) &- t) >= limit
@@ -271,60 +281,81 @@ final class QRDetector {
         finderCount = options.maxGrouped
     }
 
-    /// Scans rows of `rect` for finder patterns of both polarities.
+    /// Scans rows of `rect` for finder patterns of both polarities, and
+    /// columns too with ``Options/squashedFinders``.
     func findFinders(_ img: LumaView, rect: PixelRect) {
         searchRect = rect
         let step = rowStep(for: rect)
-        runs.reserve(rect.width + 4)
+        runs.reserve(max(rect.width, rect.height) + 4)
         let rp = runs.pointer
         // A look-alike rejected on one row is not checked on the next two,
         // only on the one after (a finder pattern whose centre spans that
         // many rows is checked on it again; one that spans fewer meets no
-        // more rows).
-        rejected.start(width: rect.width + 4, rows: 2)
-        rejectedOpen.start(width: rect.width + 4, rows: 2)
-        var y = rect.y0 + 1
-        while y < rect.y1 - 1 && !stop.now {
-            var firstDark = false
-            let n = thresholds.rowRuns(img, y: y, x0: rect.x0, x1: rect.x1, runs: rp, firstDark: &firstDark)
-            if n >= 5 {
-                var start = rect.x0 + Int(rp[0]) + Int(rp[1])  // start of run i = 2
-                var i = 2
-                // A row of noise at 8K holds thousands of look-alikes: the
-                // time looked at every 256 runs too.
-                while i + 2 < n && (i & 255 != 0 || !stop.now) {
-                    var found = QRDetector.finderModule(rp[i - 2], rp[i - 1], rp[i], rp[i + 1], rp[i + 2]).map {
-                        ($0, 0)
-                    }
-                    if found == nil && (i == 2 || i + 3 == n) { found = QRDetector.openFinderModule(rp, i, n) }
-                    if let (m, open) = found,
-                        // A separator or quiet zone of a module or more on
-                        // either side (not beyond an outer ring merged with
-                        // its surroundings).
-                        open < 0 || i < 3 || Double(rp[i - 3]) >= 0.5 * m,
-                        open > 0 || i + 3 >= n || Double(rp[i + 3]) >= 0.5 * m
-                    {
-                        // Run i's colour: runs alternate from the first.
-                        let dark = (i & 1 == 0) == firstDark
-                        let cx = Double(start) + Double(rp[i] - 1) / 2
-                        if open == 0 {
-                            if !rejected.wasRejected(at: cx) && !confirm(img, x: cx, y: y, module: m, centreDark: dark)
-                            {
-                                rejected.reject(at: cx)
-                            }
-                        } else if !rejectedOpen.wasRejected(at: cx)
-                            && !confirm(img, x: cx, y: y, module: m, centreDark: dark)
-                        {
-                            rejectedOpen.reject(at: cx)
-                        }
-                    }
-                    start += Int(rp[i])
-                    i += 1
-                }
+        // more rows). Columns (with `squashedFinders`) the same way:
+        // patterns squashed along the rows (a view tilted about the vertical
+        // axis) show runs too short to be told from texture there, and
+        // full-size runs down the columns.
+        for pass in 0..<(options.squashedFinders ? 2 : 1) {
+            let column = pass == 1
+            let across = column ? rect.width : rect.height, along = column ? rect.height : rect.width
+            let from = column ? rect.y0 : rect.x0, first = column ? rect.x0 : rect.y0
+            rejected.start(width: along + 4, rows: 2)
+            rejectedOpen.start(width: along + 4, rows: 2)
+            var line = first + 1
+            while line < first + across - 1 && !stop.now {
+                var firstDark = false
+                let n =
+                    column
+                    ? thresholds.columnRuns(img, x: line, y0: rect.y0, y1: rect.y1, runs: rp, firstDark: &firstDark)
+                    : thresholds.rowRuns(img, y: line, x0: rect.x0, x1: rect.x1, runs: rp, firstDark: &firstDark)
+                lineHits(img, runs: rp, count: n, firstDark: firstDark, from: from, at: line, column: column)
+                line += step
             }
+        }
+    }
+
+    /// Checks the `count` runs of one scanned row (or column) for finder
+    /// patterns and confirms each hit; the line starts at `from` and lies
+    /// at `at` across.
+    private func lineHits(
+        _ img: LumaView, runs rp: UnsafeMutablePointer<Int32>, count n: Int, firstDark: Bool,
+        from: Int, at line: Int, column: Bool
+    ) {
+        defer {
             rejected.nextRow()
             rejectedOpen.nextRow()
-            y += step
+        }
+        guard n >= 5 else { return }
+        var start = from + Int(rp[0]) + Int(rp[1])  // start of run i = 2
+        var i = 2
+        // A row of noise at 8K holds thousands of look-alikes: the
+        // time looked at every 256 runs too.
+        while i + 2 < n && (i & 255 != 0 || !stop.now) {
+            var found = QRDetector.finderModule(rp[i - 2], rp[i - 1], rp[i], rp[i + 1], rp[i + 2]).map {
+                ($0, 0)
+            }
+            if found == nil && (i == 2 || i + 3 == n) { found = QRDetector.openFinderModule(rp, i, n) }
+            if let (m, open) = found,
+                // A separator or quiet zone of a module or more on
+                // either side (not beyond an outer ring merged with
+                // its surroundings).
+                open < 0 || i < 3 || Double(rp[i - 3]) >= 0.5 * m,
+                open > 0 || i + 3 >= n || Double(rp[i + 3]) >= 0.5 * m
+            {
+                // Run i's colour: runs alternate from the first.
+                let dark = (i & 1 == 0) == firstDark
+                let c = Double(start) + Double(rp[i] - 1) / 2
+                let x = column ? Double(line) : c, y = column ? Int(c.rounded()) : line
+                if open == 0 {
+                    if !rejected.wasRejected(at: c) && !confirm(img, x: x, y: y, module: m, centreDark: dark) {
+                        rejected.reject(at: c)
+                    }
+                } else if !rejectedOpen.wasRejected(at: c) && !confirm(img, x: x, y: y, module: m, centreDark: dark) {
+                    rejectedOpen.reject(at: c)
+                }
+            }
+            start += Int(rp[i])
+            i += 1
         }
     }
 
@@ -346,7 +377,7 @@ final class QRDetector {
     ///   ran on; `nil` when the runs are not in the ratio 1:1:3:1:1.
     private func crossCheck(
         _ img: LumaView, x: Int, y: Int, dx: Int, dy: Int, centreDark: Bool,
-        maxRun: Int, gap: Int
+        maxRun: Int, gap: Int, least: Int = 9
     ) -> (offset: Double, module: Double, open: Bool)? {
         let w = img.width, h = img.height
         // The blocks held here, not read through the detector at every
@@ -422,7 +453,8 @@ final class QRDetector {
             if dir < 0 { counts.0 = len; before = centreLen } else { counts.4 = len; after = centreLen }
         }
         counts.2 = Int32(before + after + 1)
-        guard let m = QRDetector.finderModule(counts.0, counts.1, counts.2, counts.3, counts.4) else { return nil }
+        guard let m = QRDetector.finderModule(counts.0, counts.1, counts.2, counts.3, counts.4, least: least)
+        else { return nil }
         return (Double(after - before) / 2, m, opened)
     }
 
@@ -444,18 +476,27 @@ final class QRDetector {
         // Specks under a quarter of a module (none in modules under 4 pixels).
         let gap = Int(m / 4)
         let ix = Int(x.rounded())
-        guard let v = crossCheck(img, x: ix, y: y, dx: 0, dy: 1, centreDark: centreDark, maxRun: maxRun, gap: gap)
+        let least = options.squashedFinders ? 7 : 9
+        guard
+            let v = crossCheck(
+                img, x: ix, y: y, dx: 0, dy: 1, centreDark: centreDark, maxRun: maxRun, gap: gap, least: least)
         else { return false }
         let cy = Double(y) + v.offset
         let iy = Int(cy.rounded())
-        guard let hz = crossCheck(img, x: ix, y: iy, dx: 1, dy: 0, centreDark: centreDark, maxRun: maxRun, gap: gap)
+        guard
+            let hz = crossCheck(
+                img, x: ix, y: iy, dx: 1, dy: 0, centreDark: centreDark, maxRun: maxRun, gap: gap, least: least)
         else { return false }
         let cx = Double(ix) + hz.offset
-        let ratio = v.module / hz.module
-        guard ratio > 0.5, ratio < 2 else { return false }
+        // Up to threefold: a view tilted by 70 degrees (fourfold when
+        // looked for further: the shorter section's modules are whole pixels).
+        let ratio = v.module / hz.module, most = options.squashedFinders ? 4.0 : 3.0
+        guard ratio > 1 / most, ratio < most else { return false }
         let jx = Int(cx.rounded())
-        let d1 = crossCheck(img, x: jx, y: iy, dx: 1, dy: 1, centreDark: centreDark, maxRun: maxRun, gap: gap)
-        let d2 = crossCheck(img, x: jx, y: iy, dx: 1, dy: -1, centreDark: centreDark, maxRun: maxRun, gap: gap)
+        let d1 = crossCheck(
+            img, x: jx, y: iy, dx: 1, dy: 1, centreDark: centreDark, maxRun: maxRun, gap: gap, least: least)
+        let d2 = crossCheck(
+            img, x: jx, y: iy, dx: 1, dy: -1, centreDark: centreDark, maxRun: maxRun, gap: gap, least: least)
         guard d1 != nil || d2 != nil else { return false }
         let merged = v.open || hz.open || d1?.open == true || d2?.open == true
         let module = (v.module + hz.module) / 2

@@ -212,6 +212,23 @@ final class QRDetectorTests: XCTestCase {
         check(picture, [e], cornerTolerance: 3, label: "perspective version 1")
     }
 
+    /// Views tilted by 62 and 65 degrees about the vertical axis: the
+    /// finder patterns' modules are 1 to 1.5 pixels wide and 3 tall, the
+    /// far pattern found only down the columns, and each pattern's outline
+    /// measured on its whitened shape.
+    func testSteepViews() throws {
+        for (version, degrees, taper) in [(1, 62.0, 0.1), (1, 65, 0.1), (3, 62, 0.1), (3, 65, 0.1)] {
+            let text = "steep \(version) \(Int(degrees))"
+            let symbol = try QRTestSymbol.qr(text, version: version)
+            var picture = QRPicture(width: 80, height: 140)
+            var p = QRPicture.Placement(cx: 40, cy: 70)
+            p.module = 3; p.squash = cos(degrees * Double.pi / 180); p.taper = taper
+            _ = picture.draw(symbol, p)
+            let texts = picture.detect().compactMap { $0.decoded ?? QRDetector.decodeFirst($0) }.map(\.text)
+            XCTAssertEqual(texts, [text], "version \(version) tilted by \(degrees) degrees")
+        }
+    }
+
     func testSmallModules() throws {
         for version in [1, 2, 5] {
             let symbol = try QRTestSymbol.qr("small \(version)", version: version)

@@ -78,6 +78,10 @@ struct QRPicture {
         var taper: Double = 0
         /// Perspective: how much shorter the bottom edge is than the top edge.
         var taperY: Double = 0
+        /// Foreshortening: the symbol drawn this fraction as wide as it is
+        /// tall, before rotation (a view tilted about the vertical axis by
+        /// the angle whose cosine this is).
+        var squash: Double = 1
         /// Lens (barrel) distortion about the symbol's centre: a point at
         /// the symbol's corner distance r0 from it moves inwards by
         /// `distortion` times its distance (r² / r0² scaling); 0 is none.
@@ -92,7 +96,8 @@ struct QRPicture {
     /// bottom-right, bottom-left of the symbol as drawn).
     static func corners(size n: Int, _ p: Placement) -> [Point] {
         let h = Double(n) * p.module / 2
-        var c = [(-h, -h), (h, -h), (h, h), (-h, h)]
+        let w = h * p.squash
+        var c = [(-w, -h), (w, -h), (w, h), (-w, h)]
         // Taper: the right edge shrinks about the centre line, then the bottom edge.
         c[1].1 *= (1 - p.taper); c[2].1 *= (1 - p.taper)
         c[2].0 *= (1 - p.taperY); c[3].0 *= (1 - p.taperY)
