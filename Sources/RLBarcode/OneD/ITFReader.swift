@@ -25,7 +25,8 @@
 /// five is a digit, so stray bars (text, grids, other symbologies) can form
 /// "digits". To keep misreads out this reader requires, beyond the standard:
 /// at least ``minDigits`` digits; quiet zones of nearly ten narrow widths on
-/// both sides whose grey levels stay near the symbol's space level (a
+/// both sides (the narrow width at that end: a perspective changes it
+/// along the symbol) whose grey levels stay near the symbol's space level (a
 /// faint speck may cut the space short, a bar may not); the outer edges of
 /// the first and last bar as steep as their inner edges (a line leaving
 /// through the bars' ends smears them); exact start and stop patterns;
@@ -377,6 +378,8 @@ final class ITFReader: StartStopReader {
         var barNarrow: Float = 0, barWide: Float = 0, spaceNarrow: Float = 0
         var pairWidth: Float = 0
         var narrowSum: Float = 0
+        // The first pair's narrow width (capped as in `accept`).
+        var firstX: Float = 0
         var barRatioMin: Float = .infinity, barRatioMax: Float = 0
         var spaceRatioMin: Float = .infinity, spaceRatioMax: Float = 0
         // The width ratio of the last pair to the one before (0: none yet),
@@ -458,6 +461,7 @@ final class ITFReader: StartStopReader {
             barNarrow = bars.narrow; barWide = bars.wide; spaceNarrow = spaces.narrow
             pairWidth = width
             narrowSum += bars.narrow + spaces.narrow
+            if count == 2 { firstX = min((bars.narrow + spaces.narrow) / 2, width / 16) }
             let br = bars.wide / bars.narrow, sr = spaces.wide / spaces.narrow
             barRatioMin = min(barRatioMin, br); barRatioMax = max(barRatioMax, br)
             spaceRatioMin = min(spaceRatioMin, sr); spaceRatioMax = max(spaceRatioMax, sr)
@@ -466,7 +470,8 @@ final class ITFReader: StartStopReader {
         guard stopAt > 0, !unconfirmed else { return 0 }
         let stats = PairStats(
             errorSum: errorSum, errorMax: errorMax, narrowSum: narrowSum, barNarrow: barNarrow, barWide: barWide,
-            spaceNarrow: spaceNarrow, barRatio: (barRatioMin, barRatioMax), spaceRatio: (spaceRatioMin, spaceRatioMax))
+            spaceNarrow: spaceNarrow, barRatio: (barRatioMin, barRatioMax), spaceRatio: (spaceRatioMin, spaceRatioMax),
+            ends: (firstX, min((barNarrow + spaceNarrow) / 2, pairWidth / 16)))
         return accept(
             run, at: b, stopAt: stopAt, count: count, stats: stats, fromBorder: fromBorder,
             opensAtBorder: opensAtBorder, borderOnly: borderOnly, into: &sink)
@@ -490,12 +495,17 @@ final class ITFReader: StartStopReader {
     }
 
     /// What ``decode(_:at:borderOnly:into:)`` measured of a symbol's pairs:
-    /// their errors, narrow widths, the last pair's widths and the spread
-    /// of their wide:narrow ratios.
+    /// their errors, narrow widths, the last pair's widths, the spread
+    /// of their wide:narrow ratios, and the narrow width at either end.
     private struct PairStats {
         var errorSum: Float, errorMax: Float, narrowSum: Float
         var barNarrow: Float, barWide: Float, spaceNarrow: Float
         var barRatio: (min: Float, max: Float), spaceRatio: (min: Float, max: Float)
+        /// The narrow width of the first and of the last pair (each capped
+        /// by its pair's width, as the symbol's is): under perspective the
+        /// narrow width changes along the symbol, and each quiet zone is
+        /// measured in the narrow width at its own end.
+        var ends: (first: Float, last: Float)
     }
 
     /// The checks of a symbol read from bar `b` to its stop pattern at
@@ -545,15 +555,16 @@ final class ITFReader: StartStopReader {
         let reachesStart = run.reachesFrameBorder(b - 1), reachesEnd = run.reachesFrameBorder(stopAt + 3)
         let leadingBorder = fillsFrame || (checked && reachesStart)
         let trailingBorder = fillsFrame || (checked && reachesEnd)
+        let xs = min(x, stats.ends.first), xe = min(x, stats.ends.last)
         guard
             leadingBorder
-                ? borderQuiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14])
-                : quiet(run, b - 1, x: x, leading: true, patternFrom: s[b], patternTo: s[b + 14]),
+                ? borderQuiet(run, b - 1, x: xs, leading: true, patternFrom: s[b], patternTo: s[b + 14])
+                : quiet(run, b - 1, x: xs, leading: true, patternFrom: s[b], patternTo: s[b + 14]),
             trailingBorder
                 ? borderQuiet(
-                    run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10],
+                    run, stopAt + 3, x: xe, leading: false, patternFrom: s[stopAt - 10],
                     patternTo: s[stopAt + 3])
-                : quiet(run, stopAt + 3, x: x, leading: false, patternFrom: s[stopAt - 10], patternTo: s[stopAt + 3])
+                : quiet(run, stopAt + 3, x: xe, leading: false, patternFrom: s[stopAt - 10], patternTo: s[stopAt + 3])
         else { return 0 }
         // The line must leave through the quiet zones, not through the bars'
         // ends (a bar the frame's border cuts has no outer edge to look at).

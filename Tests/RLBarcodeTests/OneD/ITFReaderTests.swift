@@ -485,6 +485,24 @@ final class ITFReaderTests: XCTestCase {
         XCTAssertEqual(decodeWidths(scaledWidths(short) { $0 == 0 ? 2 : 1.58 }, reader: lenient), [])
     }
 
+    /// Under perspective each quiet zone is measured in the narrow width at
+    /// its own end: a symbol shrinking along the line, with ten of the last
+    /// pair's narrow widths after the stop pattern (fewer than ten of the
+    /// symbol's mean narrow width), has its quiet zone; seven has none.
+    func testQuietZonesInTheNarrowWidthAtTheirEnd() throws {
+        let row = try zint(ITFReaderTests.zintITF, "0829220875")
+        func shrinking(trailing: Float) -> [Float] {
+            let scale = { (k: Int) -> Float in 2 * pow(0.85, Float(k)) }
+            var w = scaledWidths(row, scale)
+            w[0] = 10.5 * scale(0)
+            w[w.count - 1] = trailing * scale(4)
+            // Bars beyond both quiet zones: the line does not end there.
+            return [12, 3] + w + [3, 12]
+        }
+        XCTAssertEqual(decodeWidths(shrinking(trailing: 10.5)), ["0829220875"])
+        XCTAssertEqual(decodeWidths(shrinking(trailing: 7)), [])
+    }
+
     func testInexactStartOrStopPatternIsRejected() throws {
         let base = runs(try zint(ITFReaderTests.zintITF, "0829220875"))
         // A wide element in the start pattern.
