@@ -201,11 +201,23 @@ extension DMDetector {
         // object, a letterbox bar) would otherwise pass for a finder whose
         // whole search reads nothing: the camera moves, and the symbol is
         // read once its quiet zone is in view.
-        let outside =
+        var outside =
             1
             - inkFraction(
                 img, v, p, normal: n, inset: -3, dark: dark, margin: 0.15,
                 offFrameIsInk: !options.thorough)
+        // Still pictures: the quiet zone the standard asks for is one module
+        // (ISO/IEC 16022:2006, 5.1.1), under three pixels wide at small
+        // sizes; its middle, half an arm's thickness out, is light too.
+        if outside < 0.7 && options.thorough {
+            let o = Point(x: mid.x - 3 * n.x, y: mid.y - 3 * n.y)
+            if let (d0, d1) = scanInk(img, o, n, length: 3 + 0.4 * len, dark: dark), d1 - d0 < 6 {
+                let half = max(1, (d1 - d0) / 2)
+                outside = max(
+                    outside,
+                    1 - inkFraction(img, v, p, normal: n, inset: -half, dark: dark, margin: 0.15, offFrameIsInk: false))
+            }
+        }
         trace?("    arm \(v) \(p): inside \(inside) outside \(outside)")
         return min(inside, outside + 0.1)
     }

@@ -73,6 +73,22 @@ final class DataMatrixHardPictureTests: XCTestCase {
 }
 
 extension DataMatrixHardPictureTests {
+    /// A surface of square grey cells `cell` pixels wide, each of a grey
+    /// picked from `greys`.
+    static func texture(width: Int, height: Int, cell: Int, greys: [UInt8], seed: UInt64) -> QRPicture {
+        var pic = QRPicture(width: width, height: height)
+        var rng = DecoderTestRandom(seed: seed)
+        for by in Swift.stride(from: 0, to: height, by: cell) {
+            for bx in Swift.stride(from: 0, to: width, by: cell) {
+                let g = greys[Int(rng.next() % UInt64(greys.count))]
+                for y in by..<min(height, by + cell) {
+                    for x in bx..<min(width, bx + cell) { pic.picture.pixels[y * width + x] = g }
+                }
+            }
+        }
+        return pic
+    }
+
     /// Draws `m` turned by `angle` degrees about (`cx`, `cy`) inside a light
     /// frame `frame` modules wide with a thin dark outline, on a surface of
     /// grey blocks; the picture is blurred a little.
@@ -81,17 +97,7 @@ extension DataMatrixHardPictureTests {
         seed: UInt64
     ) -> QRPicture {
         let width = 220, height = 200
-        var pic = QRPicture(width: width, height: height)
-        var rng = DecoderTestRandom(seed: seed)
-        let greys: [UInt8] = [40, 90, 140, 200, 240]
-        for by in Swift.stride(from: 0, to: height, by: 4) {
-            for bx in Swift.stride(from: 0, to: width, by: 4) {
-                let g = greys[Int(rng.next() % 5)]
-                for y in by..<min(height, by + 4) {
-                    for x in bx..<min(width, bx + 4) { pic.picture.pixels[y * width + x] = g }
-                }
-            }
-        }
+        var pic = Self.texture(width: width, height: height, cell: 4, greys: [40, 90, 140, 200, 240], seed: seed)
         let n = Double(m.width)
         let toModules = Self.turned(cx: Double(width) / 2, cy: Double(height) / 2, angle: angle, module: module, n: n)
         for y in 0..<height {
@@ -217,5 +223,28 @@ extension DataMatrixHardPictureTests {
                 pic.picture.blur(radius: 1, passes: 1)
                 return pic
             }, [])
+    }
+}
+
+extension DataMatrixHardPictureTests {
+    /// Small symbols with the one module of quiet zone the standard asks
+    /// for, 2.5 and 3 pixels a module, on a surface of grey cells: a ray
+    /// three pixels out of an arm lands on the surface, half a module out
+    /// on the quiet zone.
+    func testOneModuleQuietZoneOnTexture() throws {
+        var failures: [String] = []
+        for (data, module, angle) in [
+            ("ZkLIVV", 3.0, 0.0), ("12345678", 2.5, 0.0), ("ZkLIVV", 3, 8), ("Q1Z", 3, -6), ("ZkLIVV", 2.5, -6)
+        ] {
+            let m = try symbol(data)
+            let width = 100, height = 100
+            var pic = Self.texture(width: width, height: height, cell: 3, greys: [60, 100, 140, 180, 210], seed: 11)
+            let toModules = Self.turned(
+                cx: Double(width) / 2, cy: Double(height) / 2, angle: angle, module: module, n: Double(m.width))
+            pic.draw(matrix: m, dark: 35, light: 240, quietZone: 1, toModules: toModules)
+            let r = pic.scanDataMatrix()
+            if r.map(\.text) != [data] { failures.append("\(data) \(module) px \(angle) deg: \(r.map(\.text))") }
+        }
+        XCTAssertEqual(failures, [])
     }
 }
