@@ -97,6 +97,15 @@ extension RLBarcodeElement {
     /// stream starts time over, so the clock stand-in restarts. Frames
     /// analysed ahead: a flush drops them; any other event in the stream
     /// waits until they have left.
+    /// Warns, once a stream, that the segment has no running time (reverse
+    /// playback without a stop), so that the base class's QoS check, with
+    /// the `qos` property on, is held off for its buffers.
+    func warnNoRunningTime() {
+        guard let state, !state.stream.warnedNoRunningTime else { return }
+        state.stream.warnedNoRunningTime = true
+        warn("reverse playback in a segment without a stop has no running time: no QoS dropping for its buffers")
+    }
+
     func sinkEvent(_ event: UnsafeMutablePointer<GstEvent>) {
         if event.pointee.type == GST_EVENT_FLUSH_START {
             // Not on the streaming thread: only the cross-thread values.
@@ -119,6 +128,7 @@ extension RLBarcodeElement {
                 allowScans()
             } else {
                 state?.stream.warnedRejected = false
+                state?.stream.warnedNoRunningTime = false
             }
         }
         if event.pointee.type == GST_EVENT_EOS, let state {

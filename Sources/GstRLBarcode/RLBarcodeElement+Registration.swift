@@ -28,6 +28,14 @@ nonisolated(unsafe) private var parentGenerateOutput:
         ) -> GstFlowReturn
     )?
 
+/// The base class's `submit_input_buffer`, whose QoS check (with the
+/// `qos` property on) ours keeps from segments without running time.
+nonisolated(unsafe) private var parentSubmitInputBuffer:
+    (
+        @convention(c) (UnsafeMutablePointer<GstBaseTransform>?, gboolean, UnsafeMutablePointer<GstBuffer>?)
+            -> GstFlowReturn
+    )?
+
 /// `GstElement`'s `change_state` as the base class has it, which ours
 /// wraps to stop scans in progress before a stop waits for them.
 nonisolated(unsafe) private var parentChangeState:
@@ -206,6 +214,22 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
         return swiftElement(UnsafeMutableRawPointer(trans)).generateOutput(trans, out) { t, o in
             parentGenerateOutput?(t, o) ?? GST_FLOW_ERROR
         }
+    }
+    parentSubmitInputBuffer = transformClass.pointee.submit_input_buffer
+    transformClass.pointee.submit_input_buffer = { trans, discont, input in
+        guard let trans else { return GST_FLOW_ERROR }
+        // Reverse playback in a time segment without a stop has no running
+        // time (GStreamer asserts when asked for one): the base class's QoS
+        // check is held off for such buffers, which pass on as any other.
+        let segment = trans.pointee.segment
+        let noRunningTime = segment.format == GST_FORMAT_TIME && segment.rate < 0 && segment.stop == clockTimeNone
+        guard noRunningTime, gst_base_transform_is_qos_enabled(trans) != 0 else {
+            return parentSubmitInputBuffer?(trans, discont, input) ?? GST_FLOW_ERROR
+        }
+        swiftElement(UnsafeMutableRawPointer(trans)).warnNoRunningTime()
+        gst_base_transform_set_qos_enabled(trans, 0)
+        defer { gst_base_transform_set_qos_enabled(trans, 1) }
+        return parentSubmitInputBuffer?(trans, discont, input) ?? GST_FLOW_ERROR
     }
     parentQuery = transformClass.pointee.query
     transformClass.pointee.query = { trans, direction, query in

@@ -80,6 +80,9 @@ extension RLBarcodeElement {
         /// Whether a buffer with planes outside its memory was warned
         /// about (``acceptsPlanes(_:)``; again after a stream start).
         var warnedRejected = false
+        /// Whether a reverse segment without a stop was warned about (once
+        /// a stream): it has no running time.
+        var warnedNoRunningTime = false
         /// Messages posted without their frame because of the limits of
         /// ``attachedFrames`` (for the log).
         var framesNotAttached = 0
