@@ -41,6 +41,18 @@ enum ScannerVideoTarget {
         return ms / 1000
     }()
 
+    /// Every frame's size when `RLBARCODE_FUZZ_FRAME` is `WIDTHxHEIGHT`
+    /// (at most 3840x2160; the input's size bytes are then ignored): a run
+    /// spends every input on frames of one size, 4K say.
+    static let fixedSize: (width: Int, height: Int)? = {
+        guard let raw = getenv("RLBARCODE_FUZZ_FRAME") else { return nil }
+        let parts = String(cString: raw).split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (1...maxWidth).contains(parts[0]), (1...maxHeight).contains(parts[1]) else {
+            return nil
+        }
+        return (parts[0], parts[1])
+    }()
+
     /// The frame and the options an input asks for.
     struct Plan {
         var width: Int
@@ -54,8 +66,8 @@ enum ScannerVideoTarget {
     /// Reads the header of `d` into a plan.
     static func plan(_ d: UnsafeBufferPointer<UInt8>) -> Plan {
         func byte(_ i: Int) -> Int { i < d.count ? Int(d[i]) : 0 }
-        let width = (byte(0) << 8 | byte(1)) % maxWidth + 1
-        let height = (byte(2) << 8 | byte(3)) % maxHeight + 1
+        let width = fixedSize?.width ?? (byte(0) << 8 | byte(1)) % maxWidth + 1
+        let height = fixedSize?.height ?? (byte(2) << 8 | byte(3)) % maxHeight + 1
         let flags = byte(5), more = byte(6)
         var options = ScanOptions()
         options.effort = Effort(rawValue: (flags & 3) % Effort.allCases.count) ?? .balanced
