@@ -70,6 +70,7 @@ final class EANReader: LinearReader {
     ) -> Bool {
         let w = run.widths[i]
         let need = minQuietZone * m
+        if !border, run.profile != nil { return plainMargin(run, i, module: m, leading: leading) }
         if w >= need { return true }
         let last = run.count - 1
         if i == 0 || i == last {
@@ -88,6 +89,45 @@ final class EANReader: LinearReader {
         guard from >= 0, to <= run.lineLength else { return false }
         return run.isClear(from: from, to: to, level: level)
     }
+
+    /// UPC-E's quiet zone, judged on the profile: a space at least half a
+    /// module wide where the line ends, else half of ``minQuietZone`` (a
+    /// speck may break the rest), the whole zone on the line, and from
+    /// a module off the guard (its edge's blur) to the zone's end the grey
+    /// levels stay within ``plainTolerance`` of the symbol's contrast from
+    /// its space level, measured on the guard. Six digits whose check digit
+    /// is only their set pattern are matched by the grey stripes of another
+    /// code blurred beyond reading; its margin there is not paper.
+    private func plainMargin(_ run: borrowing ElementRun, _ i: Int, module m: Float, leading: Bool) -> Bool {
+        let w = run.widths[i]
+        let need = minQuietZone * m
+        let last = run.count - 1
+        let atEnd = i == 0 || i == last
+        if w < (atEnd ? 0.5 * m : 0.5 * need) { return false }
+        let s = run.starts.pointer, widths = run.widths.pointer
+        guard leading ? i + 3 <= last : i >= 3 else { return false }
+        let guardFrom = leading ? s[i + 1] : s[max(0, i - 3)]
+        let guardTo = leading ? s[i + 3] + widths[i + 3] : s[i]
+        guard let levels = run.levels(from: guardFrom, to: guardTo), abs(levels.space - levels.bar) > 8 else {
+            return false
+        }
+        let level = levels.space + (levels.bar - levels.space) * EANReader.plainTolerance
+        let edge = leading ? s[i + 1] : s[i]
+        let reach = min(need, atEnd ? w : need)
+        let from = max(0, leading ? edge - reach : edge + m)
+        let to = min(run.lineLength - 1, leading ? edge - m : edge + reach)
+        // A margin cut by the line's end within a module of the guard: its blur only.
+        if to <= from { return atEnd }
+        if !atEnd {
+            let length = run.lineLength
+            if leading ? edge - need < 0 : edge + need > length { return false }
+        }
+        return run.isClear(from: from, to: to, level: level)
+    }
+
+    /// How far from the space level (a share of the symbol's contrast) a
+    /// UPC-E margin may go (``plainMargin(_:_:module:leading:)``).
+    static let plainTolerance: Float = 0.3
 
     /// Digits of the code being decoded (13 + 5 add-on at most).
     /// (0-12 main code, 13-17 add-on, 20-25 UPC-E's six digits, 26-33 UPC-E printed form.)

@@ -55,6 +55,33 @@ final class EANReaderTests: XCTestCase {
         }
     }
 
+    /// UPC-E, whose check digit is only its set pattern, needs a plain
+    /// margin: a symbol whose sides run, a module off its guards, into faint
+    /// stripes (lighter than halfway between its bars and spaces, as the
+    /// blurred bars of another code are) is not read; with the stripes five
+    /// modules off, it is.
+    func testUPCEWithoutPlainMarginIsNotRead() throws {
+        let row = try ZintRow.make(.upce, "0123456")
+        for (gap, expected) in [(1.0, [String]()), (5.5, ["0012345000065"])] {
+            let module = 2.0, n = Double(row.modules.count)
+            let w = Int((n + 40) * module), cx = Double(w) / 2
+            var pic = TestPicture(width: w, height: 120)
+            pic.draw(row, .init(cx: cx, cy: 60, module: module, barHeight: 40))
+            for side in [-1.0, 1.0] {
+                // Stripes of one module, grey 150 and paper, over 10 modules.
+                let from = cx + side * (n / 2 + gap) * module
+                for k in 0..<10 where k % 2 == 0 {
+                    let a = from + side * Double(k) * module, b = a + side * module
+                    for y in 20..<100 {
+                        for x in Int(min(a, b))..<Int(max(a, b)) { pic.pixels[y * pic.stride + x] = 150 }
+                    }
+                }
+            }
+            let r = pic.scan(ScanOptions(symbologies: .upcE))
+            XCTAssertEqual(r.map(\.text), expected, "stripes \(gap) modules off the guards")
+        }
+    }
+
     /// The GS1 UPC-E to UPC-A expansion, written out independently of the reader.
     private func expandUPCE(_ e: String) -> String {
         let d = Array(e)
