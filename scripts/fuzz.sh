@@ -81,11 +81,14 @@ max_len() {
     esac
 }
 
-# libFuzzer's limit per input, seconds: scanner-video's scans past their
-# own limit are kept as overruns (counted below) unless they pass this.
+# libFuzzer's limit per input, seconds (time on the clock): scanner-video's
+# scans past their own limit are kept as overruns (counted below) unless
+# they pass this; the element's inputs have a CPU-time budget of their own
+# (5 s), and this catches one that waits for good, with room for a fuzzer
+# at low priority that waits for a core.
 timeout_of() {
     case $1 in
-        scanner-video) echo 60 ;;
+        scanner-video | element-*) echo 60 ;;
         *) echo 10 ;;
     esac
 }
