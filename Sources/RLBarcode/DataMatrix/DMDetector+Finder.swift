@@ -170,7 +170,8 @@ extension DMDetector {
         let crossAB = a.x * b.y - a.y * b.x
         // Upright: bottom arm (1, 0) and left arm (0, -1) have a negative cross product.
         let (bottomEnd, leftEnd) = crossAB < 0 ? (P, Q) : (Q, P)
-        return locate(img, corner: V, bottomEnd: bottomEnd, leftEnd: leftEnd, dark: dark)
+        return locate(
+            img, corner: V, bottomEnd: bottomEnd, leftEnd: leftEnd, far: quad[(bestCorner + 2) % 4], dark: dark)
     }
 
     /// How solid the side `v`→`p` is: ink just inside, and light just outside.

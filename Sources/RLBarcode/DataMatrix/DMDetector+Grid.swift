@@ -7,7 +7,9 @@
 /// The symbol's grid: its corners, size and clock tracks.
 extension DMDetector {
     /// From the finder's corner and arm ends to a decoded symbol.
-    func locate(_ img: LumaView, corner: Point, bottomEnd: Point, leftEnd: Point, dark: Bool) -> DMCandidate? {
+    func locate(
+        _ img: LumaView, corner: Point, bottomEnd: Point, leftEnd: Point, far: Point? = nil, dark: Bool
+    ) -> DMCandidate? {
         var bl = corner, br = bottomEnd, tl = leftEnd
         let c0 = Point(x: (tl.x + br.x) / 2, y: (tl.y + br.y) / 2)
         // Arm thickness first: a module.
@@ -77,6 +79,17 @@ extension DMDetector {
             {
                 return c
             }
+        }
+        // Still pictures: under a steep perspective the far corner lies
+        // far from where the parallelogram of the arms puts it, and the
+        // clock tracks run at an angle their search does not turn to; the
+        // outline's far corner (``examine(_:root:dark:)``) guides them then.
+        if options.thorough, let far, far.distance(to: Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)) > reach,
+            let c = finishLocate(
+                img, bl: bl, tl: tl, br: br, leftLine: leftLine, bottomLine: bottomLine,
+                module: module, reach: reach, dark: dark, pickTop: 0, pickRight: 0, far: far)
+        {
+            return c
         }
         return options.thorough ? fitGrid(img, bl: bl, tl: tl, br: br, dark: dark) : nil
     }
@@ -246,10 +259,10 @@ extension DMDetector {
     func finishLocate(
         _ img: LumaView, bl: Point, tl tl0: Point, br br0: Point, leftLine: DMLine,
         bottomLine: DMLine, module: Double, reach: Double, dark: Bool,
-        pickTop: Int, pickRight: Int
+        pickTop: Int, pickRight: Int, far: Point? = nil
     ) -> DMCandidate? {
         var tl = tl0, br = br0
-        var tr = Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)
+        var tr = far ?? Point(x: tl.x + br.x - bl.x, y: tl.y + br.y - bl.y)
         func better(_ new: DMLine, than old: DMLine, _ a: Point, _ b: Point) -> Bool {
             alternation(img, new, a, b, module: module, dark: dark)
                 >= alternation(img, old, a, b, module: module, dark: dark)

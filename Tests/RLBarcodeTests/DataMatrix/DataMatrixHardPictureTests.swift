@@ -248,3 +248,29 @@ extension DataMatrixHardPictureTests {
         XCTAssertEqual(failures, [])
     }
 }
+
+extension DataMatrixHardPictureTests {
+    /// Steep views: the far side much shorter than the near one, so the
+    /// clock tracks run at an angle far from the parallelogram of the
+    /// finder's arms; the outline's far corner guides their search.
+    func testSteepPerspective() throws {
+        var failures: [String] = []
+        // Widths of 0.7 to 0.5 of the height (45 to 60 degrees), the far
+        // side a fifth to a quarter shorter. (A 14x14 symbol at half its
+        // height and a third shorter still fails.)
+        var cases: [(String, Double, Double)] = []
+        for data in ["ZkLIVV", "U2BnUshg BpU4FNZ"] {
+            for squash in [0.7, 0.6, 0.5] { for taper in [0.2, 0.28] { cases.append((data, squash, taper)) } }
+        }
+        for (data, squash, taper) in cases {
+            let m = try symbol(data)
+            var pic = QRPicture(width: 140, height: 160)
+            var p = QRPicture.Placement(cx: 70, cy: 80)
+            p.module = 3; p.squash = squash; p.taper = taper; p.quietZone = 3
+            pic.draw(matrix: m, p)
+            let r = pic.scanDataMatrix()
+            if r.map(\.text) != [data] { failures.append("\(data) squash \(squash) taper \(taper): \(r.map(\.text))") }
+        }
+        XCTAssertEqual(failures, [])
+    }
+}

@@ -10,7 +10,7 @@ extension QRPicture {
     @discardableResult
     mutating func draw(matrix: BitMatrix, _ p: Placement, mirrored: Bool = false) -> [Point] {
         let w = Double(matrix.width), h = Double(matrix.height)
-        let hw = w * p.module / 2, hh = h * p.module / 2
+        let hw = w * p.module / 2 * p.squash, hh = h * p.module / 2
         var c = [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)]
         c[1].1 *= (1 - p.taper); c[2].1 *= (1 - p.taper)
         c[2].0 *= (1 - p.taperY); c[3].0 *= (1 - p.taperY)
