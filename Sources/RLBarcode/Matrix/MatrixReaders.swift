@@ -147,12 +147,27 @@ final class MatrixReaders {
         // pictures. After a scanner's first frame, a region whose lines
         // crossed no start or stop pattern (most often a linear code) gets
         // a third of the search lines.
+        let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
         for area in barAreas where pdf417Turn || area.crossesPattern {
+            let lines = area.crossesPattern || firstFrame ? 24 : 8
+            let before = out.count
             pdf417Reader.read(
-                image, bounds: area.box, thorough: false, across: (area.ux, area.uy),
-                lines: area.crossesPattern || firstFrame ? 24 : 8, into: &out)
+                image, bounds: area.box, thorough: false, across: (area.ux, area.uy), lines: lines, into: &out)
             task.candidateCount += pdf417Reader.lastCandidateCount
             if late(task) { return }
+            // A start or stop pattern but no symbol: the region may hold a
+            // part of one only (the linear stage split the symbol, at a
+            // change of texture or where the frame's halves meet). Again
+            // over its box widened along its rows by twice its size.
+            if out.count == before, pdf417Reader.lastPatternCount > 0,
+                let wider = area.symbolBox(reach: 2 * Double(area.box.width + area.box.height), within: frame),
+                wider != area.box
+            {
+                pdf417Reader.read(
+                    image, bounds: wider, thorough: false, across: (area.ux, area.uy), lines: lines, into: &out)
+                task.candidateCount += pdf417Reader.lastCandidateCount
+                if late(task) { return }
+            }
         }
     }
 

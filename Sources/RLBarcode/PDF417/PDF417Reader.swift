@@ -53,6 +53,8 @@ final class PDF417Reader {
 
     /// How many start/stop pattern pairs the last read tried.
     private(set) var lastCandidateCount = 0
+    /// How many start and stop patterns the last read found.
+    private(set) var lastPatternCount = 0
 
     /// Finds and decodes the PDF417 symbols inside `bounds` (the whole
     /// frame when nil) and appends them to `out`. With `thorough` (still
@@ -79,6 +81,7 @@ final class PDF417Reader {
         lines: Int = 24, cells: CellTensors? = nil
     ) -> [PDF417Symbol] {
         lastCandidateCount = 0
+        lastPatternCount = 0
         videoSteps = !thorough
         guard image.width >= 16, image.height >= 8 else { return [] }
         let frame = bounds ?? PixelRect(x0: 0, y0: 0, x1: image.width, y1: image.height)
@@ -94,9 +97,9 @@ final class PDF417Reader {
             step = max(step, Int(height / Double(max(1, lines))))
         }
         detector.prune = 0
-        var symbols = decode(
-            image, detector.find(image, bounds: frame, step: step, across: across, cells: cells),
-            thorough: thorough, across: across)
+        let found = detector.find(image, bounds: frame, step: step, across: across, cells: cells)
+        lastPatternCount = found.count
+        var symbols = decode(image, found, thorough: thorough, across: across)
         if thorough && symbols.isEmpty && !stop.now {
             // Still pictures that show none: again without the weak bumps
             // inside wide elements (noise).

@@ -468,3 +468,24 @@ final class CoarseCellTests: XCTestCase {
         }
     }
 }
+
+extension VideoSearchTests {
+    /// A PDF417 of 2-pixel modules across the middle of an HD video frame:
+    /// the linear stage's regions of bars end where the frame's halves
+    /// meet, one holding the start pattern, the other the stop pattern;
+    /// a region that shows a pattern but no symbol is searched again,
+    /// widened along its rows.
+    func testPDF417AcrossTheMiddleOfAnHDFrame() throws {
+        guard let z = try ZintPDF417.make("PDF 0bXP23UD37", arguments: ["--cols=4"]) else { return }
+        let m = z.matrix(rowHeight: 3)
+        var frame = QRPicture(width: 1280, height: 720, background: 150)
+        frame.draw(matrix: m, QRPicture.Placement(cx: 700, cy: 400, module: 2, quietZone: 3))
+        let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced))
+        frame.picture.pixels.withUnsafeBufferPointer { p in
+            let view = LumaView(base: p.baseAddress!, width: 1280, height: 720, stride: frame.picture.stride)
+            var texts = Set<String>()
+            for _ in 0..<4 { texts.formUnion(scanner.scan(view).map(\.text)) }
+            XCTAssertEqual(texts, ["PDF 0bXP23UD37"])
+        }
+    }
+}
