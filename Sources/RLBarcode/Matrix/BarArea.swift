@@ -19,4 +19,15 @@ struct BarArea {
             x1: min(bounds.x1, box.x1 + dx), y1: min(bounds.y1, box.y1 + dy))
         return r.width > 0 && r.height > 0 ? r : nil
     }
+
+    /// The box widened by `reach` pixels on either side along its rows
+    /// (the direction across its bars) only, within `bounds`; nil when
+    /// nothing of it is inside.
+    func alongRows(by reach: Double, within bounds: PixelRect) -> PixelRect? {
+        let dx = Int(reach * abs(ux)), dy = Int(reach * abs(uy))
+        let r = PixelRect(
+            x0: max(bounds.x0, box.x0 - dx), y0: max(bounds.y0, box.y0 - dy),
+            x1: min(bounds.x1, box.x1 + dx), y1: min(bounds.y1, box.y1 + dy))
+        return r.width > 0 && r.height > 0 ? r : nil
+    }
 }

@@ -478,14 +478,22 @@ extension VideoSearchTests {
     func testPDF417AcrossTheMiddleOfAnHDFrame() throws {
         guard let z = try ZintPDF417.make("PDF 0bXP23UD37", arguments: ["--cols=4"]) else { return }
         let m = z.matrix(rowHeight: 3)
-        var frame = QRPicture(width: 1280, height: 720, background: 150)
-        frame.draw(matrix: m, QRPicture.Placement(cx: 700, cy: 400, module: 2, quietZone: 3))
-        let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced))
-        frame.picture.pixels.withUnsafeBufferPointer { p in
-            let view = LumaView(base: p.baseAddress!, width: 1280, height: 720, stride: frame.picture.stride)
-            var texts = Set<String>()
-            for _ in 0..<4 { texts.formUnion(scanner.scan(view).map(\.text)) }
-            XCTAssertEqual(texts, ["PDF 0bXP23UD37"])
+        // 720p upright, and 1080p turned by 10 degrees (the widened box,
+        // taller then, keeps the search lines as close as the region's).
+        for (width, height, module, angle) in [(1280, 720, 2.0, 0.0), (1920, 1080, 3, -10)] {
+            var frame = QRPicture(width: width, height: height, background: 150)
+            frame.draw(
+                matrix: m,
+                QRPicture.Placement(
+                    cx: Double(width) / 2 + 60, cy: Double(height) / 2 + 40, module: module, angle: angle, quietZone: 3)
+            )
+            let scanner = Scanner(options: ScanOptions(symbologies: .all, effort: .balanced))
+            frame.picture.pixels.withUnsafeBufferPointer { p in
+                let view = LumaView(base: p.baseAddress!, width: width, height: height, stride: frame.picture.stride)
+                var texts = Set<String>()
+                for _ in 0..<4 { texts.formUnion(scanner.scan(view).map(\.text)) }
+                XCTAssertEqual(texts, ["PDF 0bXP23UD37"], "\(width)x\(height)")
+            }
         }
     }
 }
