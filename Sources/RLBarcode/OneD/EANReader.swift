@@ -301,9 +301,13 @@ final class EANReader: LinearReader {
         let w = run.widths.pointer
         guard b + 59 < run.count else { return 0 }
         let m = span(run, b, 59) / 95
+        // Each quiet zone in the module at its own end (the guard and the
+        // character next to it, 10 modules): perspective and curvature
+        // narrow the modules towards one end or both.
+        let mStart = min(m, span(run, b, 7) / 10), mEnd = min(m, span(run, b + 52, 7) / 10)
         // Guards first: they are cheap and rule out most positions.
         guard guardOK(w, b, 3, module: m), guardOK(w, b + 27, 5, module: m), guardOK(w, b + 56, 3, module: m),
-            quiet(run, b - 1, module: m, leading: true), quiet(run, b + 59, module: m),
+            quiet(run, b - 1, module: mStart, leading: true), quiet(run, b + 59, module: mEnd),
             let left = chars(w, b + 3, 6, step: 4, allowB: true, at: 1),
             let right = chars(w, b + 32, 6, step: 4, allowB: false, at: 7, barFirst: true),
             let lead = EANReader.leadingParity.firstIndex(of: left.pattern)
@@ -325,8 +329,10 @@ final class EANReader: LinearReader {
         let w = run.widths.pointer
         guard b + 43 < run.count else { return 0 }
         let m = span(run, b, 43) / 67
+        // The quiet zones in the modules at their ends, as for EAN-13.
+        let mStart = min(m, span(run, b, 7) / 10), mEnd = min(m, span(run, b + 36, 7) / 10)
         guard guardOK(w, b, 3, module: m), guardOK(w, b + 19, 5, module: m), guardOK(w, b + 40, 3, module: m),
-            quiet(run, b - 1, module: m, leading: true), quiet(run, b + 43, module: m),
+            quiet(run, b - 1, module: mStart, leading: true), quiet(run, b + 43, module: mEnd),
             let left = chars(w, b + 3, 4, step: 4, allowB: false, at: 0),
             let right = chars(w, b + 24, 4, step: 4, allowB: false, at: 4, barFirst: true),
             EANReader.checkDigitOK(digits, count: 8)
@@ -344,8 +350,12 @@ final class EANReader: LinearReader {
         let w = run.widths.pointer
         guard b + 33 < run.count else { return 0 }
         let m = span(run, b, 33) / 51
+        // The quiet zones in the modules at their ends, as for EAN-13 (the
+        // last character and the 6-module end guard: 13 modules).
+        let mStart = min(m, span(run, b, 7) / 10), mEnd = min(m, span(run, b + 23, 10) / 13)
         guard guardOK(w, b, 3, module: m), guardOK(w, b + 27, 6, module: m),
-            quiet(run, b - 1, module: m, leading: true, border: false), quiet(run, b + 33, module: m, border: false),
+            quiet(run, b - 1, module: mStart, leading: true, border: false),
+            quiet(run, b + 33, module: mEnd, border: false),
             let chars6 = chars(w, b + 3, 6, step: 4, allowB: true, at: 20)
         else { return 0 }
         var system = -1, check = -1

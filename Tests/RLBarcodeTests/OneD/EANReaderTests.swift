@@ -82,6 +82,26 @@ final class EANReaderTests: XCTestCase {
         }
     }
 
+    /// A symbol seen at a steep angle, its modules narrowing to half
+    /// towards its right end, on a dark surface: each quiet zone is
+    /// measured in the module at its own end, where the far one holds its
+    /// 6 modules (fewer than 5 of the symbol's mean module).
+    func testQuietZonesInTheModuleAtTheirEnd() throws {
+        for (kind, data, text) in [
+            (ZintRow.Kind.eanx, "5901234123457", "5901234123457"), (.eanx, "9638507", "96385074"),
+            (.upce, "0123456", "0012345000065")
+        ] {
+            let row = try ZintRow.make(kind, data)
+            let module = 3.0
+            let w = Int(Double(row.modules.count + 20) * module)
+            var pic = TestPicture(width: w, height: 140, background: 70)
+            pic.draw(
+                row,
+                .init(cx: Double(w) / 2 - 10, cy: 70, module: module, barHeight: 30, taper: 0.55, quietZone: 6))
+            XCTAssertEqual(pic.scan().map(\.text), [text], data)
+        }
+    }
+
     /// The GS1 UPC-E to UPC-A expansion, written out independently of the reader.
     private func expandUPCE(_ e: String) -> String {
         let d = Array(e)
