@@ -139,11 +139,16 @@ func clampedInt32(_ x: Double) -> Int32 {
     return Int32(r)
 }
 
+/// Whether GStreamer can tell running time in `segment`: not in reverse
+/// playback (rate below 0) without a stop (it asserts instead).
+func hasRunningTime(_ segment: GstSegment) -> Bool {
+    segment.rate > 0 || segment.stop != clockTimeNone
+}
+
 /// `pts` as running time in `segment`, or `GST_CLOCK_TIME_NONE`: no time
 /// segment, or reverse playback (rate below 0) in a segment without a stop,
 /// from which GStreamer cannot tell running time (it asserts instead).
 func segmentRunningTime(_ pts: GstClockTime, in segment: inout GstSegment) -> GstClockTime {
-    guard pts != clockTimeNone, segment.format == GST_FORMAT_TIME, segment.rate > 0 || segment.stop != clockTimeNone
-    else { return clockTimeNone }
+    guard pts != clockTimeNone, segment.format == GST_FORMAT_TIME, hasRunningTime(segment) else { return clockTimeNone }
     return gst_segment_to_running_time(&segment, GST_FORMAT_TIME, pts)
 }

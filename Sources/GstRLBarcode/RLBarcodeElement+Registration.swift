@@ -222,7 +222,7 @@ private func elementClassInit(_ klass: gpointer?, _ data: gpointer?) {
         // time (GStreamer asserts when asked for one): the base class's QoS
         // check is held off for such buffers, which pass on as any other.
         let segment = trans.pointee.segment
-        let noRunningTime = segment.format == GST_FORMAT_TIME && segment.rate < 0 && segment.stop == clockTimeNone
+        let noRunningTime = segment.format == GST_FORMAT_TIME && !hasRunningTime(segment)
         guard noRunningTime, gst_base_transform_is_qos_enabled(trans) != 0 else {
             return parentSubmitInputBuffer?(trans, discont, input) ?? GST_FLOW_ERROR
         }

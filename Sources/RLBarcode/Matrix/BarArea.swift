@@ -13,18 +13,19 @@ struct BarArea {
     /// `reach` pixels more along its rows (the direction across its bars),
     /// within `bounds`; nil when nothing of it is inside.
     func symbolBox(reach: Double, within bounds: PixelRect) -> PixelRect? {
-        let dx = box.width + Int(reach * abs(ux)), dy = box.height + Int(reach * abs(uy))
-        let r = PixelRect(
-            x0: max(bounds.x0, box.x0 - dx), y0: max(bounds.y0, box.y0 - dy),
-            x1: min(bounds.x1, box.x1 + dx), y1: min(bounds.y1, box.y1 + dy))
-        return r.width > 0 && r.height > 0 ? r : nil
+        widened(dx: box.width + Int(reach * abs(ux)), dy: box.height + Int(reach * abs(uy)), within: bounds)
     }
 
     /// The box widened by `reach` pixels on either side along its rows
     /// (the direction across its bars) only, within `bounds`; nil when
     /// nothing of it is inside.
     func alongRows(by reach: Double, within bounds: PixelRect) -> PixelRect? {
-        let dx = Int(reach * abs(ux)), dy = Int(reach * abs(uy))
+        widened(dx: Int(reach * abs(ux)), dy: Int(reach * abs(uy)), within: bounds)
+    }
+
+    /// The box widened by `dx` and `dy` pixels on either side, within
+    /// `bounds`; nil when nothing of it is inside.
+    private func widened(dx: Int, dy: Int, within bounds: PixelRect) -> PixelRect? {
         let r = PixelRect(
             x0: max(bounds.x0, box.x0 - dx), y0: max(bounds.y0, box.y0 - dy),
             x1: min(bounds.x1, box.x1 + dx), y1: min(bounds.y1, box.y1 + dy))

@@ -160,19 +160,13 @@ final class MatrixReaders {
             // change of texture or where the frame's halves meet). Again
             // over its box widened along its rows by twice its width and
             // height, with search lines as close as before.
-            /// The extent of a box across the rows, and along them.
-            func extent(_ b: PixelRect, across: Bool) -> Double {
-                let (w, h) = (Double(b.width), Double(b.height))
-                return across ? abs(area.uy) * w + abs(area.ux) * h : abs(area.ux) * w + abs(area.uy) * h
-            }
             if out.count == before, pdf417Reader.lastPatternCount > 0,
                 let wider = area.alongRows(by: 2 * Double(area.box.width + area.box.height), within: frame),
                 wider != area.box
             {
-                let closer = Int(
-                    (Double(lines) * extent(wider, across: true) / extent(area.box, across: true)).rounded(.up))
                 pdf417Reader.read(
-                    image, bounds: wider, thorough: false, across: (area.ux, area.uy), lines: closer, into: &out)
+                    image, bounds: wider, thorough: false, across: (area.ux, area.uy),
+                    step: pdf417Reader.lastStep, into: &out)
                 task.candidateCount += pdf417Reader.lastCandidateCount
                 if late(task) { return }
             }

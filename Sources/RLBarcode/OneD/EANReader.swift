@@ -77,12 +77,8 @@ final class EANReader: LinearReader {
             if w >= 0.5 * m { return true }
             if border, run.reachesFrameBorder(i) { return true }
         }
-        // The guard next to the quiet zone gives the symbol's levels.
-        let s = run.starts.pointer, widths = run.widths.pointer
-        guard leading ? i + 3 <= last : i >= 3 else { return false }
-        let guardFrom = leading ? s[i + 1] : s[max(0, i - 3)]
-        let guardTo = leading ? s[i + 3] + widths[i + 3] : s[i]
-        guard let levels = run.levels(from: guardFrom, to: guardTo) else { return false }
+        let s = run.starts.pointer
+        guard let levels = guardLevels(run, i, leading: leading) else { return false }
         let level = (levels.bar + levels.space) / 2
         let from = leading ? s[i + 1] - need : s[i]
         let to = leading ? s[i + 1] : s[i] + need
@@ -104,11 +100,8 @@ final class EANReader: LinearReader {
         let last = run.count - 1
         let atEnd = i == 0 || i == last
         if w < (atEnd ? 0.5 * m : 0.5 * need) { return false }
-        let s = run.starts.pointer, widths = run.widths.pointer
-        guard leading ? i + 3 <= last : i >= 3 else { return false }
-        let guardFrom = leading ? s[i + 1] : s[max(0, i - 3)]
-        let guardTo = leading ? s[i + 3] + widths[i + 3] : s[i]
-        guard let levels = run.levels(from: guardFrom, to: guardTo), abs(levels.space - levels.bar) > 8 else {
+        let s = run.starts.pointer
+        guard let levels = guardLevels(run, i, leading: leading), abs(levels.space - levels.bar) > 8 else {
             return false
         }
         let level = levels.space + (levels.bar - levels.space) * EANReader.plainTolerance
@@ -123,6 +116,16 @@ final class EANReader: LinearReader {
             if leading ? edge - need < 0 : edge + need > length { return false }
         }
         return run.isClear(from: from, to: to, level: level)
+    }
+
+    /// The symbol's bar and space levels, measured on the guard next to
+    /// the quiet zone `i` (three elements).
+    private func guardLevels(_ run: borrowing ElementRun, _ i: Int, leading: Bool) -> (bar: Float, space: Float)? {
+        let s = run.starts.pointer, widths = run.widths.pointer
+        guard leading ? i + 3 <= run.count - 1 : i >= 3 else { return nil }
+        let from = leading ? s[i + 1] : s[max(0, i - 3)]
+        let to = leading ? s[i + 3] + widths[i + 3] : s[i]
+        return run.levels(from: from, to: to)
     }
 
     /// How far from the space level (a share of the symbol's contrast) a

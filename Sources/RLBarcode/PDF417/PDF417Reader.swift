@@ -55,6 +55,8 @@ final class PDF417Reader {
     private(set) var lastCandidateCount = 0
     /// How many start and stop patterns the last read found.
     private(set) var lastPatternCount = 0
+    /// The distance between the pattern search's lines in the last read.
+    private(set) var lastStep = 0
 
     /// Finds and decodes the PDF417 symbols inside `bounds` (the whole
     /// frame when nil) and appends them to `out`. With `thorough` (still
@@ -66,9 +68,11 @@ final class PDF417Reader {
     /// that cross bars (``PDF417Detector/find(_:bounds:step:across:cells:)``).
     func read(
         _ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
-        lines: Int = 24, cells: CellTensors? = nil, into out: inout [BarcodeResult]
+        lines: Int = 24, step: Int? = nil, cells: CellTensors? = nil, into out: inout [BarcodeResult]
     ) {
-        for s in symbols(image, bounds: bounds, thorough: thorough, across: across, lines: lines, cells: cells) {
+        for s in symbols(
+            image, bounds: bounds, thorough: thorough, across: across, lines: lines, step: step, cells: cells)
+        {
             let r = PDF417Reader.result(s)
             if out.contains(where: { $0.isSameCode(as: r) }) { continue }
             out.append(r)
@@ -78,7 +82,7 @@ final class PDF417Reader {
     /// The symbols found inside `bounds`.
     func symbols(
         _ image: LumaView, bounds: PixelRect?, thorough: Bool, across: (Double, Double)? = nil,
-        lines: Int = 24, cells: CellTensors? = nil
+        lines: Int = 24, step fixedStep: Int? = nil, cells: CellTensors? = nil
     ) -> [PDF417Symbol] {
         lastCandidateCount = 0
         lastPatternCount = 0
@@ -96,6 +100,8 @@ final class PDF417Reader {
             let height = abs(uy) * Double(frame.width) + abs(ux) * Double(frame.height)
             step = max(step, Int(height / Double(max(1, lines))))
         }
+        if let fixedStep { step = fixedStep }
+        lastStep = step
         detector.prune = 0
         let found = detector.find(image, bounds: frame, step: step, across: across, cells: cells)
         lastPatternCount = found.count
